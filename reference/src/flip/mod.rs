@@ -1,0 +1,25 @@
+//! `flip`: placeholder until its module lands.
+
+use crate::{Judgement, ParseError, Problem, Puzzle};
+
+/// The `flip` problem.
+#[derive(Debug, Clone, Copy)]
+pub struct Flip;
+
+impl Puzzle for Flip {
+    const PROBLEM: Problem = Problem::Flip;
+    type Board = String;
+    type Answer = String;
+    fn parse(_input: &[u8]) -> Result<String, ParseError> {
+        todo!()
+    }
+    fn solve(_board: &String) -> String {
+        todo!()
+    }
+    fn parse_answer(_board: &String, _text: &[u8]) -> Result<String, ParseError> {
+        todo!()
+    }
+    fn check(_board: &String, _answer: &String, _output: &[u8]) -> Judgement {
+        todo!()
+    }
+}

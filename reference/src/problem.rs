@@ -1,0 +1,160 @@
+//! The three problems by name: ids, aliases, and the one `match` that dispatches from a
+//! problem value to its [`Puzzle`] implementation.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::compare::Judgement;
+use crate::flip::Flip;
+use crate::fourinrow::FourInRow;
+use crate::puzzle::Puzzle;
+use crate::swap::Swap;
+use crate::text::ParseError;
+
+/// Runs `$body` with `$P` standing for the [`Puzzle`] type of `$problem`: the one `match`
+/// from problem values to puzzle types.
+macro_rules! with_puzzle {
+    ($problem:expr, $P:ident => $body:expr) => {
+        match $problem {
+            Problem::Flip => {
+                type $P = Flip;
+                $body
+            }
+            Problem::FourInRow => {
+                type $P = FourInRow;
+                $body
+            }
+            Problem::Swap => {
+                type $P = Swap;
+                $body
+            }
+        }
+    };
+}
+
+/// One of the problems of problems.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Problem {
+    /// POJ 1753 Flip Game.
+    Flip,
+    /// WikiOI/Codevs 1004 四子连棋.
+    FourInRow,
+    /// The black-and-white swap puzzle, generalised.
+    Swap,
+}
+
+/// A problem name that is neither an id nor an alias.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown problem `{0}` (expected flip, fourinrow or swap; aliases: poj1753, codevs1004, wikioi1004)")]
+pub struct UnknownProblem(pub String);
+
+/// Which file of a check was malformed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    /// The input board breaks the contract.
+    #[error("input: {0}")]
+    Input(ParseError),
+    /// The answer file is not a well-formed answer.
+    #[error("answer: {0}")]
+    Answer(ParseError),
+}
+
+impl Problem {
+    /// Every problem, in a fixed order.
+    pub const ALL: [Problem; 3] = [Problem::Flip, Problem::FourInRow, Problem::Swap];
+
+    /// The id used on the command line and in folder names.
+    pub fn id(self) -> &'static str {
+        match self {
+            Problem::Flip => "flip",
+            Problem::FourInRow => "fourinrow",
+            Problem::Swap => "swap",
+        }
+    }
+
+    /// Other names the command line accepts.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Problem::Flip => &["poj1753"],
+            Problem::FourInRow => &["codevs1004", "wikioi1004"],
+            Problem::Swap => &[],
+        }
+    }
+
+    /// The title people know the problem by.
+    pub fn title(self) -> &'static str {
+        match self {
+            Problem::Flip => "Flip Game (POJ 1753)",
+            Problem::FourInRow => "四子连棋 (WikiOI/Codevs 1004)",
+            Problem::Swap => "black-and-white swap puzzle, generalised",
+        }
+    }
+
+    /// Whether outputs need a checker (many correct answers) rather than a comparison.
+    pub fn needs_checker(self) -> bool {
+        matches!(self, Problem::Swap)
+    }
+
+    /// Validates an input strictly per problems.md.
+    pub fn validate(self, input: &[u8]) -> Result<(), ParseError> {
+        with_puzzle!(self, P => P::parse(input).map(drop))
+    }
+
+    /// The reference answer for an input, exactly as a correct contestant prints it.
+    pub fn solve(self, input: &[u8]) -> Result<String, ParseError> {
+        with_puzzle!(self, P => Ok(P::solve(&P::parse(input)?).to_string()))
+    }
+
+    /// Judges `output` for `input`. The correct answer comes from `answer` (an answer
+    /// file) when given, otherwise from the reference solver.
+    pub fn check(
+        self,
+        input: &[u8],
+        answer: Option<&[u8]>,
+        output: &[u8],
+    ) -> Result<Judgement, CheckError> {
+        with_puzzle!(self, P => {
+            let board = P::parse(input).map_err(CheckError::Input)?;
+            let answer = match answer {
+                Some(text) => P::parse_answer(&board, text).map_err(CheckError::Answer)?,
+                None => P::solve(&board),
+            };
+            Ok(P::check(&board, &answer, output))
+        })
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl FromStr for Problem {
+    type Err = UnknownProblem;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Problem::ALL
+            .into_iter()
+            .find(|p| p.id() == s || p.aliases().contains(&s))
+            .ok_or_else(|| UnknownProblem(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_aliases_resolve() {
+        assert_eq!("flip".parse(), Ok(Problem::Flip));
+        assert_eq!("poj1753".parse(), Ok(Problem::Flip));
+        assert_eq!("codevs1004".parse(), Ok(Problem::FourInRow));
+        assert_eq!("wikioi1004".parse(), Ok(Problem::FourInRow));
+        assert_eq!("swap".parse(), Ok(Problem::Swap));
+        assert!("Flip".parse::<Problem>().is_err());
+        for p in Problem::ALL {
+            assert_eq!(p.id().parse(), Ok(p));
+        }
+    }
+}
