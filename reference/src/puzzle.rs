@@ -1,10 +1,13 @@
-//! The shape every problem has: parse an input, solve it, read an answer, check an output.
+//! The shape every problem has: parse an input, solve it, read an answer, check an output;
+//! draw inputs of a chosen kind; and the classic wrong solutions, as mutants.
 
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
+use std::str::FromStr;
 
 use crate::compare::Judgement;
 use crate::problem::Problem;
+use crate::rng::Rng;
 use crate::text::ParseError;
 
 /// One problem of problems.md. Implemented by a unit type per problem; [`Problem`] is the
@@ -21,6 +24,16 @@ pub trait Puzzle {
     /// newline included.
     type Answer: Clone + Eq + Debug + Display;
 
+    /// A way of drawing inputs. `Display` and `FromStr` use the command-line spelling
+    /// (`random`, `answer=4`); `FromStr` explains what it expected on failure.
+    type Kind: Clone + Eq + Debug + Display + FromStr<Err = String>;
+
+    /// Every kind of [`Self::Kind`], for `--help` and manifests.
+    const KINDS: &'static [KindDoc];
+
+    /// The classic wrong solutions of this problem.
+    const MUTANTS: &'static [Mutant<Self::Board>];
+
     /// Validates and parses an input strictly per problems.md.
     fn parse(input: &[u8]) -> Result<Self::Board, ParseError>;
 
@@ -32,4 +45,28 @@ pub trait Puzzle {
 
     /// Judges a contestant's `output` for `board`, given a correct `answer`.
     fn check(board: &Self::Board, answer: &Self::Answer, output: &[u8]) -> Judgement;
+
+    /// Draws one input of `kind` from `rng`. Deterministic: the same stream gives the same
+    /// board on every platform.
+    fn generate(kind: &Self::Kind, rng: &mut Rng) -> Self::Board;
+}
+
+/// One kind of generated input, as documented to users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindDoc {
+    /// The spelling on the command line; a parameter is shown as `name=N`.
+    pub name: &'static str,
+    /// One line: what the kind draws and what wrong solutions it catches.
+    pub about: &'static str,
+}
+
+/// A classic wrong solution, written as a small change to the reference.
+#[derive(Debug)]
+pub struct Mutant<B: 'static> {
+    /// A short kebab-case name (`no-impossible`).
+    pub name: &'static str,
+    /// One line: the mistake it makes.
+    pub about: &'static str,
+    /// Its output for a board, as the wrong program would print it.
+    pub run: fn(&B) -> String,
 }

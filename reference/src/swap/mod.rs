@@ -1,6 +1,7 @@
 //! `swap`: placeholder until its module lands.
 
-use crate::{Judgement, ParseError, Problem, Puzzle};
+use crate::puzzle::{KindDoc, Mutant};
+use crate::{Judgement, ParseError, Problem, Puzzle, Rng};
 
 /// The `swap` problem.
 #[derive(Debug, Clone, Copy)]
@@ -10,6 +11,9 @@ impl Puzzle for Swap {
     const PROBLEM: Problem = Problem::Swap;
     type Board = String;
     type Answer = String;
+    type Kind = String;
+    const KINDS: &'static [KindDoc] = &[];
+    const MUTANTS: &'static [Mutant<String>] = &[];
     fn parse(_input: &[u8]) -> Result<String, ParseError> {
         todo!()
     }
@@ -20,6 +24,9 @@ impl Puzzle for Swap {
         todo!()
     }
     fn check(_board: &String, _answer: &String, _output: &[u8]) -> Judgement {
+        todo!()
+    }
+    fn generate(_kind: &String, _rng: &mut Rng) -> String {
         todo!()
     }
 }
