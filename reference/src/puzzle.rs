@@ -18,7 +18,7 @@ pub trait Puzzle {
 
     /// A valid input. `Display` writes the exact clean input text (final newline
     /// included), so `parse(board.to_string())` gives the board back.
-    type Board: Clone + Eq + Hash + Debug + Display;
+    type Board: Clone + Eq + Hash + Debug + Display + 'static;
 
     /// A correct output. `Display` writes exactly what a correct contestant prints, final
     /// newline included.
