@@ -7,7 +7,8 @@ use std::str::FromStr;
 use crate::compare::Judgement;
 use crate::flip::Flip;
 use crate::fourinrow::FourInRow;
-use crate::puzzle::Puzzle;
+use crate::puzzle::{KindDoc, Puzzle};
+use crate::rng::Rng;
 use crate::swap::Swap;
 use crate::text::ParseError;
 
@@ -57,6 +58,9 @@ pub enum CheckError {
     /// The answer file is not a well-formed answer.
     #[error("answer: {0}")]
     Answer(ParseError),
+    /// The answer file is well-formed but not a correct answer.
+    #[error("answer is wrong: {0}")]
+    Wrong(String),
 }
 
 impl Problem {
@@ -121,6 +125,48 @@ impl Problem {
             };
             Ok(P::check(&board, &answer, output))
         })
+    }
+    /// Checks that an answer file is well-formed and correct for `input`: for `flip` and
+    /// `fourinrow` it must be the reference answer, for `swap` any minimum sequence.
+    pub fn verify_answer(self, input: &[u8], answer: &[u8]) -> Result<(), CheckError> {
+        with_puzzle!(self, P => {
+            let board = P::parse(input).map_err(CheckError::Input)?;
+            P::parse_answer(&board, answer).map_err(CheckError::Answer)?;
+            let judgement = P::check(&board, &P::solve(&board), answer);
+            if judgement.verdict == crate::Verdict::Accepted {
+                Ok(())
+            } else {
+                Err(CheckError::Wrong(judgement.message))
+            }
+        })
+    }
+
+    /// The kinds of generated input this problem offers.
+    pub fn kinds(self) -> &'static [KindDoc] {
+        with_puzzle!(self, P => P::KINDS)
+    }
+
+    /// Checks a kind's spelling (`answer=4`), saying what was expected when it is wrong.
+    pub fn parse_kind(self, kind: &str) -> Result<(), String> {
+        with_puzzle!(self, P => kind.parse::<<P as Puzzle>::Kind>().map(drop))
+    }
+
+    /// Draws one input of `kind`, as clean input text.
+    pub fn generate(self, kind: &str, rng: &mut Rng) -> Result<String, String> {
+        with_puzzle!(self, P => {
+            let kind = kind.parse::<<P as Puzzle>::Kind>()?;
+            Ok(P::generate(&kind, rng).to_string())
+        })
+    }
+
+    /// The classic wrong solutions: name and description of each.
+    pub fn mutants(self) -> Vec<(&'static str, &'static str)> {
+        with_puzzle!(self, P => P::MUTANTS.iter().map(|m| (m.name, m.about)).collect())
+    }
+
+    /// The output of mutant number `index` (of [`Problem::mutants`]) for `input`.
+    pub fn run_mutant(self, index: usize, input: &[u8]) -> Result<String, ParseError> {
+        with_puzzle!(self, P => Ok((P::MUTANTS[index].run)(&P::parse(input)?)))
     }
 }
 

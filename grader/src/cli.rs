@@ -1,0 +1,147 @@
+//! The command line, as clap derive types: the only module that knows clap.
+//!
+//! cli.md is the contract: command names, arguments and exit statuses are a public
+//! interface that scripts depend on.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use reference::Problem;
+
+/// Judges contestant programs for classic board-search problems.
+#[derive(Debug, Parser)]
+#[command(name = "grader", version, propagate_version = true)]
+#[command(after_help = "Exit statuses: 0 all good, 1 the submission or data failed, \
+2 the call is wrong, 3 internal error.")]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// List the problems with their aliases, generation kinds and mutants.
+    Problems,
+    /// Print the reference answer for one input, exactly as a correct contestant would.
+    Solve {
+        /// flip, fourinrow or swap (aliases: poj1753, codevs1004, wikioi1004).
+        #[arg(value_parser = parse_problem)]
+        problem: Problem,
+        /// The input file; standard input when absent.
+        file: Option<PathBuf>,
+        /// Reject `\r\n` line ends and a missing final newline instead of tolerating them.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Judge one output for one input: exit 0 for AC, 1 for PE or WA (a special judge).
+    Check {
+        /// flip, fourinrow or swap.
+        #[arg(value_parser = parse_problem)]
+        problem: Problem,
+        /// The input the program was given.
+        input: PathBuf,
+        /// What the program printed.
+        output: PathBuf,
+        /// A correct answer to judge against; the reference solver's when absent.
+        #[arg(long)]
+        answer: Option<PathBuf>,
+    },
+    /// Validate input files strictly against problems.md (exit 1 if any is malformed).
+    Validate {
+        /// flip, fourinrow or swap.
+        #[arg(value_parser = parse_problem)]
+        problem: Problem,
+        /// The files to validate; standard input when none.
+        files: Vec<PathBuf>,
+    },
+    /// Seeded random inputs: the same seed gives the same bytes on every platform.
+    #[command(after_long_help = kinds_help(), after_help = kinds_help())]
+    Gen(GenArgs),
+    /// Regenerate, verify and measure the case folders.
+    #[command(subcommand)]
+    Cases(CasesCommand),
+}
+
+/// Arguments of `grader gen`.
+#[derive(Debug, Args)]
+pub(crate) struct GenArgs {
+    /// flip, fourinrow or swap.
+    #[arg(value_parser = parse_problem)]
+    pub(crate) problem: Problem,
+    /// The seed (any unsigned 64-bit number).
+    #[arg(long)]
+    pub(crate) seed: u64,
+    /// How many inputs to draw.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub(crate) count: u32,
+    /// What kind of input to draw (see the list below).
+    #[arg(long, default_value = "random")]
+    pub(crate) kind: String,
+    /// Write NNN.in and NNN.ans files into this folder instead of printing the inputs.
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+}
+
+/// `grader cases ...`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum CasesCommand {
+    /// Rewrite the case folders from their manifests (deterministic and atomic).
+    Regen {
+        /// The problems to regenerate; all when none.
+        #[arg(value_parser = parse_problem)]
+        problems: Vec<Problem>,
+        /// The folder holding one case folder per problem.
+        #[arg(long, default_value = "cases")]
+        root: PathBuf,
+        /// Write nothing; exit 1 if any folder differs from what its manifest makes.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Validate every input, verify every answer, find duplicates, show the answers.
+    Check {
+        /// The problems to check; all when none.
+        #[arg(value_parser = parse_problem)]
+        problems: Vec<Problem>,
+        /// The folder holding one case folder per problem.
+        #[arg(long, default_value = "cases")]
+        root: PathBuf,
+    },
+    /// Run the classic wrong solutions on the cases: the kill matrix and mutation score.
+    Power {
+        /// The problem whose cases to measure.
+        #[arg(value_parser = parse_problem)]
+        problem: Problem,
+        /// The folder holding one case folder per problem.
+        #[arg(long, default_value = "cases")]
+        root: PathBuf,
+    },
+}
+
+fn parse_problem(name: &str) -> Result<Problem, String> {
+    name.parse().map_err(|e: reference::UnknownProblem| e.to_string())
+}
+
+/// The generation kinds of every problem, for `grader gen --help`.
+fn kinds_help() -> String {
+    let mut out = String::from("Kinds:\n");
+    for problem in Problem::ALL {
+        let _ = writeln!(out, "  {problem}:");
+        for kind in problem.kinds() {
+            let _ = writeln!(out, "    {:<22} {}", kind.name, kind.about);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_cli_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
