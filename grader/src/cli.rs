@@ -12,8 +12,10 @@ use reference::Problem;
 /// Judges contestant programs for classic board-search problems.
 #[derive(Debug, Parser)]
 #[command(name = "grader", version, propagate_version = true)]
-#[command(after_help = "Exit statuses: 0 all good, 1 the submission or data failed, \
-2 the call is wrong, 3 internal error.")]
+#[command(
+    after_help = "Exit statuses: 0 all good, 1 the submission or data failed, \
+2 the call is wrong, 3 internal error."
+)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
@@ -47,6 +49,9 @@ pub(crate) enum Command {
         /// A correct answer to judge against; the reference solver's when absent.
         #[arg(long)]
         answer: Option<PathBuf>,
+        /// How to print the verdict: `AC` or `WA: why` (human), or one JSON object.
+        #[arg(long, value_enum, default_value_t = CheckReport::Human)]
+        report: CheckReport,
     },
     /// Validate input files strictly against problems.md (exit 1 if any is malformed).
     Validate {
@@ -82,6 +87,18 @@ pub(crate) struct GenArgs {
     /// Write NNN.in and NNN.ans files into this folder instead of printing the inputs.
     #[arg(long)]
     pub(crate) out: Option<PathBuf>,
+    /// With --out: overwrite files that already exist.
+    #[arg(long, requires = "out")]
+    pub(crate) force: bool,
+}
+
+/// The report formats of `grader check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CheckReport {
+    /// `AC`, or `WA: expected ..., got ...`.
+    Human,
+    /// `{"problem": ..., "verdict": ..., "message": ...}`.
+    Json,
 }
 
 /// `grader cases ...`.
@@ -120,7 +137,8 @@ pub(crate) enum CasesCommand {
 }
 
 fn parse_problem(name: &str) -> Result<Problem, String> {
-    name.parse().map_err(|e: reference::UnknownProblem| e.to_string())
+    name.parse()
+        .map_err(|e: reference::UnknownProblem| e.to_string())
 }
 
 /// The generation kinds of every problem, for `grader gen --help`.

@@ -1,1 +1,52 @@
-fn main() {}
+//! `grader`: judges contestant programs for classic board-search problems.
+//!
+//! A thin binary over the `reference` crate: parse the command line, run one command, map
+//! its result to the exit statuses of cli.md (0 all good, 1 the submission or the data
+//! failed, 2 the call is wrong, 3 the grader is broken).
+
+mod cases;
+mod cli;
+mod commands;
+mod files;
+mod report;
+mod status;
+
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use crate::status::Fault;
+
+fn main() -> ExitCode {
+    install_panic_hook();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return report::clap_error(&error),
+    };
+    match commands::run(cli.command) {
+        Ok(status) => status.exit_code(),
+        Err(fault) => {
+            report::error(&fault.to_string());
+            fault.exit_code()
+        }
+    }
+}
+
+/// A panic is a bug in the grader: say so in one line and exit 3, never 101 (which a
+/// script could mistake for a verdict).
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_owned());
+        report::error(&Fault::Internal(format!("{what}{place} (please report this)")).to_string());
+        std::process::exit(Fault::INTERNAL_EXIT);
+    }));
+}

@@ -46,7 +46,9 @@ pub enum Problem {
 
 /// A problem name that is neither an id nor an alias.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown problem `{0}` (expected flip, fourinrow or swap; aliases: poj1753, codevs1004, wikioi1004)")]
+#[error(
+    "unknown problem `{0}` (expected flip, fourinrow or swap; aliases: poj1753, codevs1004, wikioi1004)"
+)]
 pub struct UnknownProblem(pub String);
 
 /// Which file of a check was malformed.

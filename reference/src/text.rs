@@ -93,7 +93,10 @@ pub(crate) fn exact_lines(input: &[u8], count: usize) -> Result<Vec<&[u8]>, Pars
         return Err(ParseError::new(
             1,
             1,
-            format!("expected {count} line{}, found an empty input", plural(count)),
+            format!(
+                "expected {count} line{}, found an empty input",
+                plural(count)
+            ),
         ));
     }
     let mut lines = Vec::with_capacity(count);

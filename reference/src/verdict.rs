@@ -110,7 +110,10 @@ mod tests {
     #[test]
     fn worst_picks_highest_precedence() {
         use Verdict::*;
-        assert_eq!(Verdict::worst([Accepted, Presentation, WrongAnswer]), WrongAnswer);
+        assert_eq!(
+            Verdict::worst([Accepted, Presentation, WrongAnswer]),
+            WrongAnswer
+        );
         assert_eq!(Verdict::worst([RuntimeError, TimeLimit]), TimeLimit);
         assert_eq!(Verdict::worst([]), Accepted);
     }

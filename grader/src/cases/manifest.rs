@@ -1,0 +1,239 @@
+//! `manifest.toml`: how a shipped case folder is made. Read strictly (unknown keys are
+//! errors), and every fault is reported as `FILE:LINE:COL: message`.
+//!
+//! ```toml
+//! problem = "flip"
+//! samples = ["bwwb\nbbwb\nbwwb\nbwww\n"]
+//!
+//! [[group]]
+//! name = "answers"
+//! about = "every answer value"
+//! kinds = ["answer=0", "answer=1"]
+//! seed = 1
+//! count = 3            # boards per kind
+//!
+//! [[group]]
+//! name = "hand"
+//! boards = ["bbbb\nbbbb\nbbbb\nbbbw\n"]
+//! ```
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use reference::Problem;
+use reference::text::tolerate_line_ends;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::line_column;
+use crate::files;
+use crate::status::Fault;
+
+/// The most boards one kind of a group may ask for: folders are meant to stay small.
+const MAX_COUNT: u32 = 1000;
+
+/// A checked manifest.
+#[derive(Debug, Clone)]
+pub(crate) struct Manifest {
+    /// Where it was read from, for messages.
+    pub(crate) path: PathBuf,
+    /// The problem of the folder.
+    pub(crate) problem: Problem,
+    /// The sample boards (clean input text), in order.
+    pub(crate) samples: Vec<Located<String>>,
+    /// The secret groups, in order.
+    pub(crate) groups: Vec<Group>,
+}
+
+/// A value with where it was written.
+#[derive(Debug, Clone)]
+pub(crate) struct Located<T> {
+    /// The value.
+    pub(crate) value: T,
+    /// Its 1-based line and column in the manifest.
+    pub(crate) at: (usize, usize),
+}
+
+/// A secret group: hand-picked boards first, then `count` boards of each kind.
+#[derive(Debug, Clone)]
+pub(crate) struct Group {
+    /// The folder name under `data/secret/`.
+    pub(crate) name: String,
+    /// Hand-picked boards (clean input text).
+    pub(crate) boards: Vec<Located<String>>,
+    /// Generation kinds, each drawn from its own stream of `seed`.
+    pub(crate) kinds: Vec<Located<String>>,
+    /// The seed of the group.
+    pub(crate) seed: u64,
+    /// Boards per kind.
+    pub(crate) count: u32,
+    /// Where `count` was written (or the group, when absent), for messages.
+    pub(crate) count_at: (usize, usize),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    problem: Spanned<String>,
+    #[serde(default)]
+    samples: Vec<Spanned<String>>,
+    #[serde(default, rename = "group")]
+    groups: Vec<Spanned<RawGroup>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGroup {
+    name: Spanned<String>,
+    /// Documentation for readers of the manifest; not used.
+    #[serde(default, rename = "about")]
+    _about: String,
+    #[serde(default)]
+    boards: Vec<Spanned<String>>,
+    #[serde(default)]
+    kinds: Vec<Spanned<String>>,
+    seed: Option<u64>,
+    count: Option<Spanned<u32>>,
+}
+
+/// Reads and checks the manifest at `path`, for the folder of `expected`.
+pub(crate) fn load(path: &Path, expected: Problem) -> Result<Manifest, Fault> {
+    let bytes = files::read_capped(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, column) = line_column(
+            &String::from_utf8_lossy(&e.as_bytes()[..e.utf8_error().valid_up_to()]),
+            usize::MAX,
+        );
+        Fault::Usage(format!(
+            "{}:{line}:{column}: not valid UTF-8",
+            path.display()
+        ))
+    })?;
+    parse(path, &text, expected)
+}
+
+/// Parses and checks manifest `text` (read from `path`).
+#[expect(
+    clippy::too_many_lines,
+    reason = "one pass of checks in the order a reader meets them in the file"
+)]
+pub(crate) fn parse(path: &Path, text: &str, expected: Problem) -> Result<Manifest, Fault> {
+    let fail = |span: Range<usize>, message: String| {
+        let (line, column) = line_column(text, span.start);
+        Fault::Usage(format!("{}:{line}:{column}: {message}", path.display()))
+    };
+    let raw: RawManifest = toml::from_str(text).map_err(|e| {
+        let message = e.message().trim_end().replace('\n', " ");
+        fail(e.span().unwrap_or(0..0), message)
+    })?;
+    let at = |span: Range<usize>| line_column(text, span.start);
+
+    let problem: Problem = raw
+        .problem
+        .get_ref()
+        .parse()
+        .map_err(|e: reference::UnknownProblem| fail(raw.problem.span(), e.to_string()))?;
+    if problem != expected {
+        return Err(fail(
+            raw.problem.span(),
+            format!("this is the folder of `{expected}`, but the manifest says `{problem}`"),
+        ));
+    }
+
+    let board = |spanned: &Spanned<String>| -> Result<Located<String>, Fault> {
+        let clean = tolerate_line_ends(spanned.get_ref().as_bytes()).into_owned();
+        problem.validate(&clean).map_err(|e| {
+            fail(
+                spanned.span(),
+                format!("board: line {}, column {}: {}", e.line, e.column, e.message),
+            )
+        })?;
+        Ok(Located {
+            value: String::from_utf8(clean).expect("a valid board is ASCII"),
+            at: at(spanned.span()),
+        })
+    };
+
+    let samples = raw.samples.iter().map(board).collect::<Result<_, _>>()?;
+    let mut names = HashSet::new();
+    let mut groups = Vec::new();
+    for spanned in &raw.groups {
+        let group = spanned.get_ref();
+        let name = group.name.get_ref();
+        let name_ok = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
+        if !name_ok {
+            return Err(fail(
+                group.name.span(),
+                format!("group name `{name}`: use lowercase letters, digits, `-` and `_`"),
+            ));
+        }
+        if !names.insert(name.clone()) {
+            return Err(fail(
+                group.name.span(),
+                format!("a second group named `{name}`"),
+            ));
+        }
+        let boards = group
+            .boards
+            .iter()
+            .map(board)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut kinds = Vec::new();
+        for kind in &group.kinds {
+            problem
+                .parse_kind(kind.get_ref())
+                .map_err(|e| fail(kind.span(), format!("kind `{}`: {e}", kind.get_ref())))?;
+            kinds.push(Located {
+                value: kind.get_ref().clone(),
+                at: at(kind.span()),
+            });
+        }
+        let (seed, count, count_at) = if kinds.is_empty() {
+            if boards.is_empty() {
+                return Err(fail(
+                    spanned.span(),
+                    format!("group `{name}` has neither `boards` nor `kinds`"),
+                ));
+            }
+            (0, 0, at(spanned.span()))
+        } else {
+            let Some(seed) = group.seed else {
+                return Err(fail(
+                    spanned.span(),
+                    format!("group `{name}` has `kinds` but no `seed`"),
+                ));
+            };
+            let Some(count) = &group.count else {
+                return Err(fail(
+                    spanned.span(),
+                    format!("group `{name}` has `kinds` but no `count`"),
+                ));
+            };
+            if !(1..=MAX_COUNT).contains(count.get_ref()) {
+                return Err(fail(
+                    count.span(),
+                    format!("count must be 1 to {MAX_COUNT}, got {}", count.get_ref()),
+                ));
+            }
+            (seed, *count.get_ref(), at(count.span()))
+        };
+        groups.push(Group {
+            name: name.clone(),
+            boards,
+            kinds,
+            seed,
+            count,
+            count_at,
+        });
+    }
+    Ok(Manifest {
+        path: path.to_path_buf(),
+        problem,
+        samples,
+        groups,
+    })
+}

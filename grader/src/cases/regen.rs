@@ -1,0 +1,187 @@
+//! Regeneration: compare the planned `data/` tree with the one on disk, and replace it
+//! atomically when it differs.
+//!
+//! The new tree is written in full beside the old one (`.data.new-*`), then swapped in by
+//! two renames (`data` -> `.data.old`, new -> `data`). An interruption at any point leaves
+//! either the old tree or the new one in place; the next run finishes or undoes the swap.
+
+use std::fs;
+use std::path::Path;
+
+use walkdir::WalkDir;
+
+use super::plan::Tree;
+use crate::files;
+use crate::status::Fault;
+
+/// What the disk held compared with the plan.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Drift {
+    /// Planned files missing on disk.
+    pub(crate) missing: Vec<String>,
+    /// Files on disk the plan does not make.
+    pub(crate) extra: Vec<String>,
+    /// Files whose bytes differ.
+    pub(crate) changed: Vec<String>,
+}
+
+impl Drift {
+    /// Whether the disk matches the plan.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.missing.is_empty() && self.extra.is_empty() && self.changed.is_empty()
+    }
+}
+
+/// Reads every visible file below `data` (missing folder: empty tree).
+pub(crate) fn read_tree(data: &Path) -> Result<Tree, Fault> {
+    let mut tree = Tree::new();
+    if !data.exists() {
+        return Ok(tree);
+    }
+    let walker = WalkDir::new(data)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+    for entry in walker {
+        let entry = entry
+            .map_err(|e| files::cannot(data, "read", &std::io::Error::other(e.to_string())))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(data).unwrap_or(entry.path());
+        let key = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        tree.insert(key, files::read_capped(entry.path())?);
+    }
+    Ok(tree)
+}
+
+/// How `disk` differs from `plan`.
+pub(crate) fn drift(plan: &Tree, disk: &Tree) -> Drift {
+    let mut drift = Drift::default();
+    for (name, bytes) in plan {
+        match disk.get(name) {
+            None => drift.missing.push(name.clone()),
+            Some(old) if old != bytes => drift.changed.push(name.clone()),
+            Some(_) => {}
+        }
+    }
+    drift.extra = disk
+        .keys()
+        .filter(|name| !plan.contains_key(*name))
+        .cloned()
+        .collect();
+    drift
+}
+
+/// Finishes or undoes a swap that an earlier run left half done, and removes its leftovers.
+pub(crate) fn recover(folder: &Path) -> Result<(), Fault> {
+    let data = folder.join("data");
+    let old = folder.join(".data.old");
+    if old.exists() {
+        if data.exists() {
+            // The new tree was in place; only the cleanup was lost.
+            fs::remove_dir_all(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
+        } else {
+            fs::rename(&old, &data).map_err(|e| files::cannot(&old, "restore", &e))?;
+        }
+    }
+    if let Ok(entries) = fs::read_dir(folder) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(".data.new") {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replaces `folder/data` by `tree`, atomically as seen by any reader of `data/`.
+pub(crate) fn replace(folder: &Path, tree: &Tree) -> Result<(), Fault> {
+    let staging = tempfile::Builder::new()
+        .prefix(".data.new-")
+        .tempdir_in(folder)
+        .map_err(|e| files::cannot(folder, "write into", &e))?;
+    for (name, bytes) in tree {
+        let path = staging.path().join(name);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
+        }
+        fs::write(&path, bytes).map_err(|e| files::cannot(&path, "write", &e))?;
+    }
+    let data = folder.join("data");
+    let old = folder.join(".data.old");
+    let had_data = data.exists();
+    if had_data {
+        fs::rename(&data, &old).map_err(|e| files::cannot(&data, "move aside", &e))?;
+    }
+    let staged = staging.keep();
+    if let Err(e) = fs::rename(&staged, &data) {
+        // Put the old tree back before reporting: the folder must stay usable.
+        if had_data {
+            let _ = fs::rename(&old, &data);
+        }
+        let _ = fs::remove_dir_all(&staged);
+        return Err(files::cannot(&data, "replace", &e));
+    }
+    if had_data {
+        fs::remove_dir_all(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> Tree {
+        files
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.as_bytes().to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn drift_names_missing_extra_and_changed_files() {
+        let plan = tree(&[("a.in", "1"), ("b.in", "2"), ("c.in", "3")]);
+        let disk = tree(&[("a.in", "1"), ("b.in", "x"), ("d.in", "4")]);
+        let drift = drift(&plan, &disk);
+        assert_eq!(drift.missing, ["c.in"]);
+        assert_eq!(drift.changed, ["b.in"]);
+        assert_eq!(drift.extra, ["d.in"]);
+        assert!(super::drift(&plan, &plan).is_empty());
+    }
+
+    #[test]
+    fn replace_swaps_whole_trees_and_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = tree(&[("sample/01.in", "a"), ("secret/x/01.in", "b")]);
+        replace(dir.path(), &first).unwrap();
+        assert_eq!(read_tree(&dir.path().join("data")).unwrap(), first);
+        let second = tree(&[("sample/01.in", "c")]);
+        replace(dir.path(), &second).unwrap();
+        assert_eq!(read_tree(&dir.path().join("data")).unwrap(), second);
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["data"]);
+    }
+
+    #[test]
+    fn recover_restores_a_tree_moved_aside_by_an_interrupted_swap() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join(".data.old/sample")).unwrap();
+        fs::write(dir.path().join(".data.old/sample/01.in"), "a").unwrap();
+        fs::create_dir_all(dir.path().join(".data.new-abc")).unwrap();
+        recover(dir.path()).unwrap();
+        assert_eq!(
+            read_tree(&dir.path().join("data")).unwrap(),
+            tree(&[("sample/01.in", "a")])
+        );
+        assert!(!dir.path().join(".data.new-abc").exists());
+        assert!(!dir.path().join(".data.old").exists());
+    }
+}

@@ -1,0 +1,60 @@
+//! `grader check PROBLEM INPUT OUTPUT`: judges one output, as a special judge other tools
+//! can call (exit 0 for AC, 1 for PE or WA).
+
+use std::path::Path;
+
+use reference::text::tolerate_line_ends;
+use reference::{CheckError, Problem, Verdict};
+
+use crate::cli::CheckReport;
+use crate::files;
+use crate::report;
+use crate::status::{Fault, Status};
+
+pub(crate) fn run(
+    problem: Problem,
+    input_path: &Path,
+    output_path: &Path,
+    answer_path: Option<&Path>,
+    format: CheckReport,
+) -> Result<Status, Fault> {
+    let input = files::read_capped(input_path)?;
+    let output = files::read_capped(output_path)?;
+    let answer = answer_path.map(files::read_capped).transpose()?;
+    // The input and answer files were written by people or tools, not by the contestant:
+    // their line ends are not on trial. The output is judged as it is.
+    let input = tolerate_line_ends(&input);
+    let answer = answer.as_deref().map(tolerate_line_ends);
+    let judgement = problem
+        .check(&input, answer.as_deref(), &output)
+        .map_err(|e| match e {
+            CheckError::Input(e) => Fault::at(input_path, &e),
+            CheckError::Answer(e) => Fault::at(answer_path.unwrap_or(input_path), &e),
+            CheckError::Wrong(message) => Fault::Usage(format!(
+                "{}: not a correct answer: {message}",
+                answer_path.unwrap_or(input_path).display()
+            )),
+        })?;
+    match format {
+        CheckReport::Human => {
+            if judgement.message.is_empty() {
+                report::out(&format!("{}\n", judgement.verdict.code()));
+            } else {
+                report::out(&format!(
+                    "{}: {}\n",
+                    judgement.verdict.code(),
+                    judgement.message
+                ));
+            }
+        }
+        CheckReport::Json => {
+            let value = serde_json::json!({
+                "problem": problem.id(),
+                "verdict": judgement.verdict.code(),
+                "message": judgement.message,
+            });
+            report::out(&format!("{value}\n"));
+        }
+    }
+    Ok(Status::failed_if(judgement.verdict != Verdict::Accepted))
+}

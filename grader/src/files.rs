@@ -1,0 +1,116 @@
+//! Reading inputs with a size cap, and writing files atomically (a temp file beside the
+//! target, then a rename), so that nothing the user had is ever half-overwritten.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use crate::status::Fault;
+
+/// The largest input or answer file the grader reads: boards are tiny, so anything
+/// bigger is a mistake (a wrong path), not a board.
+pub(crate) const READ_CAP: u64 = 16 << 20;
+
+/// Reads `path`, or standard input when `None`, up to [`READ_CAP`] bytes.
+pub(crate) fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Fault> {
+    if let Some(path) = path {
+        read_capped(path)
+    } else {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .take(READ_CAP + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Fault::Usage(format!("<stdin>: cannot read: {e}")))?;
+        if bytes.len() as u64 > READ_CAP {
+            return Err(Fault::Usage(format!(
+                "<stdin>: larger than {} MiB; not a board",
+                READ_CAP >> 20
+            )));
+        }
+        Ok(bytes)
+    }
+}
+
+/// Reads a file of at most [`READ_CAP`] bytes, with a one-line error naming it.
+pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
+    let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(Fault::Usage(format!(
+            "{}: is a folder, expected a file",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(READ_CAP + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(path, "read", &e))?;
+    if bytes.len() as u64 > READ_CAP {
+        return Err(Fault::Usage(format!(
+            "{}: larger than {} MiB; not a board",
+            path.display(),
+            READ_CAP >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a
+/// part of either.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Fault> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(".grader-")
+        .tempfile_in(dir)
+        .map_err(|e| cannot(path, "write", &e))?;
+    temp.write_all(bytes)
+        .and_then(|()| temp.as_file().sync_all())
+        .map_err(|e| cannot(path, "write", &e))?;
+    temp.persist(path)
+        .map_err(|e| cannot(path, "write", &e.error))?;
+    Ok(())
+}
+
+/// A one-line usage fault for an I/O error on `path`.
+pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> Fault {
+    let reason = match error.kind() {
+        io::ErrorKind::NotFound => "no such file or folder".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => error.to_string(),
+    };
+    Fault::Usage(format!("{}: cannot {action}: {reason}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_writes_replace_whole_files_and_leave_no_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        write_atomic(&path, b"first").unwrap();
+        write_atomic(&path, b"second").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"second");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn missing_and_oversized_files_are_usage_faults() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nope.in");
+        let fault = read_capped(&missing).unwrap_err();
+        assert!(
+            matches!(&fault, Fault::Usage(m) if m.ends_with("nope.in: cannot read: no such file or folder"))
+        );
+        let big = dir.path().join("big.in");
+        fs::write(&big, vec![b'b'; READ_CAP as usize + 1]).unwrap();
+        assert!(matches!(read_capped(&big), Err(Fault::Usage(m)) if m.contains("not a board")));
+        assert!(
+            matches!(read_capped(dir.path()), Err(Fault::Usage(m)) if m.contains("is a folder"))
+        );
+    }
+}

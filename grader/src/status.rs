@@ -1,0 +1,94 @@
+//! The one mapping from a command's result to an exit status (cli.md).
+
+use std::fmt;
+use std::path::Path;
+use std::process::ExitCode;
+
+use reference::ParseError;
+
+/// How a command that ran to the end went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// All good: exit 0.
+    Ok,
+    /// The submission or the data failed (a verdict, a finding): exit 1.
+    Failed,
+}
+
+impl Status {
+    /// `Failed` when `failed`, else `Ok`.
+    pub(crate) fn failed_if(failed: bool) -> Status {
+        if failed { Status::Failed } else { Status::Ok }
+    }
+
+    pub(crate) fn exit_code(self) -> ExitCode {
+        match self {
+            Status::Ok => ExitCode::SUCCESS,
+            Status::Failed => ExitCode::from(1),
+        }
+    }
+}
+
+/// Why a command could not run to the end. A contestant's failure is never a `Fault`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Fault {
+    /// The call is wrong (bad flag, missing file, malformed input): exit 2.
+    Usage(String),
+    /// The grader is broken or the machine failed us: exit 3.
+    Internal(String),
+}
+
+impl Fault {
+    /// The exit status of an internal error.
+    pub(crate) const INTERNAL_EXIT: i32 = 3;
+
+    /// A usage fault located in a file: `FILE:LINE:COL: message`.
+    pub(crate) fn at(path: &Path, error: &ParseError) -> Fault {
+        Fault::Usage(located(path, error))
+    }
+
+    pub(crate) fn exit_code(&self) -> ExitCode {
+        match self {
+            Fault::Usage(_) => ExitCode::from(2),
+            Fault::Internal(_) => ExitCode::from(Self::INTERNAL_EXIT as u8),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Usage(message) => f.write_str(message),
+            Fault::Internal(message) => write!(f, "internal error: {message}"),
+        }
+    }
+}
+
+/// `FILE:LINE:COL: message`, the form editors and terminals make clickable.
+pub(crate) fn located(path: &Path, error: &ParseError) -> String {
+    format!(
+        "{}:{}:{}: {}",
+        path.display(),
+        error.line,
+        error.column,
+        error.message
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn located_errors_read_like_compiler_errors() {
+        let error = ParseError::new(2, 3, "expected `b` or `w`, found `x`");
+        assert_eq!(
+            Fault::at(Path::new("board.txt"), &error).to_string(),
+            "board.txt:2:3: expected `b` or `w`, found `x`"
+        );
+        assert_eq!(
+            Fault::Internal("oops".into()).to_string(),
+            "internal error: oops"
+        );
+    }
+}
