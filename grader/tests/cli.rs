@@ -17,7 +17,10 @@ fn grader() -> Command {
 }
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// A usage error is exactly one line on stderr, in the `grader: error: ` form.
@@ -38,26 +41,27 @@ fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
 
 #[test]
 fn problems_lists_every_problem_with_aliases_kinds_and_mutants() {
-    grader()
-        .arg("problems")
-        .assert()
-        .success()
-        .stdout(
-            predicate::str::contains("flip")
-                .and(predicate::str::contains("poj1753"))
-                .and(predicate::str::contains("fourinrow"))
-                .and(predicate::str::contains("codevs1004"))
-                .and(predicate::str::contains("swap"))
-                .and(predicate::str::contains("kinds:   random"))
-                .and(predicate::str::contains("mutants: ")),
-        );
+    grader().arg("problems").assert().success().stdout(
+        predicate::str::contains("flip")
+            .and(predicate::str::contains("poj1753"))
+            .and(predicate::str::contains("fourinrow"))
+            .and(predicate::str::contains("codevs1004"))
+            .and(predicate::str::contains("swap"))
+            .and(predicate::str::contains("kinds:   random"))
+            .and(predicate::str::contains("mutants: ")),
+    );
 }
 
 #[test]
 fn solve_prints_the_samples_answers_from_a_file_and_from_stdin() {
     let dir = tempfile::tempdir().unwrap();
     let flip = write(dir.path(), "flip.in", FLIP_SAMPLE);
-    grader().args(["solve", "flip"]).arg(&flip).assert().success().stdout("4\n");
+    grader()
+        .args(["solve", "flip"])
+        .arg(&flip)
+        .assert()
+        .success()
+        .stdout("4\n");
     grader()
         .args(["solve", "poj1753"])
         .write_stdin(FLIP_SAMPLE)
@@ -161,7 +165,9 @@ fn wrong_calls_exit_2_with_one_line() {
         .args(["solve", "flip", "/nonexistent/board.in"])
         .assert()
         .code(2)
-        .stderr(one_error_line("/nonexistent/board.in: cannot read: no such file"));
+        .stderr(one_error_line(
+            "/nonexistent/board.in: cannot read: no such file",
+        ));
     grader()
         .args(["solve", "flip", "--frobnicate"])
         .assert()
@@ -204,7 +210,9 @@ fn check_is_a_special_judge_exit_0_for_ac_and_1_with_a_reason() {
         .code(1)
         .stdout(predicate::function(|s: &str| {
             let v: serde_json::Value = serde_json::from_str(s).unwrap();
-            v["verdict"] == "WA" && v["problem"] == "flip" && v["message"] == "expected `4`, got `5`"
+            v["verdict"] == "WA"
+                && v["problem"] == "flip"
+                && v["message"] == "expected `4`, got `5`"
         }));
 }
 
@@ -288,7 +296,9 @@ fn validate_reports_each_file_and_exits_1_on_any_malformed_one() {
         .args([&good, &crlf])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("good.in: ok").and(predicate::str::contains("crlf.in:1:5: ")));
+        .stdout(
+            predicate::str::contains("good.in: ok").and(predicate::str::contains("crlf.in:1:5: ")),
+        );
 }
 
 // ---------------------------------------------------------------- gen
@@ -323,7 +333,13 @@ fn gen_flip_seed_1_count_5_is_pinned() {
 
 #[test]
 fn every_documented_kind_generates_valid_boards() {
-    let output = grader().arg("problems").assert().success().get_output().stdout.clone();
+    let output = grader()
+        .arg("problems")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let listing = String::from_utf8(output).unwrap();
     for problem in ["flip", "fourinrow", "swap"] {
         let kinds_line = listing
@@ -331,14 +347,19 @@ fn every_documented_kind_generates_valid_boards() {
             .skip_while(|l| *l != problem)
             .find(|l| l.trim_start().starts_with("kinds:"))
             .unwrap();
-        let kinds = kinds_line.trim_start().trim_start_matches("kinds:").split(", ");
+        let kinds = kinds_line
+            .trim_start()
+            .trim_start_matches("kinds:")
+            .split(", ");
         for kind in kinds.map(str::trim) {
             // `answer=N` and the like are documented with a placeholder; any value in
             // range will do, and the smallest usually is.
             let kind = kind.replace("=N", "=1").replace("=LINE", "=row-B");
             let dir = tempfile::tempdir().unwrap();
             grader()
-                .args(["gen", problem, "--seed", "3", "--count", "2", "--kind", &kind, "--out"])
+                .args([
+                    "gen", problem, "--seed", "3", "--count", "2", "--kind", &kind, "--out",
+                ])
                 .arg(dir.path())
                 .assert()
                 .success();
@@ -374,7 +395,12 @@ fn gen_out_writes_verified_pairs_and_never_overwrites_without_force() {
         .assert()
         .code(2)
         .stderr(one_error_line("already exists"));
-    grader().args(args).arg(&out).arg("--force").assert().success();
+    grader()
+        .args(args)
+        .arg(&out)
+        .arg("--force")
+        .assert()
+        .success();
 }
 
 #[test]
@@ -414,18 +440,33 @@ fn cases_regen_is_deterministic_idempotent_and_checked() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     for problem in ["flip", "fourinrow", "swap"] {
-        write(root, &format!("{problem}/manifest.toml"), small_manifest(problem));
+        write(
+            root,
+            &format!("{problem}/manifest.toml"),
+            small_manifest(problem),
+        );
     }
-    grader().args(["cases", "regen", "--root"]).arg(root).assert().success();
+    grader()
+        .args(["cases", "regen", "--root"])
+        .arg(root)
+        .assert()
+        .success();
     let first = fs::read(root.join("flip/data/secret/mixed/01.in")).unwrap();
-    assert_eq!(fs::read_to_string(root.join("flip/data/sample/01.ans")).unwrap(), "4\n");
+    assert_eq!(
+        fs::read_to_string(root.join("flip/data/sample/01.ans")).unwrap(),
+        "4\n"
+    );
     grader()
         .args(["cases", "regen", "--root"])
         .arg(root)
         .assert()
         .success()
         .stdout(predicate::str::contains("up to date"));
-    grader().args(["cases", "regen", "--check", "--root"]).arg(root).assert().success();
+    grader()
+        .args(["cases", "regen", "--check", "--root"])
+        .arg(root)
+        .assert()
+        .success();
     grader()
         .args(["cases", "check", "--root"])
         .arg(root)
@@ -447,9 +488,20 @@ fn cases_regen_is_deterministic_idempotent_and_checked() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("01.ans: not a correct answer"));
-    grader().args(["cases", "regen", "flip", "--root"]).arg(root).assert().success();
-    assert_eq!(fs::read(root.join("flip/data/secret/mixed/01.in")).unwrap(), first);
-    grader().args(["cases", "check", "--root"]).arg(root).assert().success();
+    grader()
+        .args(["cases", "regen", "flip", "--root"])
+        .arg(root)
+        .assert()
+        .success();
+    assert_eq!(
+        fs::read(root.join("flip/data/secret/mixed/01.in")).unwrap(),
+        first
+    );
+    grader()
+        .args(["cases", "check", "--root"])
+        .arg(root)
+        .assert()
+        .success();
 }
 
 #[test]
@@ -457,14 +509,30 @@ fn a_malformed_manifest_is_located_and_touches_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "flip/manifest.toml", small_manifest("flip"));
-    grader().args(["cases", "regen", "--root"]).arg(root).assert().success();
+    grader()
+        .args(["cases", "regen", "--root"])
+        .arg(root)
+        .assert()
+        .success();
     let before = fs::read(root.join("flip/data/secret/mixed/02.in")).unwrap();
     let broken = [
-        ("kinds = [\"random\"]", "kinds = [\"sideways\"]", "manifest.toml:7:10: kind `sideways`"),
+        (
+            "kinds = [\"random\"]",
+            "kinds = [\"sideways\"]",
+            "manifest.toml:7:10: kind `sideways`",
+        ),
         ("count = 4", "count = -4", "manifest.toml:9:9:"),
         ("seed = 5", "seeds = 5", "manifest.toml:8:1:"),
-        ("problem = \"flip\"", "problem = \"swap\"", "manifest.toml:1:11:"),
-        ("bwwb\\nbbwb", "bwwb\\nbbxb", "manifest.toml:2:12: board: line 2, column 3"),
+        (
+            "problem = \"flip\"",
+            "problem = \"swap\"",
+            "manifest.toml:1:11:",
+        ),
+        (
+            "bwwb\\nbbwb",
+            "bwwb\\nbbxb",
+            "manifest.toml:2:12: board: line 2, column 3",
+        ),
     ];
     for (from, to, error) in broken {
         let manifest = small_manifest("flip").replace(from, to);
@@ -475,7 +543,10 @@ fn a_malformed_manifest_is_located_and_touches_nothing() {
             .assert()
             .code(2)
             .stderr(one_error_line(error));
-        assert_eq!(fs::read(root.join("flip/data/secret/mixed/02.in")).unwrap(), before);
+        assert_eq!(
+            fs::read(root.join("flip/data/secret/mixed/02.in")).unwrap(),
+            before
+        );
     }
 }
 
@@ -505,8 +576,16 @@ fn cases_check_finds_missing_answers_bad_boards_and_duplicates() {
 #[test]
 fn the_shipped_case_folders_regenerate_byte_for_byte_and_pass_check() {
     let root = repo().join("cases");
-    grader().args(["cases", "regen", "--check", "--root"]).arg(&root).assert().success();
-    grader().args(["cases", "check", "--root"]).arg(&root).assert().success();
+    grader()
+        .args(["cases", "regen", "--check", "--root"])
+        .arg(&root)
+        .assert()
+        .success();
+    grader()
+        .args(["cases", "check", "--root"])
+        .arg(&root)
+        .assert()
+        .success();
 }
 
 #[test]

@@ -1,7 +1,20 @@
-//! `flip`: placeholder until its module lands.
+//! `flip`: POJ 1753 Flip Game.
+//!
+//! A 4x4 field of two-sided pieces, `b` or `w`. A round flips one piece and its
+//! orthogonal neighbours; the goal is a field of one colour (problems.md). The answer is
+//! the minimum number of rounds, `0` for a uniform field, or `Impossible`.
+
+pub mod board;
+pub mod check;
+pub mod generate;
+pub mod mutants;
+pub mod solve;
+
+pub use board::Board;
+pub use generate::Kind;
 
 use crate::puzzle::{KindDoc, Mutant};
-use crate::{Judgement, ParseError, Problem, Puzzle, Rng};
+use crate::{Count, Judgement, ParseError, Problem, Puzzle, Rng};
 
 /// The `flip` problem.
 #[derive(Debug, Clone, Copy)]
@@ -9,41 +22,30 @@ pub struct Flip;
 
 impl Puzzle for Flip {
     const PROBLEM: Problem = Problem::Flip;
-    type Board = String;
-    type Answer = String;
-    type Kind = Placeholder;
-    const KINDS: &'static [KindDoc] = &[];
-    const MUTANTS: &'static [Mutant<String>] = &[];
-    fn parse(_input: &[u8]) -> Result<String, ParseError> {
-        todo!()
-    }
-    fn solve(_board: &String) -> String {
-        todo!()
-    }
-    fn parse_answer(_board: &String, _text: &[u8]) -> Result<String, ParseError> {
-        todo!()
-    }
-    fn check(_board: &String, _answer: &String, _output: &[u8]) -> Judgement {
-        todo!()
-    }
-    fn generate(_kind: &Placeholder, _rng: &mut Rng) -> String {
-        todo!()
-    }
-}
+    type Board = Board;
+    type Answer = Count;
+    type Kind = Kind;
+    const KINDS: &'static [KindDoc] = generate::KINDS;
+    const MUTANTS: &'static [Mutant<Board>] = mutants::MUTANTS;
 
-/// Placeholder kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placeholder;
-
-impl std::fmt::Display for Placeholder {
-    fn fmt(&self, _f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        todo!()
+    fn parse(input: &[u8]) -> Result<Board, ParseError> {
+        Board::parse(input)
     }
-}
 
-impl std::str::FromStr for Placeholder {
-    type Err = String;
-    fn from_str(_s: &str) -> Result<Self, String> {
-        todo!()
+    fn solve(board: &Board) -> Count {
+        solve::by_table(*board)
+    }
+
+    fn parse_answer(_board: &Board, text: &[u8]) -> Result<Count, ParseError> {
+        // 16 rounds (every piece once) bounds any minimum: pressing twice undoes a press.
+        Count::parse(text, 16)
+    }
+
+    fn check(_board: &Board, answer: &Count, output: &[u8]) -> Judgement {
+        check::check(*answer, output)
+    }
+
+    fn generate(kind: &Kind, rng: &mut Rng) -> Board {
+        generate::generate(*kind, rng)
     }
 }

@@ -1,0 +1,95 @@
+//! Wall-clock figures of the `grader` binary, each against a baseline measured in the same
+//! run on the same machine: `grader solve` against spawning `/bin/true` (the cost of a
+//! process start), and the case-folder commands against their 1 s budget.
+//!
+//! Run with `cargo bench -p grader --bench commands`. Medians of many runs, because these
+//! machines are noisy.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BOARDS: [(&str, &str); 4] = [
+    ("flip", "bwwb\nbbwb\nbwwb\nbwww\n"),
+    ("fourinrow", "BWBO\nWBWB\nBWBW\nWBWO\n"),
+    // The worst rows for a search: the longest standard start, and a long blocked row.
+    ("swap", "WWWWWWWWWWOBBBBBBBBBB\n"),
+    ("swap", "WWWWWWWWWBOBBBBBBBBBW\n"),
+];
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// Median wall time of running `program args` with `stdin`, `runs` times.
+fn time(program: &Path, args: &[&str], stdin: &[u8], runs: usize) -> Duration {
+    let samples = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            let mut child = Command::new(program)
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn");
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(stdin)
+                .expect("write");
+            let status = child.wait().expect("wait");
+            let elapsed = start.elapsed();
+            assert!(
+                status.code().is_some_and(|c| c <= 1),
+                "{program:?} {args:?}: {status}"
+            );
+            elapsed
+        })
+        .collect();
+    median(samples)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn main() {
+    let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    let root = root.to_str().expect("a UTF-8 path");
+    let runs = 200;
+
+    let baseline = time(Path::new("/bin/true"), &[], b"", runs);
+    println!(
+        "baseline: spawn /bin/true, median of {runs}: {:.3} ms",
+        ms(baseline)
+    );
+    for (problem, board) in BOARDS {
+        let solve = time(&grader, &["solve", problem], board.as_bytes(), runs);
+        let first = board.lines().next().unwrap_or_default();
+        println!(
+            "grader solve {problem:<9} ({first}...): {:.3} ms = baseline + {:.3} ms ({:.2}x)",
+            ms(solve),
+            ms(solve.saturating_sub(baseline)),
+            solve.as_secs_f64() / baseline.as_secs_f64()
+        );
+    }
+
+    let budget = Duration::from_secs(1);
+    for args in [
+        &["cases", "regen", "--check", "--root", root][..],
+        &["cases", "check", "--root", root][..],
+    ] {
+        let took = time(&grader, args, b"", 7);
+        println!(
+            "grader {}: median of 7 {:.1} ms = {:.2} of the 1 s budget",
+            args[..2].join(" "),
+            ms(took),
+            took.as_secs_f64() / budget.as_secs_f64()
+        );
+    }
+}
