@@ -1,4 +1,20 @@
-//! `swap`: placeholder until its module lands.
+//! `swap`: the black-and-white swap puzzle, generalised.
+//!
+//! A row of `W`, `B` and one empty `O`; `W` moves right, `B` left, by a step or a jump over
+//! one piece of the other colour; the goal is `B...BOW...W` (problems.md). The answer is
+//! `Impossible` or a minimum sequence of rows; any minimum sequence is correct, so this
+//! problem has a checker.
+
+pub mod board;
+pub mod check;
+pub mod generate;
+pub mod moves;
+pub mod mutants;
+pub mod solve;
+
+pub use board::Row;
+pub use generate::Kind;
+pub use solve::Answer;
 
 use crate::puzzle::{KindDoc, Mutant};
 use crate::{Judgement, ParseError, Problem, Puzzle, Rng};
@@ -9,41 +25,29 @@ pub struct Swap;
 
 impl Puzzle for Swap {
     const PROBLEM: Problem = Problem::Swap;
-    type Board = String;
-    type Answer = String;
-    type Kind = Placeholder;
-    const KINDS: &'static [KindDoc] = &[];
-    const MUTANTS: &'static [Mutant<String>] = &[];
-    fn parse(_input: &[u8]) -> Result<String, ParseError> {
-        todo!()
-    }
-    fn solve(_board: &String) -> String {
-        todo!()
-    }
-    fn parse_answer(_board: &String, _text: &[u8]) -> Result<String, ParseError> {
-        todo!()
-    }
-    fn check(_board: &String, _answer: &String, _output: &[u8]) -> Judgement {
-        todo!()
-    }
-    fn generate(_kind: &Placeholder, _rng: &mut Rng) -> String {
-        todo!()
-    }
-}
+    type Board = Row;
+    type Answer = Answer;
+    type Kind = Kind;
+    const KINDS: &'static [KindDoc] = generate::KINDS;
+    const MUTANTS: &'static [Mutant<Row>] = mutants::MUTANTS;
 
-/// Placeholder kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placeholder;
-
-impl std::fmt::Display for Placeholder {
-    fn fmt(&self, _f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        todo!()
+    fn parse(input: &[u8]) -> Result<Row, ParseError> {
+        Row::parse(input)
     }
-}
 
-impl std::str::FromStr for Placeholder {
-    type Err = String;
-    fn from_str(_s: &str) -> Result<Self, String> {
-        todo!()
+    fn solve(row: &Row) -> Answer {
+        solve::by_counting(*row)
+    }
+
+    fn parse_answer(row: &Row, text: &[u8]) -> Result<Answer, ParseError> {
+        check::parse_answer(*row, text)
+    }
+
+    fn check(row: &Row, answer: &Answer, output: &[u8]) -> Judgement {
+        check::check(*row, answer, output)
+    }
+
+    fn generate(kind: &Kind, rng: &mut Rng) -> Row {
+        generate::generate(*kind, rng)
     }
 }

@@ -1,0 +1,222 @@
+//! The swap checker: any sequence of minimum length is `AC` (problems.md). The output is
+//! replayed row by row; the first faulty line is named with the reason.
+//!
+//! judging.md's layout rules come from `compare`: the sequence is verified on the
+//! normalised lines (`AC`), else on the whitespace-separated tokens (`PE`), else `WA` with
+//! the reason the tokens fail.
+
+use super::board::Row;
+use super::moves::why_illegal;
+use super::solve::Answer;
+use crate::compare::{Judgement, as_text, compare, normalized_lines, quote, tokens};
+use crate::text::{self, ParseError};
+
+/// The largest move count an answer file may hold: far above any row's minimum (the
+/// standard start of 10 and 10 needs 120).
+const MAX_MOVES: u32 = 1000;
+
+/// Parses an answer file strictly: `Impossible`, or a count `k` then exactly `k` rows of
+/// the board's length, each with one `O`. Checks the form only; legality is the checker's.
+pub fn parse_answer(board: Row, text: &[u8]) -> Result<Answer, ParseError> {
+    let first_end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
+    let first = &text[..first_end];
+    if first == b"Impossible" {
+        text::exact_lines(text, 1)?;
+        return Ok(Answer::Impossible);
+    }
+    let k = text::parse_count(1, first, MAX_MOVES)? as usize;
+    let lines = text::exact_lines(text, k + 1)?;
+    let len = usize::from(board.len);
+    let rows = lines[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, line)| Row::parse_line(i + 2, line, len..=len))
+        .collect::<Result<_, _>>()?;
+    Ok(Answer::Moves(rows))
+}
+
+/// Judges `output` for `board`, given a correct `answer`.
+pub fn check(board: Row, answer: &Answer, output: &[u8]) -> Judgement {
+    let Answer::Moves(rows) = answer else {
+        return compare("Impossible\n", output);
+    };
+    let text = match as_text(output) {
+        Ok(text) => text,
+        Err(judgement) => return judgement,
+    };
+    if verify(board, rows.len(), &normalized_lines(text)).is_ok() {
+        return Judgement::accepted();
+    }
+    match verify(board, rows.len(), &tokens(text)) {
+        Ok(()) => Judgement::presentation(
+            "the moves are right, but not laid out one per line as problems.md asks",
+        ),
+        Err(why) => Judgement::wrong(why),
+    }
+}
+
+/// Checks that `items` (lines or tokens) are the count `k` then `k` rows, each one legal
+/// move from the one before, ending at the goal.
+fn verify(board: Row, k: usize, items: &[&str]) -> Result<(), String> {
+    let Some(first) = items.first() else {
+        return Err(format!("expected {k} moves, got an empty output"));
+    };
+    let digits = !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit());
+    let count = if digits && (first.len() == 1 || !first.starts_with('0')) {
+        first.parse::<usize>().ok()
+    } else {
+        None
+    };
+    match count {
+        None if *first == "Impossible" => {
+            return Err(format!("expected {k} moves, got `Impossible`"));
+        }
+        None => {
+            return Err(format!(
+                "line 1: expected the move count {k}, got {}",
+                quote(first)
+            ));
+        }
+        Some(n) if n != k => return Err(format!("expected {k} moves, got {n}")),
+        Some(_) => {}
+    }
+    let rows = &items[1..];
+    if rows.len() < k {
+        return Err(format!(
+            "expected {k} rows after the count, got {}",
+            rows.len()
+        ));
+    }
+    if rows.len() > k {
+        return Err(format!(
+            "expected {k} rows after the count, got {}: line {} ({}) is extra",
+            rows.len(),
+            k + 2,
+            quote(rows[k])
+        ));
+    }
+    let len = usize::from(board.len);
+    let mut prev = board;
+    for (i, item) in rows.iter().enumerate() {
+        let line = i + 2;
+        let row = Row::parse_line(line, item.as_bytes(), len..=len)
+            .map_err(|e| format!("line {line}: {} is not a row: {}", quote(item), e.message))?;
+        if let Some(why) = why_illegal(prev, row) {
+            return Err(format!(
+                "line {line}: {} is not one legal move from {}: {why}",
+                quote(item),
+                quote(&prev.text())
+            ));
+        }
+        prev = row;
+    }
+    if !prev.is_goal() {
+        return Err(format!(
+            "line {}: the last row {} is not the goal {}",
+            k + 1,
+            quote(&prev.text()),
+            quote(&prev.goal().text())
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Verdict;
+    use crate::swap::solve::by_counting;
+
+    fn judge(board: &str, output: &str) -> Judgement {
+        let row = Row::parse(format!("{board}\n").as_bytes()).unwrap();
+        check(row, &by_counting(row), output.as_bytes())
+    }
+
+    #[test]
+    fn any_minimum_sequence_is_accepted() {
+        assert_eq!(
+            judge("WOB", "3\nOWB\nBWO\nBOW\n").verdict,
+            Verdict::Accepted
+        );
+        assert_eq!(
+            judge("WOB", "3\nWBO\nOBW\nBOW\n").verdict,
+            Verdict::Accepted
+        );
+        assert_eq!(
+            judge("WOB", "3\r\nWBO  \nOBW\nBOW\n\n\n").verdict,
+            Verdict::Accepted
+        );
+        assert_eq!(judge("BOW", "0\n").verdict, Verdict::Accepted);
+        assert_eq!(judge("OWWB", "Impossible\n").verdict, Verdict::Accepted);
+    }
+
+    #[test]
+    fn layout_faults_are_presentation_errors() {
+        assert_eq!(
+            judge("WOB", "3 OWB BWO BOW\n").verdict,
+            Verdict::Presentation
+        );
+        assert_eq!(
+            judge("WOB", " 3\nOWB\nBWO\nBOW\n").verdict,
+            Verdict::Presentation
+        );
+    }
+
+    #[test]
+    fn wrong_answers_name_the_first_faulty_line_and_why() {
+        let message = |board, out| {
+            let j = judge(board, out);
+            assert_eq!(j.verdict, Verdict::WrongAnswer, "{out:?}");
+            j.message
+        };
+        assert_eq!(
+            message("WOB", "4\nOWB\nBWO\nBOW\n"),
+            "expected 3 moves, got 4"
+        );
+        assert_eq!(
+            message("WOB", "Impossible\n"),
+            "expected 3 moves, got `Impossible`"
+        );
+        assert_eq!(message("WOB", ""), "expected 3 moves, got an empty output");
+        assert_eq!(
+            message("WOB", "3\nOWB\nBWO\n"),
+            "expected 3 rows after the count, got 2"
+        );
+        assert!(message("WOB", "3\nOWB\nBWO\nBOW\nBOW\n").contains("line 5 (`BOW`) is extra"));
+        assert_eq!(
+            message("WOB", "3\nOWB\nOBW\nBOW\n"),
+            "line 3: `OBW` is not one legal move from `OWB`: more than one piece moved"
+        );
+        assert!(message("WOB", "3\nOWB\nBWOO\nBOW\n").starts_with("line 3: `BWOO` is not a row"));
+        assert_eq!(
+            message("WOB", "3\nOWB\nBWO\nBWO\n"),
+            "line 4: `BWO` is not one legal move from `BWO`: no piece moved"
+        );
+        assert_eq!(
+            message("OWWB", "1\nWOWB\n"),
+            "expected `Impossible`, got `1`"
+        );
+        let row = Row::parse(b"WOB\n").unwrap();
+        let invalid = check(row, &by_counting(row), b"3\nOWB\n\xff\n");
+        assert_eq!(invalid.verdict, Verdict::WrongAnswer);
+        assert!(invalid.message.contains("UTF-8"));
+    }
+
+    #[test]
+    fn answer_files_are_parsed_strictly() {
+        let row = Row::parse(b"WOB\n").unwrap();
+        assert_eq!(parse_answer(row, b"Impossible\n"), Ok(Answer::Impossible));
+        assert_eq!(
+            parse_answer(row, b"3\nOWB\nBWO\nBOW\n").unwrap().moves(),
+            Some(3)
+        );
+        let err = |t: &[u8]| parse_answer(row, t).unwrap_err();
+        assert_eq!(
+            (err(b"3\nOWB\nBWO\n").line, err(b"3\nOWB\nBWO\n").column),
+            (4, 1)
+        );
+        assert_eq!(err(b"2\nOWB\nBWOB\n").line, 3);
+        assert_eq!(err(b"Impossible\n0\n").line, 2);
+        assert_eq!(err(b"x\n").column, 1);
+    }
+}
