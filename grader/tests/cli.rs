@@ -1,6 +1,8 @@
 //! End-to-end tests of the `grader` binary: every command through its real command line,
 //! its output and its exit status (cli.md).
 
+#![expect(clippy::unwrap_used, reason = "helpers of tests: a failure should panic")]
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -142,7 +144,8 @@ fn a_malformed_board_is_named_by_file_line_and_column() {
 #[test]
 fn garbage_input_is_a_clean_error_never_a_panic() {
     for problem in ["flip", "fourinrow", "swap"] {
-        for input in [&b""[..], b"\0\xff\xfe", b"\n\n\n\n\n", &[b'b'; 100_000]] {
+        let long = vec![b'b'; 100_000];
+        for input in [&b""[..], b"\0\xff\xfe", b"\n\n\n\n\n", &long] {
             grader()
                 .args(["solve", problem])
                 .write_stdin(input)

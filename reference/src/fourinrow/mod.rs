@@ -1,7 +1,23 @@
-//! `fourinrow`: placeholder until its module lands.
+//! `fourinrow`: WikiOI/Codevs 1004 四子连棋.
+//!
+//! A 4x4 board with 7 `B`, 7 `W` and 2 empty `O`. A move slides a piece into an adjacent
+//! empty square; the colours alternate and either may move first; the goal is four of one
+//! colour in a row, a column or a main diagonal (problems.md). The answer is the minimum
+//! number of moves, `0` for a board that already is a goal.
+
+pub mod board;
+pub mod search;
+pub mod table;
+
+pub use board::{Board, Colour};
+pub mod check;
+pub mod generate;
+pub mod mutants;
+
+pub use generate::Kind;
 
 use crate::puzzle::{KindDoc, Mutant};
-use crate::{Judgement, ParseError, Problem, Puzzle, Rng};
+use crate::{Count, Judgement, ParseError, Problem, Puzzle, Rng};
 
 /// The `fourinrow` problem.
 #[derive(Debug, Clone, Copy)]
@@ -9,41 +25,30 @@ pub struct FourInRow;
 
 impl Puzzle for FourInRow {
     const PROBLEM: Problem = Problem::FourInRow;
-    type Board = String;
-    type Answer = String;
-    type Kind = Placeholder;
-    const KINDS: &'static [KindDoc] = &[];
-    const MUTANTS: &'static [Mutant<String>] = &[];
-    fn parse(_input: &[u8]) -> Result<String, ParseError> {
-        todo!()
-    }
-    fn solve(_board: &String) -> String {
-        todo!()
-    }
-    fn parse_answer(_board: &String, _text: &[u8]) -> Result<String, ParseError> {
-        todo!()
-    }
-    fn check(_board: &String, _answer: &String, _output: &[u8]) -> Judgement {
-        todo!()
-    }
-    fn generate(_kind: &Placeholder, _rng: &mut Rng) -> String {
-        todo!()
-    }
-}
+    type Board = Board;
+    type Answer = Count;
+    type Kind = Kind;
+    const KINDS: &'static [KindDoc] = generate::KINDS;
+    const MUTANTS: &'static [Mutant<Board>] = mutants::MUTANTS;
 
-/// Placeholder kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placeholder;
-
-impl std::fmt::Display for Placeholder {
-    fn fmt(&self, _f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        todo!()
+    fn parse(input: &[u8]) -> Result<Board, ParseError> {
+        Board::parse(input)
     }
-}
 
-impl std::str::FromStr for Placeholder {
-    type Err = String;
-    fn from_str(_s: &str) -> Result<Self, String> {
-        todo!()
+    fn solve(board: &Board) -> Count {
+        search::solve(*board, &search::RULES)
+    }
+
+    fn parse_answer(_board: &Board, text: &[u8]) -> Result<Count, ParseError> {
+        // Checks the form only; 64 is far above any answer (the largest is 7).
+        Count::parse(text, 64)
+    }
+
+    fn check(_board: &Board, answer: &Count, output: &[u8]) -> Judgement {
+        check::check(*answer, output)
+    }
+
+    fn generate(kind: &Kind, rng: &mut Rng) -> Board {
+        generate::generate(*kind, rng)
     }
 }
