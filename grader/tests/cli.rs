@@ -1,7 +1,10 @@
 //! End-to-end tests of the `grader` binary: every command through its real command line,
 //! its output and its exit status (cli.md).
 
-#![expect(clippy::unwrap_used, reason = "helpers of tests: a failure should panic")]
+#![expect(
+    clippy::unwrap_used,
+    reason = "helpers of tests: a failure should panic"
+)]
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -357,7 +360,10 @@ fn every_documented_kind_generates_valid_boards() {
         for kind in kinds.map(str::trim) {
             // `answer=N` and the like are documented with a placeholder; any value in
             // range will do, and the smallest usually is.
-            let kind = kind.replace("=N", "=1").replace("=LINE", "=row-B");
+            let kind = kind
+                .replace("=N", "=1")
+                .replace("=LINE-C", "=row-B")
+                .replace("=C", "=W");
             let dir = tempfile::tempdir().unwrap();
             grader()
                 .args([
@@ -522,10 +528,10 @@ fn a_malformed_manifest_is_located_and_touches_nothing() {
         (
             "kinds = [\"random\"]",
             "kinds = [\"sideways\"]",
-            "manifest.toml:7:10: kind `sideways`",
+            "manifest.toml:6:10: kind `sideways`",
         ),
-        ("count = 4", "count = -4", "manifest.toml:9:9:"),
-        ("seed = 5", "seeds = 5", "manifest.toml:8:1:"),
+        ("count = 4", "count = -4", "manifest.toml:8:9:"),
+        ("seed = 5", "seeds = 5", "manifest.toml:7:1:"),
         (
             "problem = \"flip\"",
             "problem = \"swap\"",
