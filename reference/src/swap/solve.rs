@@ -108,7 +108,9 @@ pub fn closed_form(row: Row) -> usize {
 /// Whether each row can reach its goal, memoised: the dead ends of one search.
 #[derive(Debug, Default)]
 pub struct Solvable {
-    memo: HashMap<Row, bool>,
+    // A fast non-cryptographic hash: the keys are our own rows, not an attacker's, and
+    // the default SipHash doubled the cost of a worst-case query.
+    memo: rustc_hash::FxHashMap<Row, bool>,
 }
 
 impl Solvable {
