@@ -34,6 +34,20 @@ pub(crate) fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Fault> {
 
 /// Reads a file of at most [`READ_CAP`] bytes, with a one-line error naming it.
 pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
+    let (bytes, whole) = read_prefix(path)?;
+    if !whole {
+        return Err(Fault::Usage(format!(
+            "{}: larger than {} MiB; not a board",
+            path.display(),
+            READ_CAP >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Reads the first [`READ_CAP`] bytes of a file, and whether that was all of it: a
+/// contestant's output may be any size, and its size is a verdict, not a usage error.
+pub(crate) fn read_prefix(path: &Path) -> Result<(Vec<u8>, bool), Fault> {
     let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(Fault::Usage(format!(
@@ -45,14 +59,9 @@ pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
     file.take(READ_CAP + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| cannot(path, "read", &e))?;
-    if bytes.len() as u64 > READ_CAP {
-        return Err(Fault::Usage(format!(
-            "{}: larger than {} MiB; not a board",
-            path.display(),
-            READ_CAP >> 20
-        )));
-    }
-    Ok(bytes)
+    let whole = bytes.len() as u64 <= READ_CAP;
+    bytes.truncate(READ_CAP as usize);
+    Ok((bytes, whole))
 }
 
 /// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a

@@ -208,6 +208,13 @@ fn check_is_a_special_judge_exit_0_for_ac_and_1_with_a_reason() {
             .code(code)
             .stdout(predicate::str::starts_with(verdict));
     }
+    let huge = write(dir.path(), "huge.out", vec![b'4'; 17 << 20]);
+    grader()
+        .args(["check", "flip"])
+        .args([&input, &huge])
+        .assert()
+        .code(1)
+        .stdout("WA: the output is larger than 16 MiB\n");
     let out = write(dir.path(), "1.out", "5\n");
     grader()
         .args(["check", "flip", "--report", "json"])

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use reference::text::tolerate_line_ends;
-use reference::{CheckError, Problem, Verdict};
+use reference::{CheckError, Judgement, Problem, Verdict};
 
 use crate::cli::CheckReport;
 use crate::files;
@@ -19,14 +19,26 @@ pub(crate) fn run(
     format: CheckReport,
 ) -> Result<Status, Fault> {
     let input = files::read_capped(input_path)?;
-    let output = files::read_capped(output_path)?;
+    let (output, whole) = files::read_prefix(output_path)?;
     let answer = answer_path.map(files::read_capped).transpose()?;
     // The input and answer files were written by people or tools, not by the contestant:
     // their line ends are not on trial. The output is judged as it is.
     let input = tolerate_line_ends(&input);
     let answer = answer.as_deref().map(tolerate_line_ends);
-    let judgement = problem
-        .check(&input, answer.as_deref(), &output)
+    let judgement = problem.check(&input, answer.as_deref(), &output);
+    // Every correct output is a few kilobytes: one that does not fit the cap is wrong,
+    // whatever its first bytes say.
+    let judgement = judgement
+        .map(|j| {
+            if whole {
+                j
+            } else {
+                Judgement::wrong(format!(
+                    "the output is larger than {} MiB",
+                    files::READ_CAP >> 20
+                ))
+            }
+        })
         .map_err(|e| match e {
             CheckError::Input(e) => Fault::at(input_path, &e),
             CheckError::Answer(e) => Fault::at(answer_path.unwrap_or(input_path), &e),
