@@ -38,9 +38,8 @@ static double now_ms(void) {
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-static void bfs(void) {
-    memset(dist, 0xFF, (size_t)CODES * 2);
-    size_t head = 0, tail = 0;
+/* Calls `visit` with every valid board: 2 empty squares, 7 B among the other 14. */
+static void for_each_board(void (*visit)(unsigned int code, const int cells[16])) {
     int cells[16];
     for (int i = 0; i < 16; i++)
         for (int j = i + 1; j < 16; j++)
@@ -52,12 +51,34 @@ static void bfs(void) {
                     cells[s] = (mask >> k++) & 1 ? 1 : 2;
                     code += cells[s] * pow3[s];
                 }
-                if (is_goal(cells)) {
-                    dist[code * 2] = dist[code * 2 + 1] = 0;
-                    queue[tail++] = code * 2;
-                    queue[tail++] = code * 2 + 1;
-                }
+                visit(code, cells);
             }
+}
+
+static size_t tail;
+static long histogram[8];
+
+static void seed_goal(unsigned int code, const int cells[16]) {
+    if (is_goal(cells)) {
+        dist[code * 2] = dist[code * 2 + 1] = 0;
+        queue[tail++] = code * 2;
+        queue[tail++] = code * 2 + 1;
+    }
+}
+
+/* The answer of a board is the smaller of its two states. */
+static void count_answer(unsigned int code, const int cells[16]) {
+    (void)cells;
+    int a = dist[code * 2], b = dist[code * 2 + 1];
+    histogram[a < b ? a : b]++;
+}
+
+static void bfs(void) {
+    memset(dist, 0xFF, (size_t)CODES * 2);
+    size_t head = 0;
+    int cells[16];
+    tail = 0;
+    for_each_board(seed_goal);
     while (head < tail) {
         unsigned int state = queue[head++];
         unsigned int code = state / 2;
@@ -105,22 +126,7 @@ int main(void) {
         times[run] = now_ms() - start;
     }
     qsort(times, RUNS, sizeof(double), cmp);
-    /* The answer of a board is the smaller of its two states. */
-    long histogram[8] = {0};
-    int cells[16];
-    for (int i = 0; i < 16; i++)
-        for (int j = i + 1; j < 16; j++)
-            for (int mask = 0; mask < (1 << 14); mask++) {
-                if (__builtin_popcount(mask) != 7) continue;
-                unsigned int code = 0;
-                for (int s = 0, k = 0; s < 16; s++) {
-                    if (s == i || s == j) { cells[s] = 0; continue; }
-                    cells[s] = (mask >> k++) & 1 ? 1 : 2;
-                    code += cells[s] * pow3[s];
-                }
-                int a = dist[code * 2], b = dist[code * 2 + 1];
-                histogram[a < b ? a : b]++;
-            }
+    for_each_board(count_answer);
     printf("%.3f", times[RUNS / 2]);
     for (int d = 0; d < 8; d++) printf(" %ld", histogram[d]);
     printf("\n");

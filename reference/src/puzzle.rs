@@ -60,6 +60,17 @@ pub struct KindDoc {
     pub about: &'static str,
 }
 
+impl KindDoc {
+    /// The error for a kind spelling that is none of `kinds`, listing them.
+    pub fn unknown(problem: Problem, spelling: &str, kinds: &[KindDoc]) -> String {
+        let names: Vec<&str> = kinds.iter().map(|k| k.name).collect();
+        format!(
+            "unknown {problem} kind `{spelling}` (expected one of: {})",
+            names.join(", ")
+        )
+    }
+}
+
 /// A classic wrong solution, written as a small change to the reference.
 #[derive(Debug)]
 pub struct Mutant<B: 'static> {

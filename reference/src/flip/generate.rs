@@ -108,10 +108,7 @@ impl FromStr for Kind {
                 {
                     return Err(format!("a colour is `b` or `w`, got `{c}`"));
                 }
-                return Err(format!(
-                    "unknown flip kind `{s}` (expected one of: {})",
-                    KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
-                ));
+                return Err(KindDoc::unknown(crate::Problem::Flip, s, KINDS));
             }
         })
     }

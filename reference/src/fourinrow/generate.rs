@@ -118,10 +118,7 @@ impl FromStr for Kind {
             })?;
             return Ok(Kind::Solved(line, parse_colour(colour)?));
         }
-        Err(format!(
-            "unknown fourinrow kind `{s}` (expected one of: {})",
-            KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
-        ))
+        Err(KindDoc::unknown(crate::Problem::FourInRow, s, KINDS))
     }
 }
 

@@ -96,16 +96,19 @@ fn no_alternation(board: &Board) -> String {
     )
 }
 
+/// The first `N` goal lines of [`ALL_LINES`] (rows, columns, diagonal, antidiagonal).
+const fn first_lines<const N: usize>() -> [[usize; 4]; N] {
+    let mut lines = [[0; 4]; N];
+    let mut i = 0;
+    while i < N {
+        lines[i] = ALL_LINES[i];
+        i += 1;
+    }
+    lines
+}
+
 fn no_diagonals(board: &Board) -> String {
-    static LINES: [[usize; 4]; 8] = {
-        let mut lines = [[0; 4]; 8];
-        let mut i = 0;
-        while i < 8 {
-            lines[i] = ALL_LINES[i];
-            i += 1;
-        }
-        lines
-    };
+    static LINES: [[usize; 4]; 8] = first_lines();
     with(
         board,
         Rules {
@@ -116,15 +119,7 @@ fn no_diagonals(board: &Board) -> String {
 }
 
 fn no_antidiagonal(board: &Board) -> String {
-    static LINES: [[usize; 4]; 9] = {
-        let mut lines = [[0; 4]; 9];
-        let mut i = 0;
-        while i < 9 {
-            lines[i] = ALL_LINES[i];
-            i += 1;
-        }
-        lines
-    };
+    static LINES: [[usize; 4]; 9] = first_lines();
     with(
         board,
         Rules {

@@ -115,10 +115,7 @@ impl FromStr for Kind {
                     }
                 },
                 None => {
-                    return Err(format!(
-                        "unknown swap kind `{s}` (expected one of: {})",
-                        KINDS.iter().map(|k| k.name).collect::<Vec<_>>().join(", ")
-                    ));
+                    return Err(KindDoc::unknown(crate::Problem::Swap, s, KINDS));
                 }
             },
         })

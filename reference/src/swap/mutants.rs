@@ -225,19 +225,7 @@ mod tests {
 
     #[test]
     fn every_mutant_is_wrong_somewhere_and_right_somewhere() {
-        let rows: Vec<Row> = (2..=9usize)
-            .flat_map(|len| {
-                (0..len).flat_map(move |empty| {
-                    (0u32..1 << len)
-                        .filter(move |m| m >> empty & 1 == 0)
-                        .map(move |black| Row {
-                            len: len as u8,
-                            empty: empty as u8,
-                            black,
-                        })
-                })
-            })
-            .collect();
+        let rows: Vec<Row> = (2..=9).flat_map(crate::swap::solve::tests::rows).collect();
         for mutant in MUTANTS {
             let (mut wrong, mut right) = (0, 0);
             for &row in &rows {

@@ -147,7 +147,7 @@ pub fn by_counting(start: Row) -> Answer {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::board::MAX_PER_COLOUR;
     use super::*;
 
