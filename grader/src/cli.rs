@@ -67,6 +67,71 @@ pub(crate) enum Command {
     /// Regenerate, verify and measure the case folders.
     #[command(subcommand)]
     Cases(CasesCommand),
+    /// Run a submission on every case under limits and judge it.
+    Test(Box<TestArgs>),
+}
+
+/// Arguments of `grader test`.
+#[derive(Debug, Args)]
+pub(crate) struct TestArgs {
+    /// flip, fourinrow or swap.
+    #[arg(value_parser = parse_problem)]
+    pub(crate) problem: Problem,
+    /// An executable, or a source file (.c, .cpp/.cc/.cxx, .py, .rs, or see --lang).
+    #[arg(required_unless_present = "cmd", conflicts_with = "cmd")]
+    pub(crate) submission: Option<PathBuf>,
+    /// Run this command line instead of a file (split like a shell would).
+    #[arg(long, value_name = "COMMAND")]
+    pub(crate) cmd: Option<String>,
+    /// The language or profile (e.g. `cpp98`), instead of the one the extension says.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) lang: Option<String>,
+    /// A language table that overrides or adds entries (the format of `languages.toml`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// The cases: every `*.in` below it with its `.ans` (or `.out`). Default: the
+    /// project's `cases/PROBLEM`.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cases: Option<PathBuf>,
+    /// CPU time per case (`1`, `1.5s`, `500ms`).
+    #[arg(long, value_name = "SECS", default_value = "1", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    pub(crate) time_limit: std::time::Duration,
+    /// Wall time per case. Default: the CPU limit x 3 + 1 s.
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    pub(crate) wall_limit: Option<std::time::Duration>,
+    /// Peak resident memory per case (`256`, `256MiB`, `1G`; a bare number is MiB).
+    #[arg(long, value_name = "MIB", default_value = "256", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    pub(crate) memory_limit: u64,
+    /// Standard output per case.
+    #[arg(long, value_name = "MIB", default_value = "64", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    pub(crate) output_limit: u64,
+    /// Cases run at once. Default: the number of cores.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub(crate) jobs: Option<u32>,
+    /// The report: human (coloured on a terminal), json (cli.md) or junit.
+    #[arg(long, value_enum, default_value_t = TestReport::Human)]
+    pub(crate) report: TestReport,
+    /// Write the report to this file (atomically) instead of stdout.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) report_file: Option<PathBuf>,
+    /// Stop starting cases after the first one that is not AC.
+    #[arg(long)]
+    pub(crate) fail_fast: bool,
+    /// Where compiled programs are cached. Default: $GRADER_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/grader, else ~/.cache/grader.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cache_dir: Option<PathBuf>,
+}
+
+/// The report formats of `grader test`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum TestReport {
+    /// A table of cases, with diffs of the failures.
+    Human,
+    /// One JSON object (cli.md).
+    Json,
+    /// JUnit XML, one `<testcase>` per case.
+    Junit,
 }
 
 /// Arguments of `grader gen`.

@@ -7,9 +7,14 @@
 mod cases;
 mod cli;
 mod commands;
+mod exec;
 mod files;
+mod grade;
+mod judge;
+mod limits;
 mod report;
 mod status;
+mod submission;
 
 use std::process::ExitCode;
 
@@ -18,6 +23,14 @@ use clap::Parser as _;
 use crate::status::Fault;
 
 fn main() -> ExitCode {
+    // The launcher of `exec` is this binary too; it must stay small, so it branches off
+    // before anything else is set up.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == exec::launcher::ARG)
+    {
+        exec::launcher::serve();
+    }
     install_panic_hook();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,

@@ -5,6 +5,7 @@ mod check;
 mod generate;
 mod problems;
 mod solve;
+mod test;
 mod validate;
 
 use crate::cli::Command;
@@ -29,6 +30,7 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
         Command::Validate { problem, files } => validate::run(problem, &files),
         Command::Gen(args) => generate::run(&args),
         Command::Cases(command) => cases::run(command),
+        Command::Test(args) => test::run(&args),
     }
 }
 

@@ -4,6 +4,7 @@
 //! ignores SIGPIPE and turns it into an `EPIPE` error on write.
 
 pub(crate) mod tables;
+pub(crate) mod verdicts;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -18,6 +19,20 @@ pub(crate) fn out_bytes(bytes: &[u8]) {
     let mut stdout = io::stdout().lock();
     // A reader that went away (a closed pipe) is not an error of ours.
     let _ = stdout.write_all(bytes).and_then(|()| stdout.flush());
+}
+
+/// Writes text with ANSI styles to stdout: kept on a terminal, stripped otherwise or when
+/// `NO_COLOR` is set.
+pub(crate) fn out_styled(text: &str) {
+    let mut stdout = anstream::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
+/// `text` without ANSI styles (for files).
+pub(crate) fn plain(text: &str) -> String {
+    anstream::adapter::strip_str(text).to_string()
 }
 
 /// Writes one line of progress or of a finding to stderr.

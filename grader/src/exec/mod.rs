@@ -1,0 +1,396 @@
+//! Running one program under limits. Knows nothing of problems or verdicts: it returns
+//! facts ([`Outcome`]); `judge` turns them into a verdict. All `unsafe` of the grader lives
+//! in this module.
+//!
+//! A [`Launcher`] (one per worker) forks each program from a small process (see
+//! `launcher.rs` for why). The grader side feeds standard input from the case file,
+//! reads stdout (capped) and stderr (its tail) in one `poll` loop, and enforces the wall
+//! limit, the output limit and the memory limit from outside by killing the program's
+//! whole process group.
+
+pub(crate) mod launcher;
+mod protocol;
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+
+use protocol::{Reply, Request, receive, send};
+
+/// How much of stderr a report keeps: its end, where the error usually is.
+const STDERR_TAIL: usize = 4096;
+/// How often the CPU time and memory of a running program are sampled.
+const SAMPLE_EVERY: Duration = Duration::from_millis(20);
+/// How far past the CPU limit a sample must be before the run is cut short: `/proc` counts
+/// in clock ticks, and the verdict is decided on `wait4`'s exact figure anyway.
+const CPU_GRACE: Duration = Duration::from_millis(50);
+
+/// The limits of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// CPU time (user + system).
+    pub(crate) cpu: Duration,
+    /// Wall time: catches programs that sleep or wait.
+    pub(crate) wall: Duration,
+    /// Peak resident memory, bytes.
+    pub(crate) memory: u64,
+    /// Bytes of standard output.
+    pub(crate) output: u64,
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub(crate) struct Spec {
+    /// The program, an absolute path.
+    pub(crate) program: PathBuf,
+    /// Its arguments, `argv[0]` first.
+    pub(crate) argv: Vec<String>,
+    /// The whole environment, `KEY=value`.
+    pub(crate) env: Vec<String>,
+    /// The working directory (a scratch folder).
+    pub(crate) dir: PathBuf,
+    /// The file given as standard input.
+    pub(crate) stdin: PathBuf,
+    /// Run as this uid and gid.
+    pub(crate) user: Option<(u32, u32)>,
+}
+
+/// Which limit the grader enforced by killing the program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Killed {
+    /// CPU time passed the limit (seen in `/proc` before the rlimit's signal).
+    Cpu,
+    /// The wall limit passed.
+    Wall,
+    /// Standard output passed the output limit.
+    Output,
+    /// Resident memory passed the memory limit.
+    Memory,
+}
+
+/// The facts of one run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    /// Exit status, when the program exited.
+    pub(crate) code: Option<i32>,
+    /// Terminating signal, when it was killed.
+    pub(crate) signal: Option<i32>,
+    /// CPU time of the program and its reaped descendants.
+    pub(crate) cpu: Duration,
+    /// Wall time from start to end.
+    pub(crate) wall: Duration,
+    /// Peak resident memory, KiB.
+    pub(crate) peak_kib: u64,
+    /// Standard output, at most the output limit.
+    pub(crate) stdout: Vec<u8>,
+    /// The last bytes of standard error.
+    pub(crate) stderr_tail: Vec<u8>,
+    /// The limit the grader enforced, if any.
+    pub(crate) killed: Option<Killed>,
+}
+
+/// A launcher process and the socket to it.
+#[derive(Debug)]
+pub(crate) struct Launcher {
+    socket: UnixStream,
+    process: Child,
+}
+
+impl Launcher {
+    /// Starts a launcher: this same binary with the hidden launcher argument.
+    pub(crate) fn start() -> io::Result<Launcher> {
+        let (ours, theirs) = UnixStream::pair()?;
+        let exe = std::env::current_exe()?;
+        let process = Command::new(exe)
+            .arg(launcher::ARG)
+            .stdin(Stdio::from(OwnedFd::from(theirs)))
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        Ok(Launcher {
+            socket: ours,
+            process,
+        })
+    }
+
+    /// Runs `spec` under `limits` and returns what happened. `Err` means the run could not
+    /// be made (a missing interpreter, a broken launcher), never that the program failed.
+    pub(crate) fn run(&mut self, spec: &Spec, limits: &Limits) -> io::Result<Outcome> {
+        let stdin = File::open(&spec.stdin)?;
+        let (out_read, out_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let (err_read, err_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let request = Request {
+            program: spec.program.to_string_lossy().into_owned(),
+            argv: spec.argv.clone(),
+            env: spec.env.clone(),
+            dir: spec.dir.to_string_lossy().into_owned(),
+            user: spec.user,
+            cpu_secs: limits.cpu.as_secs() + 1,
+            address_space: address_space_backstop(limits.memory),
+            stack: limits.memory,
+            file_size: limits.output,
+            open_files: 64,
+        };
+        let fds = [
+            stdin.as_raw_fd(),
+            out_write.as_raw_fd(),
+            err_write.as_raw_fd(),
+        ];
+        send(&self.socket, &request, &fds)?;
+        // Our copies of the write ends must go, or the reads below never see the end.
+        drop((stdin, out_write, err_write));
+        let pid = match self.reply()? {
+            Reply::Started { pid } => Pid::from_raw(pid),
+            Reply::Failed { message } => return Err(io::Error::other(message)),
+            Reply::Ended { .. } => {
+                return Err(io::Error::other("launcher: ended before it started"));
+            }
+        };
+        watch(&self.socket, pid, out_read, err_read, limits)
+    }
+
+    fn reply(&self) -> io::Result<Reply> {
+        receive::<Reply>(&self.socket)?
+            .map(|(reply, _)| reply)
+            .ok_or_else(|| io::Error::other("the launcher stopped"))
+    }
+}
+
+impl Drop for Launcher {
+    fn drop(&mut self) {
+        // Closing the socket ends the launcher's loop.
+        let _ = self.socket.shutdown(std::net::Shutdown::Both);
+        let _ = self.process.wait();
+    }
+}
+
+/// The address-space rlimit: only a backstop against a runaway allocation, far above the
+/// memory limit, because address space is not memory (programs reserve big arrays and
+/// touch a little; runtimes map large regions).
+fn address_space_backstop(memory: u64) -> u64 {
+    memory.saturating_mul(4).saturating_add(1 << 30)
+}
+
+/// One run being watched: its pipes, what was read, and which limit it was killed for.
+struct Watch<'a> {
+    socket: &'a UnixStream,
+    pid: Pid,
+    limits: &'a Limits,
+    start: Instant,
+    out: Option<File>,
+    err: Option<File>,
+    ended: Option<Reply>,
+    outcome: Outcome,
+    buffer: Vec<u8>,
+}
+
+/// Reads stdout and stderr and waits for the end, killing the process group when a limit
+/// passes.
+fn watch(
+    socket: &UnixStream,
+    pid: Pid,
+    out: OwnedFd,
+    err: OwnedFd,
+    limits: &Limits,
+) -> io::Result<Outcome> {
+    let mut watch = Watch {
+        socket,
+        pid,
+        limits,
+        start: Instant::now(),
+        out: Some(File::from(out)),
+        err: Some(File::from(err)),
+        ended: None,
+        outcome: Outcome::default(),
+        buffer: vec![0u8; 64 * 1024],
+    };
+    let deadline = watch.start + limits.wall;
+    let mut next_sample = watch.start + SAMPLE_EVERY;
+    while watch.ended.is_none() || watch.out.is_some() || watch.err.is_some() {
+        let now = Instant::now();
+        let wait = if watch.ended.is_some() {
+            // Everything of the run is dead: the pipes are about to close.
+            Duration::from_millis(100)
+        } else {
+            if now >= deadline {
+                watch.kill(Killed::Wall);
+            }
+            if now >= next_sample {
+                next_sample = now + SAMPLE_EVERY;
+                watch.sample();
+            }
+            deadline.min(next_sample).saturating_duration_since(now)
+        };
+        watch.wait_and_read(wait)?;
+    }
+    watch.finish()
+}
+
+impl Watch<'_> {
+    fn kill(&mut self, why: Killed) {
+        self.outcome.killed.get_or_insert(why);
+        let _ = killpg(self.pid, Signal::SIGKILL);
+    }
+
+    /// Kills the run early when its CPU time or resident memory, read from `/proc`, is
+    /// already over the limit (the exact figures come from `wait4` at the end).
+    fn sample(&mut self) {
+        let Some(usage) = proc_usage(self.pid) else {
+            return;
+        };
+        if usage.cpu > self.limits.cpu + CPU_GRACE {
+            self.kill(Killed::Cpu);
+        } else if usage.resident > self.limits.memory {
+            self.kill(Killed::Memory);
+        }
+    }
+
+    /// Waits up to `wait` for the socket or a pipe, then handles what is ready.
+    fn wait_and_read(&mut self, wait: Duration) -> io::Result<()> {
+        let timeout = PollTimeout::try_from(wait.as_millis().max(1)).unwrap_or(PollTimeout::MAX);
+        let mut fds = Vec::with_capacity(3);
+        let mut which = Vec::with_capacity(3);
+        if self.ended.is_none() {
+            fds.push(PollFd::new(self.socket.as_fd(), PollFlags::POLLIN));
+            which.push(Source::Launcher);
+        }
+        if let Some(out) = &self.out {
+            fds.push(PollFd::new(out.as_fd(), PollFlags::POLLIN));
+            which.push(Source::Stdout);
+        }
+        if let Some(err) = &self.err {
+            fds.push(PollFd::new(err.as_fd(), PollFlags::POLLIN));
+            which.push(Source::Stderr);
+        }
+        match poll(&mut fds, timeout) {
+            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let ready: Vec<Source> = which
+            .into_iter()
+            .zip(&fds)
+            .filter(|(_, fd)| fd.revents().is_some_and(|r| !r.is_empty()))
+            .map(|(which, _)| which)
+            .collect();
+        drop(fds);
+        for source in ready {
+            match source {
+                Source::Launcher => {
+                    let reply = receive::<Reply>(self.socket)?
+                        .ok_or_else(|| io::Error::other("the launcher stopped"))?;
+                    self.ended = Some(reply.0);
+                }
+                Source::Stdout => self.read_stdout()?,
+                Source::Stderr => self.read_stderr()?,
+            }
+        }
+        Ok(())
+    }
+
+    fn read_stdout(&mut self) -> io::Result<()> {
+        let Some(out) = &mut self.out else {
+            return Ok(());
+        };
+        let n = read_some(out, &mut self.buffer)?;
+        if n == 0 {
+            self.out = None;
+            return Ok(());
+        }
+        let room = usize::try_from(self.limits.output)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(self.outcome.stdout.len());
+        self.outcome
+            .stdout
+            .extend_from_slice(&self.buffer[..n.min(room)]);
+        if n > room {
+            self.kill(Killed::Output);
+        }
+        Ok(())
+    }
+
+    fn read_stderr(&mut self) -> io::Result<()> {
+        let Some(err) = &mut self.err else {
+            return Ok(());
+        };
+        let n = read_some(err, &mut self.buffer)?;
+        if n == 0 {
+            self.err = None;
+            return Ok(());
+        }
+        let tail = &mut self.outcome.stderr_tail;
+        tail.extend_from_slice(&self.buffer[..n]);
+        let excess = tail.len().saturating_sub(STDERR_TAIL);
+        tail.drain(..excess);
+        Ok(())
+    }
+
+    fn finish(mut self) -> io::Result<Outcome> {
+        match self.ended {
+            Some(Reply::Ended {
+                code,
+                signal,
+                cpu_us,
+                wall_us,
+                peak_kib,
+            }) => {
+                self.outcome.code = code;
+                self.outcome.signal = signal;
+                self.outcome.cpu = Duration::from_micros(cpu_us);
+                self.outcome.wall = Duration::from_micros(wall_us);
+                self.outcome.peak_kib = peak_kib;
+                Ok(self.outcome)
+            }
+            Some(Reply::Failed { message }) => Err(io::Error::other(message)),
+            _ => Err(io::Error::other("launcher: no end of run")),
+        }
+    }
+}
+
+/// What `poll` watches.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    Launcher,
+    Stdout,
+    Stderr,
+}
+
+fn read_some(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match file.read(buffer) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            other => return other,
+        }
+    }
+}
+
+/// What `/proc` says of a live process.
+struct ProcUsage {
+    cpu: Duration,
+    resident: u64,
+}
+
+/// CPU time (from `/proc/PID/stat`) and resident memory (from `/proc/PID/statm`) of the
+/// program's main process; `None` once it is gone.
+fn proc_usage(pid: Pid) -> Option<ProcUsage> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After `pid (comm)`, utime and stime are the 12th and 13th fields.
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    let ticks = nix::unistd::sysconf(nix::unistd::SysconfVar::CLK_TCK).ok()??;
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    let page = nix::unistd::sysconf(nix::unistd::SysconfVar::PAGE_SIZE).ok()??;
+    Some(ProcUsage {
+        cpu: Duration::from_secs_f64((utime + stime) as f64 / ticks as f64),
+        resident: pages * page.unsigned_abs(),
+    })
+}

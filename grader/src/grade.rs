@@ -1,0 +1,183 @@
+//! One submission on every case: cases run on N workers (each with its own launcher), are
+//! judged as they finish, and come back in name order however they ran.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use reference::{Problem, Verdict};
+
+use crate::cases::discover::Case;
+use crate::exec::{Launcher, Limits, Outcome, Spec};
+use crate::files;
+use crate::judge::{Decision, judge};
+use crate::status::Fault;
+use crate::submission::{PATH, Program};
+
+/// The uid and gid programs run as when the grader is root: `nobody`.
+const NOBODY: (u32, u32) = (65534, 65534);
+
+/// How much of a program's output a result keeps for the report.
+const OUTPUT_EXCERPT: usize = 64 * 1024;
+
+/// The result of one case.
+#[derive(Debug, Clone)]
+pub(crate) struct CaseResult {
+    /// The case's name (`secret/answers/03`).
+    pub(crate) name: String,
+    /// The verdict and why.
+    pub(crate) decision: Decision,
+    /// CPU time.
+    pub(crate) cpu: Duration,
+    /// Wall time.
+    pub(crate) wall: Duration,
+    /// Peak resident memory, KiB.
+    pub(crate) memory_kib: u64,
+    /// The input, for the report.
+    pub(crate) input: String,
+    /// The expected answer, for the report.
+    pub(crate) expected: String,
+    /// The start of the program's output, for the report.
+    pub(crate) output: Vec<u8>,
+    /// The end of its standard error.
+    pub(crate) stderr_tail: Vec<u8>,
+}
+
+/// How to grade.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Plan {
+    /// The problem.
+    pub(crate) problem: Problem,
+    /// The limits of every run.
+    pub(crate) limits: Limits,
+    /// Worker threads.
+    pub(crate) jobs: usize,
+    /// Stop starting cases after the first that is not `AC`.
+    pub(crate) fail_fast: bool,
+}
+
+/// Runs `program` on every case; results in name order (cases skipped by `fail_fast` are
+/// left out). `Err` when a run cannot be made at all (the launcher or an interpreter is
+/// missing): a fault of the setup, not of the program.
+pub(crate) fn grade(
+    program: &Program,
+    cases: &[Case],
+    plan: &Plan,
+) -> Result<Vec<CaseResult>, Fault> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
+    let failure: Mutex<Option<Fault>> = Mutex::new(None);
+    let user = nix::unistd::geteuid().is_root().then_some(NOBODY);
+    let workers = plan.jobs.clamp(1, cases.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                let outcome = (|| -> Result<(), Fault> {
+                    let mut launcher = Launcher::start()
+                        .map_err(|e| Fault::Internal(format!("cannot start a launcher: {e}")))?;
+                    loop {
+                        if stop.load(Ordering::Relaxed) {
+                            return Ok(());
+                        }
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(case) = cases.get(index) else {
+                            return Ok(());
+                        };
+                        let result = run_case(&mut launcher, program, case, index, plan, user)?;
+                        if plan.fail_fast && result.decision.verdict != Verdict::Accepted {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                        results.lock().expect("not poisoned")[index] = Some(result);
+                    }
+                })();
+                if let Err(fault) = outcome {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.lock().expect("not poisoned").get_or_insert(fault);
+                }
+            });
+        }
+    });
+    if let Some(fault) = failure.into_inner().expect("not poisoned") {
+        return Err(fault);
+    }
+    let results = results.into_inner().expect("not poisoned");
+    Ok(results.into_iter().flatten().collect())
+}
+
+fn run_case(
+    launcher: &mut Launcher,
+    program: &Program,
+    case: &Case,
+    index: usize,
+    plan: &Plan,
+    user: Option<(u32, u32)>,
+) -> Result<CaseResult, Fault> {
+    let input = files::read_capped(&case.input)?;
+    let answer_path = case.answer.as_ref().ok_or_else(|| {
+        Fault::Usage(format!(
+            "{}: no answer file (.ans or .out)",
+            case.input.display()
+        ))
+    })?;
+    let answer = files::read_capped(answer_path)?;
+    let scratch = scratch_dir(program, index, user)?;
+    let spec = Spec {
+        program: PathBuf::from(&program.argv[0]),
+        argv: program.argv.clone(),
+        env: vec![
+            format!("PATH={PATH}"),
+            format!("HOME={}", scratch.display()),
+            format!("TMPDIR={}", scratch.display()),
+            "LANG=C.UTF-8".to_owned(),
+            "PYTHONDONTWRITEBYTECODE=1".to_owned(),
+        ],
+        dir: scratch.clone(),
+        stdin: case.input.clone(),
+        user,
+    };
+    let outcome = launcher.run(&spec, &plan.limits);
+    let _ = fs::remove_dir_all(&scratch);
+    let outcome: Outcome = outcome.map_err(|e| Fault::Usage(format!("{}: {e}", case.name)))?;
+    let decision = judge(&outcome, &plan.limits, |output| {
+        match plan.problem.check(&input, Some(&answer), output) {
+            Ok(judgement) => judgement,
+            // The case folder itself is broken: say so as the verdict's reason.
+            Err(e) => reference::Judgement::wrong(format!("the case is malformed: {e}")),
+        }
+    });
+    let mut output = outcome.stdout;
+    output.truncate(OUTPUT_EXCERPT);
+    Ok(CaseResult {
+        name: case.name.clone(),
+        decision,
+        cpu: outcome.cpu,
+        wall: outcome.wall,
+        memory_kib: outcome.peak_kib,
+        input: String::from_utf8_lossy(&input).into_owned(),
+        expected: String::from_utf8_lossy(&answer).into_owned(),
+        output,
+        stderr_tail: outcome.stderr_tail,
+    })
+}
+
+/// A fresh scratch folder for one run, owned by the user the program runs as.
+fn scratch_dir(
+    program: &Program,
+    index: usize,
+    user: Option<(u32, u32)>,
+) -> Result<PathBuf, Fault> {
+    let dir = program.staging.path().join(format!("run-{index}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir(&dir).map_err(|e| files::cannot(&dir, "create", &e))?;
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))
+        .map_err(|e| files::cannot(&dir, "create", &e))?;
+    if let Some((uid, gid)) = user {
+        std::os::unix::fs::chown(&dir, Some(uid), Some(gid))
+            .map_err(|e| files::cannot(&dir, "chown", &e))?;
+    }
+    Ok(dir)
+}

@@ -1,0 +1,281 @@
+//! Pure judging: the facts of one run plus its limits and the checker give a verdict,
+//! decided by cause in judging.md's precedence (TLE, MLE, OLE, RE, then the checker).
+//! No processes and no clocks: every rule is a table test below.
+
+use std::time::Duration;
+
+use reference::{Judgement, Verdict};
+
+use crate::exec::{Killed, Limits, Outcome};
+
+/// The verdict of one run and a short, exact reason (empty for `AC`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Decision {
+    /// The verdict.
+    pub(crate) verdict: Verdict,
+    /// Why, for a person.
+    pub(crate) message: String,
+}
+
+/// Decides the verdict of `outcome` under `limits`; `check` judges the output and is only
+/// called when the program ended normally.
+pub(crate) fn judge(
+    outcome: &Outcome,
+    limits: &Limits,
+    check: impl FnOnce(&[u8]) -> Judgement,
+) -> Decision {
+    let decide = |verdict, message: String| Decision { verdict, message };
+    // judging.md: TLE is CPU time over the limit, or wall time over the wall limit.
+    if outcome.killed == Some(Killed::Cpu)
+        || outcome.signal == Some(libc::SIGXCPU)
+        || outcome.cpu > limits.cpu
+    {
+        return decide(
+            Verdict::TimeLimit,
+            format!(
+                "CPU time {} over the {} limit",
+                seconds(outcome.cpu),
+                seconds(limits.cpu)
+            ),
+        );
+    }
+    if outcome.killed == Some(Killed::Wall) {
+        return decide(
+            Verdict::TimeLimit,
+            format!(
+                "wall time over the {} limit with {} of CPU: the program slept or waited",
+                seconds(limits.wall),
+                seconds(outcome.cpu)
+            ),
+        );
+    }
+    let peak = outcome.peak_kib.saturating_mul(1024);
+    if outcome.killed == Some(Killed::Memory) || peak > limits.memory {
+        return decide(
+            Verdict::MemoryLimit,
+            format!(
+                "peak memory {} over the {} limit",
+                mebibytes(peak.max(limits.memory + 1)),
+                mebibytes(limits.memory)
+            ),
+        );
+    }
+    if outcome.killed == Some(Killed::Output) {
+        return decide(
+            Verdict::OutputLimit,
+            format!("more than {} of output", mebibytes(limits.output)),
+        );
+    }
+    if let Some(signal) = outcome.signal {
+        return decide(
+            Verdict::RuntimeError,
+            format!("killed by {}", signal_name(signal)),
+        );
+    }
+    match outcome.code {
+        Some(0) => {}
+        Some(code) => return decide(Verdict::RuntimeError, format!("exit status {code}")),
+        None => return decide(Verdict::RuntimeError, "ended without a status".to_owned()),
+    }
+    let judgement = check(&outcome.stdout);
+    decide(judgement.verdict, judgement.message)
+}
+
+/// `SIGSEGV (signal 11)`.
+pub(crate) fn signal_name(signal: i32) -> String {
+    match nix::sys::signal::Signal::try_from(signal) {
+        Ok(s) => format!("{} (signal {signal})", s.as_str()),
+        Err(_) => format!("signal {signal}"),
+    }
+}
+
+/// `1.52 s`, `1.001 s`, `850 ms`.
+pub(crate) fn seconds(d: Duration) -> String {
+    if d >= Duration::from_secs(1) {
+        let text = format!("{:.3}", d.as_secs_f64());
+        format!("{} s", text.trim_end_matches('0').trim_end_matches('.'))
+    } else {
+        format!("{} ms", d.as_millis())
+    }
+}
+
+/// `256 MiB`, `1.5 MiB`.
+pub(crate) fn mebibytes(bytes: u64) -> String {
+    let mib = bytes as f64 / f64::from(1 << 20);
+    if (mib - mib.round()).abs() < 0.05 {
+        format!("{} MiB", mib.round())
+    } else {
+        format!("{mib:.1} MiB")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: Limits = Limits {
+        cpu: Duration::from_secs(1),
+        wall: Duration::from_secs(4),
+        memory: 256 << 20,
+        output: 64 << 20,
+    };
+
+    fn ran(change: impl FnOnce(&mut Outcome)) -> Outcome {
+        let mut outcome = Outcome {
+            code: Some(0),
+            cpu: Duration::from_millis(3),
+            wall: Duration::from_millis(4),
+            peak_kib: 1500,
+            stdout: b"4\n".to_vec(),
+            ..Outcome::default()
+        };
+        change(&mut outcome);
+        outcome
+    }
+
+    fn verdict(outcome: &Outcome) -> (Verdict, String) {
+        let d = judge(outcome, &LIMITS, |out| {
+            reference::compare::compare("4\n", out)
+        });
+        (d.verdict, d.message)
+    }
+
+    fn assert_table(table: Vec<(Outcome, Verdict, &str)>) {
+        for (outcome, want, message) in table {
+            let (got, text) = verdict(&outcome);
+            assert_eq!(got, want, "{outcome:?}");
+            assert!(text.contains(message), "{text:?} lacks {message:?}");
+        }
+    }
+
+    #[test]
+    fn limits_come_first_in_precedence() {
+        use Verdict::*;
+        assert_table(vec![
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Cpu);
+                    o.signal = Some(9);
+                    o.code = None;
+                }),
+                TimeLimit,
+                "CPU time",
+            ),
+            (
+                ran(|o| o.cpu = Duration::from_millis(1001)),
+                TimeLimit,
+                "CPU time 1.001 s over the 1 s limit",
+            ),
+            (
+                ran(|o| {
+                    o.signal = Some(libc::SIGXCPU);
+                    o.code = None;
+                }),
+                TimeLimit,
+                "CPU time",
+            ),
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Wall);
+                    o.signal = Some(9);
+                    o.code = None;
+                }),
+                TimeLimit,
+                "slept or waited",
+            ),
+            // A TLE that also blew the memory is a TLE: precedence.
+            (
+                ran(|o| {
+                    o.cpu = Duration::from_secs(2);
+                    o.peak_kib = 1 << 20;
+                }),
+                TimeLimit,
+                "",
+            ),
+            (
+                ran(|o| o.peak_kib = 300 << 10),
+                MemoryLimit,
+                "peak memory 300 MiB over the 256 MiB limit",
+            ),
+            // The kernel's SIGKILL after an allocation failure: memory is the cause.
+            (
+                ran(|o| {
+                    o.peak_kib = 257 << 10;
+                    o.signal = Some(9);
+                    o.code = None;
+                }),
+                MemoryLimit,
+                "",
+            ),
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Memory);
+                    o.signal = Some(9);
+                    o.code = None;
+                }),
+                MemoryLimit,
+                "",
+            ),
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Output);
+                    o.signal = Some(9);
+                    o.code = None;
+                }),
+                OutputLimit,
+                "more than 64 MiB of output",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn signals_and_statuses_are_runtime_errors_then_the_checker_decides() {
+        use Verdict::*;
+        assert_table(vec![
+            (
+                ran(|o| {
+                    o.signal = Some(11);
+                    o.code = None;
+                }),
+                RuntimeError,
+                "killed by SIGSEGV (signal 11)",
+            ),
+            (
+                ran(|o| {
+                    o.signal = Some(6);
+                    o.code = None;
+                }),
+                RuntimeError,
+                "killed by SIGABRT (signal 6)",
+            ),
+            // exit(137) and raise(SIGKILL) are runtime errors, not limit verdicts.
+            (ran(|o| o.code = Some(137)), RuntimeError, "exit status 137"),
+            (
+                ran(|o| {
+                    o.signal = Some(9);
+                    o.code = None;
+                }),
+                RuntimeError,
+                "killed by SIGKILL (signal 9)",
+            ),
+            // A right answer followed by a non-zero exit is still a runtime error.
+            (ran(|o| o.code = Some(1)), RuntimeError, "exit status 1"),
+            (ran(|_| {}), Accepted, ""),
+            (
+                ran(|o| o.stdout = b"5\n".to_vec()),
+                WrongAnswer,
+                "expected `4`, got `5`",
+            ),
+            (ran(|o| o.stdout = b" 4\n".to_vec()), Presentation, ""),
+        ]);
+    }
+
+    #[test]
+    fn figures_read_well() {
+        assert_eq!(seconds(Duration::from_millis(850)), "850 ms");
+        assert_eq!(seconds(Duration::from_millis(1520)), "1.52 s");
+        assert_eq!(mebibytes(256 << 20), "256 MiB");
+        assert_eq!(mebibytes(3 << 19), "1.5 MiB");
+        assert_eq!(signal_name(99), "signal 99");
+    }
+}

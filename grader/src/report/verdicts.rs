@@ -1,0 +1,327 @@
+//! The reports of `grader test`: human (a table of cases, diffs of failures; coloured on a
+//! terminal, plain otherwise or under `NO_COLOR`), JSON (cli.md's fields) and JUnit.
+
+use std::fmt::Write as _;
+
+use anstyle::{AnsiColor, Style};
+use reference::Verdict;
+
+use crate::exec::Limits;
+use crate::grade::CaseResult;
+use crate::judge::{mebibytes, seconds};
+
+/// How many failing cases the human report shows in full.
+const DETAILED_FAILURES: usize = 3;
+
+/// Everything a report says about one submission.
+#[derive(Debug)]
+pub(crate) struct Graded<'a> {
+    /// The problem id.
+    pub(crate) problem: &'a str,
+    /// The submission as the user named it.
+    pub(crate) submission: String,
+    /// Its language (or `executable`, `command`).
+    pub(crate) language: String,
+    /// Whether the compiled program came from the cache.
+    pub(crate) cached: bool,
+    /// The compiler's message when it did not compile.
+    pub(crate) compile_error: Option<String>,
+    /// The limits.
+    pub(crate) limits: Limits,
+    /// How many cases the folder has.
+    pub(crate) total: usize,
+    /// The results, in name order (fewer than `total` after `--fail-fast`).
+    pub(crate) results: &'a [CaseResult],
+    /// The case names, in order (for `CE`, where no case ran).
+    pub(crate) names: Vec<String>,
+}
+
+impl Graded<'_> {
+    /// `AC` when every case is `AC`; otherwise the verdict of the first case, in name
+    /// order, that is not (cli.md); `CE` when it did not compile.
+    pub(crate) fn verdict(&self) -> Verdict {
+        if self.compile_error.is_some() {
+            return Verdict::CompileError;
+        }
+        self.results
+            .iter()
+            .map(|r| r.decision.verdict)
+            .find(|&v| v != Verdict::Accepted)
+            .unwrap_or(if self.results.len() == self.total {
+                Verdict::Accepted
+            } else {
+                Verdict::WrongAnswer
+            })
+    }
+
+    /// How many cases are `AC`.
+    pub(crate) fn passed(&self) -> usize {
+        self.results
+            .iter()
+            .filter(|r| r.decision.verdict == Verdict::Accepted)
+            .count()
+    }
+}
+
+fn ms(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+/// cli.md's JSON object.
+pub(crate) fn json(graded: &Graded<'_>) -> String {
+    let cases: Vec<serde_json::Value> = if graded.compile_error.is_some() {
+        graded
+            .names
+            .iter()
+            .map(|name| {
+                serde_json::json!({
+                    "name": name, "verdict": "CE", "cpu_ms": 0.0, "wall_ms": 0.0,
+                    "memory_kib": 0, "message": "compile error",
+                })
+            })
+            .collect()
+    } else {
+        graded
+            .results
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "name": r.name,
+                    "verdict": r.decision.verdict.code(),
+                    "cpu_ms": ms(r.cpu),
+                    "wall_ms": ms(r.wall),
+                    "memory_kib": r.memory_kib,
+                    "message": r.decision.message,
+                })
+            })
+            .collect()
+    };
+    let value = serde_json::json!({
+        "problem": graded.problem,
+        "submission": graded.submission,
+        "language": graded.language,
+        "verdict": graded.verdict().code(),
+        "passed": graded.passed(),
+        "total": graded.total,
+        "compile_error": graded.compile_error,
+        "limits": {
+            "cpu_ms": ms(graded.limits.cpu),
+            "wall_ms": ms(graded.limits.wall),
+            "memory_kib": graded.limits.memory / 1024,
+            "output_kib": graded.limits.output / 1024,
+        },
+        "cases": cases,
+    });
+    let mut text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+    text.push('\n');
+    text
+}
+
+/// JUnit XML: one suite, one `<testcase>` per case.
+pub(crate) fn junit(graded: &Graded<'_>) -> String {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut suite = TestSuite::new(format!("{} {}", graded.problem, graded.submission));
+    if let Some(message) = &graded.compile_error {
+        for name in &graded.names {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_type("CE");
+            status.set_message("compile error");
+            status.set_description(message.clone());
+            suite.add_test_case(TestCase::new(name.clone(), status));
+        }
+    }
+    for r in graded.results {
+        let status = if r.decision.verdict == Verdict::Accepted {
+            TestCaseStatus::success()
+        } else {
+            let kind = match r.decision.verdict {
+                Verdict::WrongAnswer | Verdict::Presentation => NonSuccessKind::Failure,
+                _ => NonSuccessKind::Error,
+            };
+            let mut status = TestCaseStatus::non_success(kind);
+            status.set_type(r.decision.verdict.code());
+            status.set_message(format!(
+                "{}: {}",
+                r.decision.verdict.code(),
+                r.decision.message
+            ));
+            status
+        };
+        let mut case = TestCase::new(r.name.clone(), status);
+        case.set_time(r.wall);
+        suite.add_test_case(case);
+    }
+    let mut report = Report::new("grader");
+    report.add_test_suite(suite);
+    report.to_string().expect("JUnit serialises")
+}
+
+fn paint(style: Style, text: &str) -> String {
+    format!("{style}{text}{style:#}")
+}
+
+fn verdict_style(verdict: Verdict) -> Style {
+    let colour = if verdict == Verdict::Accepted {
+        AnsiColor::Green
+    } else {
+        AnsiColor::Red
+    };
+    Style::new().fg_color(Some(colour.into())).bold()
+}
+
+/// The human report, with ANSI colours (stripped by the writer when not wanted).
+pub(crate) fn human(graded: &Graded<'_>) -> String {
+    let mut out = header(graded);
+    if let Some(message) = &graded.compile_error {
+        let ce = paint(verdict_style(Verdict::CompileError), "CE");
+        let _ = writeln!(out, "\n{ce}");
+        for line in message.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+        let _ = writeln!(
+            out,
+            "\n{ce} 0/{} passed: the compiler refused it",
+            graded.total
+        );
+        return out;
+    }
+    table(&mut out, graded.results);
+    let failures: Vec<&CaseResult> = graded
+        .results
+        .iter()
+        .filter(|r| r.decision.verdict != Verdict::Accepted)
+        .collect();
+    for r in failures.iter().take(DETAILED_FAILURES) {
+        details(&mut out, r);
+    }
+    if failures.len() > DETAILED_FAILURES {
+        let more = format!(
+            "... and {} more failing cases",
+            failures.len() - DETAILED_FAILURES
+        );
+        let _ = writeln!(out, "\n{}", paint(Style::new().dimmed(), &more));
+    }
+    let verdict = graded.verdict();
+    let skipped = graded.total - graded.results.len();
+    let _ = write!(
+        out,
+        "\n{} {}/{} passed",
+        paint(verdict_style(verdict), verdict.code()),
+        graded.passed(),
+        graded.total
+    );
+    if let Some(first) = failures.first() {
+        let _ = write!(out, "; first failure {}", first.name);
+    }
+    if skipped > 0 {
+        let _ = write!(out, "; {skipped} not run (--fail-fast)");
+    }
+    out.push('\n');
+    out
+}
+
+/// The first line: what was graded, how it was built, and under which limits.
+fn header(graded: &Graded<'_>) -> String {
+    let how = match (&graded.compile_error, graded.cached) {
+        (Some(_), _) => "did not compile",
+        (None, true) => "compiled earlier (cached)",
+        (None, false)
+            if matches!(
+                graded.language.as_str(),
+                "python" | "command" | "executable"
+            ) =>
+        {
+            "ready"
+        }
+        (None, false) => "compiled",
+    };
+    let facts = format!(
+        "({}, {how}; {} cases; limits {} CPU, {} wall, {}, {} output)",
+        graded.language,
+        graded.total,
+        seconds(graded.limits.cpu),
+        seconds(graded.limits.wall),
+        mebibytes(graded.limits.memory),
+        mebibytes(graded.limits.output)
+    );
+    format!(
+        "{} {} {}\n",
+        paint(Style::new().bold(), graded.problem),
+        graded.submission,
+        paint(Style::new().dimmed(), &facts)
+    )
+}
+
+/// One line per case: verdict, name, CPU time, peak memory, message.
+fn table(out: &mut String, results: &[CaseResult]) {
+    let width = results.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    for r in results {
+        let v = r.decision.verdict;
+        let _ = writeln!(
+            out,
+            "  {}  {:<width$}  {:>8.1} ms  {:>7}  {}",
+            paint(verdict_style(v), &format!("{:<3}", v.code())),
+            r.name,
+            ms(r.cpu),
+            mebibytes(r.memory_kib * 1024),
+            r.decision.message
+        );
+    }
+}
+
+/// A failing case in full: its input, a diff of the answer, the end of stderr.
+fn details(out: &mut String, r: &CaseResult) {
+    let dim = Style::new().dimmed();
+    let _ = writeln!(
+        out,
+        "\n{} {}: {}",
+        paint(verdict_style(r.decision.verdict), r.decision.verdict.code()),
+        r.name,
+        r.decision.message
+    );
+    let _ = writeln!(out, "{}", paint(dim, "  input:"));
+    for line in r.input.lines().take(8) {
+        let _ = writeln!(out, "    {line}");
+    }
+    if matches!(
+        r.decision.verdict,
+        Verdict::WrongAnswer | Verdict::Presentation
+    ) {
+        let got = String::from_utf8_lossy(&r.output);
+        let _ = writeln!(out, "{}", paint(dim, "  expected (-) and got (+):"));
+        out.push_str(&diff(&r.expected, &got));
+    }
+    let tail = String::from_utf8_lossy(&r.stderr_tail);
+    if !tail.trim().is_empty() {
+        let _ = writeln!(out, "{}", paint(dim, "  stderr (end):"));
+        let lines: Vec<&str> = tail.lines().collect();
+        for line in &lines[lines.len().saturating_sub(6)..] {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+}
+
+/// A line diff of the expected answer and the output, at most 20 lines.
+fn diff(expected: &str, got: &str) -> String {
+    let red = Style::new().fg_color(Some(AnsiColor::Red.into()));
+    let green = Style::new().fg_color(Some(AnsiColor::Green.into()));
+    let mut out = String::new();
+    let diff = similar::TextDiff::from_lines(expected, got);
+    for (shown, change) in diff.iter_all_changes().enumerate() {
+        if shown == 20 {
+            out.push_str("    ...\n");
+            break;
+        }
+        let line = change.value().trim_end_matches('\n');
+        let text = match change.tag() {
+            similar::ChangeTag::Delete => paint(red, &format!("-{line}")),
+            similar::ChangeTag::Insert => paint(green, &format!("+{line}")),
+            similar::ChangeTag::Equal => format!(" {line}"),
+        };
+        let _ = writeln!(out, "    {text}");
+    }
+    if got.is_empty() {
+        out.push_str("    (no output)\n");
+    }
+    out
+}

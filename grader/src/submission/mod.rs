@@ -1,0 +1,195 @@
+//! Submissions: an executable, a source file compiled or interpreted by its extension (or
+//! `--lang`), or a `--cmd` line; turned into a [`Program`] staged where an unprivileged
+//! user can run it, or a compile error.
+
+pub(crate) mod compile;
+pub(crate) mod languages;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use crate::files;
+use crate::status::Fault;
+use languages::Languages;
+
+/// The `PATH` programs run with, and where commands are looked up.
+pub(crate) const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// What the user asked to grade.
+#[derive(Debug, Clone)]
+pub(crate) enum Submission {
+    /// A file: a source by extension (or `--lang`), or an executable.
+    File(PathBuf),
+    /// A command line, split like a shell would.
+    Command(String),
+}
+
+/// How a submission is built.
+#[derive(Debug, Clone)]
+pub(crate) struct Options<'a> {
+    /// `--lang`: a language or profile by name.
+    pub(crate) language: Option<&'a str>,
+    /// The language table.
+    pub(crate) languages: &'a Languages,
+    /// Where compiled programs are cached.
+    pub(crate) cache: PathBuf,
+}
+
+/// A runnable program: its command line, in a staging folder readable by the user the
+/// program runs as; the folder (and the runs' scratch folders in it) goes with it.
+#[derive(Debug)]
+pub(crate) struct Program {
+    /// The command line; `argv[0]` is an absolute path.
+    pub(crate) argv: Vec<String>,
+    /// The language name, or `executable` / `command`.
+    pub(crate) language: String,
+    /// Whether the compiled program came from the cache.
+    pub(crate) cached: bool,
+    /// The staging folder.
+    pub(crate) staging: tempfile::TempDir,
+}
+
+/// A program, or the compiler's refusal.
+#[derive(Debug)]
+pub(crate) enum Built {
+    /// Ready to run.
+    Ready(Program),
+    /// `CE`, with the compiler's message.
+    CompileError(String),
+}
+
+/// Builds `submission`: detects its language, compiles it (cached) and stages it.
+pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
+    let staging = stage_dir()?;
+    let (argv, language, cached) = match submission {
+        Submission::Command(line) => {
+            let words = shlex::split(line)
+                .filter(|w| !w.is_empty())
+                .ok_or_else(|| Fault::Usage(format!("--cmd {line:?}: not a command line")))?;
+            (words, "command".to_owned(), false)
+        }
+        Submission::File(path) => {
+            let metadata = fs::metadata(path).map_err(|e| files::cannot(path, "read", &e))?;
+            if metadata.is_dir() {
+                return Err(Fault::Usage(format!(
+                    "{}: is a folder, expected a file",
+                    path.display()
+                )));
+            }
+            let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            let chosen = match options.language {
+                Some(name) => Some(options.languages.named(name)?),
+                None => options.languages.for_extension(extension),
+            };
+            match chosen {
+                Some((name, language)) => {
+                    let (out, cached) = match &language.compile {
+                        Some(command) => {
+                            match compile::compile(path, name, command, &options.cache)? {
+                                compile::Compiled::Program { path, cached } => (Some(path), cached),
+                                compile::Compiled::Error(message) => {
+                                    return Ok(Built::CompileError(message));
+                                }
+                            }
+                        }
+                        None => (None, false),
+                    };
+                    let src = staging.path().join(path.file_name().unwrap_or_default());
+                    if language.run.iter().any(|w| w.contains("{src}")) {
+                        copy_readable(path, &src)?;
+                    }
+                    let program = staging.path().join("program");
+                    if let Some(out) = &out {
+                        copy_readable(out, &program)?;
+                    }
+                    let argv = language
+                        .run
+                        .iter()
+                        .map(|w| {
+                            w.replace("{src}", &src.to_string_lossy())
+                                .replace("{out}", &program.to_string_lossy())
+                        })
+                        .collect();
+                    (argv, name.to_owned(), cached)
+                }
+                None if metadata.permissions().mode() & 0o111 != 0 => {
+                    let program = staging.path().join("program");
+                    copy_readable(path, &program)?;
+                    (
+                        vec![program.to_string_lossy().into_owned()],
+                        "executable".to_owned(),
+                        false,
+                    )
+                }
+                None => {
+                    return Err(Fault::Usage(format!(
+                        "{}: unknown extension `.{extension}` (known: {}); choose one with --lang, or run it with --cmd",
+                        path.display(),
+                        known_extensions(options.languages)
+                    )));
+                }
+            }
+        }
+    };
+    let mut argv = argv;
+    argv[0] = resolve(&argv[0])?;
+    Ok(Built::Ready(Program {
+        argv,
+        language,
+        cached,
+        staging,
+    }))
+}
+
+fn known_extensions(languages: &Languages) -> String {
+    let mut known = Vec::new();
+    for name in languages.names() {
+        if let Ok((_, language)) = languages.named(name) {
+            known.extend(language.extensions.iter().map(|e| format!(".{e}")));
+        }
+    }
+    known.join(", ")
+}
+
+/// A staging folder any user can enter: programs may run as `nobody`.
+fn stage_dir() -> Result<tempfile::TempDir, Fault> {
+    let dir = tempfile::Builder::new()
+        .prefix("grader-run-")
+        .tempdir()
+        .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))?;
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))
+        .map_err(|e| Fault::Internal(format!("cannot open the staging folder: {e}")))?;
+    Ok(dir)
+}
+
+/// Copies `from` to `to`, readable (and, when `from` is executable, executable) by all.
+fn copy_readable(from: &Path, to: &Path) -> Result<(), Fault> {
+    // A hard link is free, but would let the run change the cached file's mode.
+    fs::copy(from, to).map_err(|e| files::cannot(from, "copy", &e))?;
+    let executable = fs::metadata(from).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+    let mode = if executable { 0o755 } else { 0o644 };
+    fs::set_permissions(to, fs::Permissions::from_mode(mode))
+        .map_err(|e| files::cannot(to, "copy", &e))
+}
+
+/// An absolute path for a command: as given when it has a `/`, else looked up in [`PATH`].
+pub(crate) fn resolve(command: &str) -> Result<String, Fault> {
+    if command.contains('/') {
+        let path = Path::new(command);
+        let absolute = std::path::absolute(path).map_err(|e| files::cannot(path, "find", &e))?;
+        if !absolute.is_file() {
+            return Err(files::cannot(
+                path,
+                "run",
+                &std::io::Error::from(std::io::ErrorKind::NotFound),
+            ));
+        }
+        return Ok(absolute.to_string_lossy().into_owned());
+    }
+    PATH.split(':')
+        .map(|dir| Path::new(dir).join(command))
+        .find(|p| p.is_file())
+        .map(|p| p.to_string_lossy().into_owned())
+        .ok_or_else(|| Fault::Usage(format!("`{command}`: not found in {PATH}")))
+}
