@@ -61,10 +61,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
     let built = submission::build(&submission, &options)?;
     let (results, language, cached, compile_error) = match built {
-        Built::CompileError(message) => {
-            let language = args.lang.clone().unwrap_or_else(|| "source".to_owned());
-            (Vec::new(), language, false, Some(message))
-        }
+        Built::CompileError { language, message } => (Vec::new(), language, false, Some(message)),
         Built::Ready(program) => {
             let plan = Plan {
                 problem,

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use super::{PATH, resolve};
+use super::{compile_path, resolve};
 use crate::files;
 use crate::status::Fault;
 
@@ -59,7 +59,7 @@ pub(crate) fn compile(
     cache: &Path,
 ) -> Result<Compiled, Fault> {
     let bytes = files::read_capped(source)?;
-    let compiler = resolve(&command[0]).map_err(|_| {
+    let compiler = resolve(&command[0], &compile_path()).map_err(|_| {
         Fault::Usage(format!(
             "{}: the compiler `{}` for {name} is not installed (or choose another with --lang, or --cmd)",
             source.display(),
@@ -94,12 +94,19 @@ pub(crate) fn compile(
         .tempdir_in(cache)
         .map_err(|e| files::cannot(cache, "write into", &e))?;
     let out = work.path().join("program");
-    // The compiler runs in its work folder, so the source needs an absolute path.
-    let source = std::path::absolute(source).map_err(|e| files::cannot(source, "read", &e))?;
+    // The compiler runs in its work folder on a copy of the source under its own name, so
+    // its messages say `sol.cpp:4:23`, not a path of this machine.
+    let name = source
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n != "program")
+        .unwrap_or_else(|| "source".to_owned());
+    let copy = work.path().join(&name);
+    fs::write(&copy, &bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
     let argv: Vec<String> = command
         .iter()
         .map(|w| {
-            w.replace("{src}", &source.to_string_lossy())
+            w.replace("{src}", &name)
                 .replace("{out}", &out.to_string_lossy())
         })
         .collect();
@@ -131,7 +138,7 @@ fn version(compiler: &str) -> String {
     }
     let v = Command::new(compiler)
         .arg("--version")
-        .env("PATH", PATH)
+        .env("PATH", compile_path())
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
@@ -155,7 +162,7 @@ fn run_compiler(compiler: &str, args: &[String], dir: &Path) -> Result<(bool, St
     let mut child = Command::new(compiler)
         .args(args)
         .current_dir(dir)
-        .env("PATH", PATH)
+        .env("PATH", compile_path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

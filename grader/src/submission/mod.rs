@@ -55,8 +55,13 @@ pub(crate) struct Program {
 pub(crate) enum Built {
     /// Ready to run.
     Ready(Program),
-    /// `CE`, with the compiler's message.
-    CompileError(String),
+    /// `CE`: the language it was compiled as, and the compiler's message.
+    CompileError {
+        /// The language name.
+        language: String,
+        /// What the compiler said.
+        message: String,
+    },
 }
 
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
@@ -67,6 +72,21 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
             let words = shlex::split(line)
                 .filter(|w| !w.is_empty())
                 .ok_or_else(|| Fault::Usage(format!("--cmd {line:?}: not a command line")))?;
+            // The program runs in a scratch folder: a word naming a file here (`sol.py`)
+            // becomes its absolute path, so `--cmd 'python3 sol.py'` means what it says.
+            let words = words
+                .into_iter()
+                .enumerate()
+                .map(|(i, word)| {
+                    let path = Path::new(&word);
+                    if i > 0 && !word.starts_with('-') && path.is_relative() && path.is_file() {
+                        std::path::absolute(path)
+                            .map_or(word.clone(), |p| p.to_string_lossy().into_owned())
+                    } else {
+                        word
+                    }
+                })
+                .collect();
             (words, "command".to_owned(), false)
         }
         Submission::File(path) => {
@@ -89,7 +109,10 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                             match compile::compile(path, name, command, &options.cache)? {
                                 compile::Compiled::Program { path, cached } => (Some(path), cached),
                                 compile::Compiled::Error(message) => {
-                                    return Ok(Built::CompileError(message));
+                                    return Ok(Built::CompileError {
+                                        language: name.to_owned(),
+                                        message,
+                                    });
                                 }
                             }
                         }
@@ -133,7 +156,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         }
     };
     let mut argv = argv;
-    argv[0] = resolve(&argv[0])?;
+    argv[0] = resolve(&argv[0], &run_path())?;
     Ok(Built::Ready(Program {
         argv,
         language,
@@ -174,7 +197,7 @@ fn copy_readable(from: &Path, to: &Path) -> Result<(), Fault> {
 }
 
 /// An absolute path for a command: as given when it has a `/`, else looked up in [`PATH`].
-pub(crate) fn resolve(command: &str) -> Result<String, Fault> {
+pub(crate) fn resolve(command: &str, search: &str) -> Result<String, Fault> {
     if command.contains('/') {
         let path = Path::new(command);
         let absolute = std::path::absolute(path).map_err(|e| files::cannot(path, "find", &e))?;
@@ -187,9 +210,30 @@ pub(crate) fn resolve(command: &str) -> Result<String, Fault> {
         }
         return Ok(absolute.to_string_lossy().into_owned());
     }
-    PATH.split(':')
+    search
+        .split(':')
+        .filter(|dir| !dir.is_empty())
         .map(|dir| Path::new(dir).join(command))
         .find(|p| p.is_file())
         .map(|p| p.to_string_lossy().into_owned())
-        .ok_or_else(|| Fault::Usage(format!("`{command}`: not found in {PATH}")))
+        .ok_or_else(|| Fault::Usage(format!("`{command}`: not found in {search}")))
+}
+
+/// Where compilers are looked up: the user's own `PATH` first (a toolchain installed by
+/// rustup lives there), then the system folders. Compilers run as the user.
+pub(crate) fn compile_path() -> String {
+    match std::env::var("PATH") {
+        Ok(user) if !user.is_empty() => format!("{user}:{PATH}"),
+        _ => PATH.to_owned(),
+    }
+}
+
+/// Where interpreters and `--cmd` programs are looked up: the system folders first, since
+/// the program may run as an unprivileged user who cannot enter the user's home (a pyenv
+/// shim in `/root` is no use to `nobody`), then the user's `PATH`.
+fn run_path() -> String {
+    match std::env::var("PATH") {
+        Ok(user) if !user.is_empty() => format!("{PATH}:{user}"),
+        _ => PATH.to_owned(),
+    }
 }

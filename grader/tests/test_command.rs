@@ -1,0 +1,481 @@
+//! End-to-end tests of `grader test`: every verdict produced by a fixture submission named
+//! for it (C, C++, Python, Rust), the reports (JSON per cli.md, JUnit, human), the compile
+//! cache and language profiles, containment of left-over processes, and bad input.
+//!
+//! Programs really run here, so every time figure has a wide margin; the judging rules
+//! themselves are unit-tested without processes in `judge.rs`.
+
+#![expect(
+    clippy::unwrap_used,
+    reason = "helpers of tests: a failure should panic"
+)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+/// Generous: a loaded CI machine compiling Rust fixtures must not fail a test.
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    fixtures().join("flip").join(name)
+}
+
+fn two_cases() -> PathBuf {
+    fixtures().join("cases/flip-two")
+}
+
+/// `grader test flip` on the two-case folder, with its own cache and temporary folders.
+struct Run {
+    cache: tempfile::TempDir,
+    tmp: tempfile::TempDir,
+}
+
+impl Run {
+    fn new() -> Run {
+        Run {
+            cache: tempfile::tempdir().unwrap(),
+            tmp: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("grader").unwrap();
+        cmd.env("NO_COLOR", "1")
+            .env("TMPDIR", self.tmp.path())
+            .env("GRADER_CACHE_DIR", self.cache.path())
+            .timeout(TIMEOUT)
+            .args(["test", "flip"]);
+        cmd
+    }
+
+    fn test(&self, submission: &Path, extra: &[&str]) -> Command {
+        let mut cmd = self.command();
+        cmd.arg(submission)
+            .arg("--cases")
+            .arg(two_cases())
+            .args(extra);
+        cmd
+    }
+
+    /// Runs with `--report json` and returns the report and the exit status.
+    fn json(&self, submission: &Path, extra: &[&str]) -> (Value, i32) {
+        let output = self
+            .test(submission, &[&["--report", "json"], extra].concat())
+            .output()
+            .unwrap();
+        let text = String::from_utf8(output.stdout).unwrap();
+        let value = serde_json::from_str(&text).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {text}\nstderr: {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        (value, output.status.code().unwrap())
+    }
+
+    /// Nothing of a run is left in the temporary folder the grader used.
+    fn assert_no_files_left(&self) {
+        let left: Vec<_> = fs::read_dir(self.tmp.path()).unwrap().collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+}
+
+/// Grades `name` and checks the overall verdict, each case's verdict and message, the exit
+/// status, and that no file is left behind.
+fn expect(name: &str, verdict: &str, message: &str, extra: &[&str]) -> Value {
+    let run = Run::new();
+    let (report, status) = run.json(&fixture(name), extra);
+    assert_eq!(report["verdict"], verdict, "{name}: {report:#}");
+    for case in report["cases"].as_array().unwrap() {
+        let text = case["message"].as_str().unwrap();
+        assert!(text.contains(message), "{name}: {text:?} lacks {message:?}");
+    }
+    assert_eq!(status, i32::from(verdict != "AC"), "{name}: exit status");
+    run.assert_no_files_left();
+    report
+}
+
+fn case_verdicts(report: &Value) -> Vec<&str> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect()
+}
+
+// ------------------------------------------------------------------ one fixture per verdict
+
+#[test]
+fn ac_in_cpp_python_and_rust() {
+    for name in ["ac_rows.cpp", "ac_rows.py", "ac_rows.rs"] {
+        let report = expect(name, "AC", "", &[]);
+        assert_eq!(case_verdicts(&report), ["AC", "AC"]);
+        assert_eq!(report["passed"], 2);
+    }
+}
+
+#[test]
+fn ac_reserving_400_mb_but_touching_4_mb_stays_under_256_mib() {
+    let report = expect("ac_reserve_400mb.c", "AC", "", &["--memory-limit", "256"]);
+    for case in report["cases"].as_array().unwrap() {
+        assert!(case["memory_kib"].as_u64().unwrap() < 64 * 1024, "{case}");
+    }
+}
+
+#[test]
+fn wa_names_the_expected_and_the_got() {
+    let report = expect("wa_off_by_one.c", "WA", "", &[]);
+    // sample/01 is wrong; the impossible board is right: verdicts stay per case.
+    assert_eq!(case_verdicts(&report), ["WA", "AC"]);
+    assert_eq!(report["cases"][0]["message"], "expected `4`, got `5`");
+    assert_eq!(report["passed"], 1);
+}
+
+#[test]
+fn pe_for_the_right_tokens_in_the_wrong_layout() {
+    expect("pe_leading_space.py", "PE", "wrong layout", &[]);
+}
+
+#[test]
+fn tle_by_cpu_time() {
+    let start = Instant::now();
+    let report = expect("tle_spin.c", "TLE", "CPU time", &["--time-limit", "0.5"]);
+    for case in report["cases"].as_array().unwrap() {
+        assert!(case["cpu_ms"].as_f64().unwrap() > 500.0, "{case}");
+    }
+    // Cut short from outside near the limit, not left to run to the rlimit or the wall.
+    assert!(start.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn tle_by_wall_time_for_a_program_that_sleeps() {
+    let report = expect(
+        "tle_sleep.py",
+        "TLE",
+        "slept or waited",
+        &["--time-limit", "0.5", "--wall-limit", "1"],
+    );
+    for case in report["cases"].as_array().unwrap() {
+        let wall = case["wall_ms"].as_f64().unwrap();
+        assert!((1000.0..30_000.0).contains(&wall), "{case}");
+    }
+}
+
+#[test]
+fn mle_on_peak_resident_memory() {
+    let report = expect(
+        "mle_touch.c",
+        "MLE",
+        "peak memory",
+        &["--memory-limit", "64"],
+    );
+    for case in report["cases"].as_array().unwrap() {
+        assert!(case["memory_kib"].as_u64().unwrap() > 64 * 1024, "{case}");
+    }
+}
+
+#[test]
+fn ole_when_output_passes_the_limit() {
+    expect(
+        "ole_flood.c",
+        "OLE",
+        "more than 1 MiB",
+        &["--output-limit", "1"],
+    );
+}
+
+#[test]
+fn re_names_the_signal_or_the_exit_status() {
+    expect("re_segv.c", "RE", "SIGSEGV", &[]);
+    expect("re_abort.cpp", "RE", "SIGABRT", &[]);
+    expect("re_exit_3.py", "RE", "exit status 3", &[]);
+    expect("re_panic.rs", "RE", "exit status 101", &[]);
+}
+
+#[test]
+fn ce_with_the_compilers_message_in_every_language() {
+    for (name, says) in [
+        ("ce_syntax.cpp", "ce_syntax.cpp:4"),
+        ("ce_types.rs", "mismatched types"),
+        ("ce_cpp98_only.cpp", "ce_cpp98_only.cpp"),
+    ] {
+        let report = expect(name, "CE", "compile error", &[]);
+        assert!(
+            report["compile_error"].as_str().unwrap().contains(says),
+            "{report:#}"
+        );
+        assert_eq!(case_verdicts(&report), ["CE", "CE"]);
+        assert_eq!(report["passed"], 0);
+    }
+    // The human report shows the compiler's own words.
+    let run = Run::new();
+    run.test(&fixture("ce_syntax.cpp"), &[])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("expected ‘;’").or(predicate::str::contains("expected ';'")),
+        );
+}
+
+#[test]
+fn a_profile_compiles_what_the_default_refuses() {
+    // POJ-era C++98: refused as C++17, compiled under `--lang cpp98` (and then wrong).
+    let report = expect("ce_cpp98_only.cpp", "WA", "", &["--lang", "cpp98"]);
+    assert_eq!(report["language"], "cpp98");
+}
+
+// ------------------------------------------------------------------ containment and figures
+
+#[test]
+fn grandchildren_that_hold_stdout_or_escape_the_group_neither_hang_nor_survive() {
+    let start = Instant::now();
+    // The orphans sleep 300 s: finishing well before shows the grader did not wait.
+    expect("ac_orphan_keeps_stdout.c", "AC", "", &[]);
+    assert!(start.elapsed() < Duration::from_secs(60));
+    let survivors: Vec<String> = fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| fs::read_to_string(e.path().join("comm")).ok())
+        .filter(|comm| comm.trim() == "grader-orphan")
+        .collect();
+    assert!(survivors.is_empty(), "{} orphans survived", survivors.len());
+}
+
+#[test]
+fn a_trivial_c_program_reports_under_4_mib() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("trivial.c");
+    fs::write(
+        &source,
+        "#include <stdio.h>\nint main(void) { puts(\"4\"); return 0; }\n",
+    )
+    .unwrap();
+    let run = Run::new();
+    let (report, _) = run.json(&source, &[]);
+    for case in report["cases"].as_array().unwrap() {
+        let kib = case["memory_kib"].as_u64().unwrap();
+        assert!(kib > 0 && kib < 4096, "{case}");
+    }
+}
+
+#[test]
+fn an_executable_and_a_command_line_are_submissions_too() {
+    let run = Run::new();
+    // Compile once through the grader's cache, then grade the binary itself.
+    let dir = tempfile::tempdir().unwrap();
+    let binary = dir.path().join("rows");
+    let status = std::process::Command::new("g++")
+        .arg("-O2")
+        .arg("-o")
+        .arg(&binary)
+        .arg(fixture("ac_rows.cpp"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let (report, status) = run.json(&binary, &[]);
+    assert_eq!((report["verdict"].as_str(), status), (Some("AC"), 0));
+    assert_eq!(report["language"], "executable");
+    // `--cmd` with a path relative to where the grader was started.
+    let output = run
+        .command()
+        .current_dir(fixtures())
+        .args(["--cmd", "python3 flip/re_exit_3.py", "--cases"])
+        .arg(two_cases())
+        .args(["--report", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["verdict"], "RE", "{report:#}");
+    assert_eq!(report["language"], "command");
+}
+
+#[test]
+fn a_second_run_uses_the_compile_cache() {
+    let run = Run::new();
+    let source = fixture("wa_off_by_one.c");
+    run.test(&source, &[])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("(c, compiled;"));
+    run.test(&source, &[])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("(c, compiled earlier (cached);"));
+    // A different profile is a different program.
+    run.test(&source, &["--lang", "c99"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("(c99, compiled;"));
+}
+
+// ------------------------------------------------------------------ reports
+
+#[test]
+fn json_has_cli_md_fields_in_name_order() {
+    let run = Run::new();
+    let (report, status) = run.json(
+        &fixture("wa_off_by_one.c"),
+        &["--jobs", "2", "--time-limit", "2", "--memory-limit", "128"],
+    );
+    assert_eq!(status, 1);
+    assert_eq!(report["problem"], "flip");
+    assert!(
+        report["submission"]
+            .as_str()
+            .unwrap()
+            .ends_with("wa_off_by_one.c")
+    );
+    assert_eq!(report["verdict"], "WA");
+    assert_eq!(report["passed"], 1);
+    assert_eq!(report["total"], 2);
+    assert_eq!(report["limits"]["cpu_ms"], 2000.0);
+    assert_eq!(report["limits"]["memory_kib"], 128 * 1024);
+    let cases = report["cases"].as_array().unwrap();
+    let names: Vec<&str> = cases.iter().map(|c| c["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["sample/01", "secret/impossible"]);
+    for case in cases {
+        assert!(case["cpu_ms"].is_f64(), "{case}");
+        assert!(case["wall_ms"].as_f64().unwrap() > 0.0, "{case}");
+        assert!(case["memory_kib"].as_u64().unwrap() > 0, "{case}");
+        assert!(case["message"].is_string(), "{case}");
+    }
+}
+
+#[test]
+fn junit_has_one_testcase_per_case() {
+    let run = Run::new();
+    let output = run
+        .test(&fixture("wa_off_by_one.c"), &["--report", "junit"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let xml = String::from_utf8(output.stdout).unwrap();
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 2, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+    assert!(xml.contains("expected `4`, got `5`"), "{xml}");
+}
+
+#[test]
+fn human_report_shows_a_diff_plainly_without_a_terminal() {
+    let run = Run::new();
+    run.test(&fixture("wa_off_by_one.c"), &[])
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("WA sample/01: expected `4`, got `5`")
+                .and(predicate::str::contains("expected (-) and got (+):"))
+                .and(predicate::str::contains("    -4\n    +5"))
+                .and(predicate::str::contains(
+                    "WA 1/2 passed; first failure sample/01",
+                ))
+                .and(predicate::str::contains("\u{1b}[").not()),
+        );
+}
+
+#[test]
+fn report_file_is_written_and_stdout_stays_quiet() {
+    let run = Run::new();
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("report.json");
+    run.test(
+        &fixture("ac_rows.cpp"),
+        &["--report", "json", "--report-file"],
+    )
+    .arg(&path)
+    .assert()
+    .success()
+    .stdout("");
+    let report: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(report["verdict"], "AC");
+}
+
+#[test]
+fn fail_fast_stops_starting_cases() {
+    let run = Run::new();
+    let (report, status) = run.json(&fixture("wa_off_by_one.c"), &["--fail-fast", "--jobs", "1"]);
+    assert_eq!(status, 1);
+    assert_eq!(report["total"], 2);
+    assert_eq!(case_verdicts(&report), ["WA"]);
+}
+
+#[test]
+fn the_readme_main_command_grades_a_bundled_example() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let run = Run::new();
+    run.command()
+        .current_dir(repo)
+        .arg("examples/flip/ac_bfs.c")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("AC 69/69 passed"));
+    run.command()
+        .current_dir(repo)
+        .arg("examples/flip/wa_one_colour.py")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("first failure"));
+}
+
+// ------------------------------------------------------------------ bad input
+
+/// A usage error is exactly one line on stderr and exit status 2.
+fn refused(cmd: &mut Command, contains: &str) {
+    let output = cmd.output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("grader: error: "), "{stderr}");
+    assert!(stderr.contains(contains), "{stderr:?} lacks {contains:?}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn bad_calls_are_one_line_errors_with_status_2() {
+    let run = Run::new();
+    let dir = tempfile::tempdir().unwrap();
+    refused(
+        &mut run.test(&dir.path().join("missing.c"), &[]),
+        "missing.c",
+    );
+    let java = dir.path().join("Main.java");
+    fs::write(&java, "class Main {}").unwrap();
+    refused(&mut run.test(&java, &[]), "unknown extension `.java`");
+    let ok = fixture("ac_rows.cpp");
+    refused(&mut run.test(&ok, &["--time-limit", "-3s"]), "-3s");
+    refused(&mut run.test(&ok, &["--memory-limit", "0 MiB"]), "0 MiB");
+    refused(&mut run.test(&ok, &["--jobs", "0"]), "--jobs");
+    refused(&mut run.test(&ok, &["--lang", "cobol"]), "cobol");
+    // A cases folder with no cases, and an input without its answer.
+    let empty = tempfile::tempdir().unwrap();
+    refused(
+        &mut run.command().arg(&ok).arg("--cases").arg(empty.path()),
+        "no cases",
+    );
+    fs::write(empty.path().join("lonely.in"), "bwwb\nbbwb\nbwwb\nbwww\n").unwrap();
+    refused(
+        &mut run.command().arg(&ok).arg("--cases").arg(empty.path()),
+        "lonely.in",
+    );
+    // A compiler that is not there.
+    let config = dir.path().join("languages.toml");
+    fs::write(
+        &config,
+        "[cpp]\nextensions = [\"cpp\"]\ncompile = [\"no-such-compiler\", \"{src}\"]\nrun = [\"{out}\"]\n",
+    )
+    .unwrap();
+    refused(
+        &mut run.test(&ok, &["--config", config.to_str().unwrap()]),
+        "no-such-compiler",
+    );
+    run.assert_no_files_left();
+}
