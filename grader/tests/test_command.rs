@@ -19,7 +19,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 /// Generous: a loaded CI machine compiling Rust fixtures must not fail a test.
-const TIMEOUT: Duration = Duration::from_secs(120);
+const TIMEOUT: Duration = Duration::from_mins(2);
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -154,7 +154,7 @@ fn tle_by_cpu_time() {
         assert!(case["cpu_ms"].as_f64().unwrap() > 500.0, "{case}");
     }
     // Cut short from outside near the limit, not left to run to the rlimit or the wall.
-    assert!(start.elapsed() < Duration::from_secs(60));
+    assert!(start.elapsed() < Duration::from_mins(1));
 }
 
 #[test]
@@ -241,7 +241,7 @@ fn grandchildren_that_hold_stdout_or_escape_the_group_neither_hang_nor_survive()
     let start = Instant::now();
     // The orphans sleep 300 s: finishing well before shows the grader did not wait.
     expect("ac_orphan_keeps_stdout.c", "AC", "", &[]);
-    assert!(start.elapsed() < Duration::from_secs(60));
+    assert!(start.elapsed() < Duration::from_mins(1));
     let survivors: Vec<String> = fs::read_dir("/proc")
         .unwrap()
         .flatten()
@@ -458,12 +458,12 @@ fn bad_calls_are_one_line_errors_with_status_2() {
     // A cases folder with no cases, and an input without its answer.
     let empty = tempfile::tempdir().unwrap();
     refused(
-        &mut run.command().arg(&ok).arg("--cases").arg(empty.path()),
+        run.command().arg(&ok).arg("--cases").arg(empty.path()),
         "no cases",
     );
     fs::write(empty.path().join("lonely.in"), "bwwb\nbbwb\nbwwb\nbwww\n").unwrap();
     refused(
-        &mut run.command().arg(&ok).arg("--cases").arg(empty.path()),
+        run.command().arg(&ok).arg("--cases").arg(empty.path()),
         "lonely.in",
     );
     // A compiler that is not there.
