@@ -1,8 +1,6 @@
 //! One submission on every case: cases run on N workers (each with its own launcher), are
 //! judged as they finish, and come back in name order however they ran.
 
-use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -14,6 +12,7 @@ use crate::cases::discover::Case;
 use crate::exec::{Launcher, Limits, Outcome, Spec};
 use crate::files;
 use crate::judge::{Decision, judge};
+use crate::scratch::Scratch;
 use crate::status::Fault;
 use crate::submission::{PATH, Program};
 
@@ -74,11 +73,14 @@ pub(crate) fn grade(
     let user = nix::unistd::geteuid().is_root().then_some(NOBODY);
     let workers = plan.jobs.clamp(1, cases.len().max(1));
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
+        for worker in 0..workers {
+            let (next, stop, results, failure) = (&next, &stop, &results, &failure);
+            scope.spawn(move || {
                 let outcome = (|| -> Result<(), Fault> {
                     let mut launcher = Launcher::start()
                         .map_err(|e| Fault::Internal(format!("cannot start a launcher: {e}")))?;
+                    let scratch =
+                        Scratch::create(program.staging.path(), &format!("run-{worker}"), user)?;
                     loop {
                         if stop.load(Ordering::Relaxed) {
                             return Ok(());
@@ -87,7 +89,8 @@ pub(crate) fn grade(
                         let Some(case) = cases.get(index) else {
                             return Ok(());
                         };
-                        let result = run_case(&mut launcher, program, case, index, plan, user)?;
+                        scratch.reset()?;
+                        let result = run_case(&mut launcher, program, case, &scratch, plan, user)?;
                         if plan.fail_fast && result.decision.verdict != Verdict::Accepted {
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -112,7 +115,7 @@ fn run_case(
     launcher: &mut Launcher,
     program: &Program,
     case: &Case,
-    index: usize,
+    scratch: &Scratch,
     plan: &Plan,
     user: Option<(u32, u32)>,
 ) -> Result<CaseResult, Fault> {
@@ -124,7 +127,7 @@ fn run_case(
         ))
     })?;
     let answer = files::read_capped(answer_path)?;
-    let scratch = scratch_dir(program, index, user)?;
+    let scratch = scratch.path();
     let spec = Spec {
         program: PathBuf::from(&program.argv[0]),
         argv: program.argv.clone(),
@@ -135,12 +138,11 @@ fn run_case(
             "LANG=C.UTF-8".to_owned(),
             "PYTHONDONTWRITEBYTECODE=1".to_owned(),
         ],
-        dir: scratch.clone(),
+        dir: scratch.to_path_buf(),
         stdin: case.input.clone(),
         user,
     };
     let outcome = launcher.run(&spec, &plan.limits);
-    let _ = fs::remove_dir_all(&scratch);
     let outcome: Outcome = outcome.map_err(|e| Fault::Usage(format!("{}: {e}", case.name)))?;
     let decision = judge(&outcome, &plan.limits, |output| {
         match plan.problem.check(&input, Some(&answer), output) {
@@ -162,22 +164,4 @@ fn run_case(
         output,
         stderr_tail: outcome.stderr_tail,
     })
-}
-
-/// A fresh scratch folder for one run, owned by the user the program runs as.
-fn scratch_dir(
-    program: &Program,
-    index: usize,
-    user: Option<(u32, u32)>,
-) -> Result<PathBuf, Fault> {
-    let dir = program.staging.path().join(format!("run-{index}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir(&dir).map_err(|e| files::cannot(&dir, "create", &e))?;
-    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))
-        .map_err(|e| files::cannot(&dir, "create", &e))?;
-    if let Some((uid, gid)) = user {
-        std::os::unix::fs::chown(&dir, Some(uid), Some(gid))
-            .map_err(|e| files::cannot(&dir, "chown", &e))?;
-    }
-    Ok(dir)
 }

@@ -13,6 +13,7 @@ mod grade;
 mod judge;
 mod limits;
 mod report;
+mod scratch;
 mod status;
 mod submission;
 
@@ -27,7 +28,7 @@ fn main() -> ExitCode {
     // before anything else is set up.
     if std::env::args_os()
         .nth(1)
-        .is_some_and(|a| a == exec::launcher::ARG)
+        .is_some_and(|a| a == exec::LAUNCHER_ARG)
     {
         exec::launcher::serve();
     }

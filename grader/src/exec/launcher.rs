@@ -1,31 +1,28 @@
-//! The launcher: a small process, started once per worker, that forks and executes each
-//! program on request and reports how it ended.
+//! The launcher: a small process, started once per worker, that starts each program on
+//! request and reports how it ended.
 //!
 //! Why a separate process: a child's peak-memory figure (`ru_maxrss`) starts from the
 //! memory high-water mark of the process it was forked or vfork-spawned from (measured
 //! here: `/bin/true` spawned by posix_spawn, vfork or fork from a 400 MiB process reports
 //! 400 MiB), and forking from a big process is slow. The launcher stays a few MiB, so a
-//! trivial program reports a trivial figure however large the grader grows, and a fork
-//! costs little. It is also the programs' subreaper, so a process that escapes its
+//! trivial program reports a trivial figure however large the grader grows. It is also the programs' subreaper, so a process that escapes its
 //! process group (`setsid`) after its parent died is still found and killed.
 //!
-//! The child side runs between `fork` and `execve`: it only makes system calls on data
-//! prepared before the fork.
+//! The child side runs between `clone` and `execve`: it only makes system calls on data
+//! prepared before the clone.
 #![expect(
     unsafe_code,
-    reason = "fork, exec, rlimits and wait4 have no safe wrapper that fits"
+    reason = "clone, exec, rlimits and wait4 have no safe wrapper that fits"
 )]
 
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Instant;
 
 use super::protocol::{Reply, Request, receive, send};
-
-/// The hidden first argument that turns the `grader` binary into a launcher.
-pub(crate) const ARG: &str = "__launcher";
 
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
 pub(crate) fn serve() -> ! {
@@ -112,7 +109,28 @@ fn prepare(request: &Request) -> io::Result<Prepared> {
     })
 }
 
-/// Forks and runs one program; replies `Started` on the way, returns `Ended`.
+/// The stack the child runs on between `clone` and `execve`: it only makes system calls,
+/// so a small one is plenty.
+const CHILD_STACK: usize = 64 * 1024;
+
+/// What the child gets: everything prepared, and where to leave `errno` if a step fails.
+struct ChildArgs<'a> {
+    prepared: &'a Prepared,
+    argv: &'a [*const libc::c_char],
+    envp: &'a [*const libc::c_char],
+    fds: [RawFd; 3],
+    /// Written by the child before it exits on a failure; read by us once `clone`
+    /// returns (with `CLONE_VFORK`, after the child exec'd or exited).
+    errno: AtomicI32,
+}
+
+/// Starts one program and runs it to its end; replies `Started` on the way, returns
+/// `Ended`.
+///
+/// The child is made with `clone(CLONE_VM | CLONE_VFORK)`, as `posix_spawn` does: it
+/// shares our memory until `execve`, so no page tables are copied and nothing is torn
+/// down at exec (a plain fork of even this small process costs more), and we sleep until
+/// it has exec'd, so the error report below is already there when `clone` returns.
 fn run(socket: &UnixStream, request: &Request, fds: Vec<OwnedFd>) -> io::Result<Reply> {
     if fds.len() != 3 {
         return Err(io::Error::other("expected three descriptors"));
@@ -122,40 +140,44 @@ fn run(socket: &UnixStream, request: &Request, fds: Vec<OwnedFd>) -> io::Result<
     argv.push(std::ptr::null());
     let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
     envp.push(std::ptr::null());
-    let mut errors = [0 as RawFd; 2];
-    // SAFETY: `errors` has room for the two descriptors pipe2 writes.
-    if unsafe { libc::pipe2(errors.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: pipe2 succeeded, so both are fresh descriptors we own.
-    let (error_read, error_write) = unsafe {
-        (
-            OwnedFd::from_raw_fd(errors[0]),
-            OwnedFd::from_raw_fd(errors[1]),
-        )
+    let args = ChildArgs {
+        prepared: &prepared,
+        argv: &argv,
+        envp: &envp,
+        fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
+        errno: AtomicI32::new(0),
     };
+    let mut stack = vec![0u8; CHILD_STACK];
     let start = Instant::now();
-    // SAFETY: the launcher is single-threaded, so the child may run any code; it only
-    // makes system calls on `prepared` and then execs or exits.
-    let pid = unsafe { libc::fork() };
+    // SAFETY: the child runs `child_main` on its own stack with `args`, which outlive it
+    // (we are suspended until it exec'd or exited). Every signal is blocked around the
+    // clone so that no handler of ours can run on the child's side; the child restores
+    // default dispositions before it unblocks them.
+    let pid = unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&raw mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const all, &raw mut old);
+        let top = stack.as_mut_ptr().add(CHILD_STACK).cast::<libc::c_void>();
+        let pid = libc::clone(
+            child_main,
+            top,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&raw const args).cast_mut().cast(),
+        );
+        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
+        pid
+    };
     if pid < 0 {
         return Err(io::Error::last_os_error());
     }
-    if pid == 0 {
-        let raw: [RawFd; 3] = [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()];
-        child(&prepared, &argv, &envp, raw, error_write.as_raw_fd());
-    }
     drop(fds);
-    drop(error_write);
-    // The error pipe closes on a successful exec (close-on-exec) or carries errno.
-    let mut errno = [0u8; 4];
-    // SAFETY: reading into a 4-byte buffer from a descriptor we own.
-    let got = unsafe { libc::read(error_read.as_raw_fd(), errno.as_mut_ptr().cast(), 4) };
-    if got == 4 {
+    let errno = args.errno.load(Ordering::SeqCst);
+    if errno != 0 {
         let mut status = 0;
-        // SAFETY: reaping our own child.
+        // SAFETY: reaping our own child, which has exited.
         unsafe { libc::waitpid(pid, &raw mut status, 0) };
-        let error = io::Error::from_raw_os_error(i32::from_ne_bytes(errno));
+        let error = io::Error::from_raw_os_error(errno);
         return Ok(Reply::Failed {
             message: format!("cannot run {}: {error}", request.program),
         });
@@ -230,65 +252,68 @@ fn children() -> Vec<i32> {
         .collect()
 }
 
-/// The child between fork and exec. Never returns.
-fn child(
-    p: &Prepared,
-    argv: &[*const libc::c_char],
-    envp: &[*const libc::c_char],
-    fds: [RawFd; 3],
-    error: RawFd,
-) -> ! {
-    // SAFETY: system calls on descriptors and C strings prepared before the fork; every
-    // failure reports errno through the error pipe and exits.
-    unsafe {
-        let fail = |error: RawFd| -> ! {
-            let errno = *libc::__errno_location();
-            libc::write(error, errno.to_ne_bytes().as_ptr().cast(), 4);
+/// The entry point of the cloned child.
+extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `arg` is the `ChildArgs` the parent passed to `clone`, alive while the
+    // parent is suspended.
+    let args = unsafe { &*arg.cast::<ChildArgs<'_>>() };
+    child(args)
+}
+
+/// The child between clone and exec: it shares the launcher's memory, so it only makes
+/// raw system calls on data prepared before (no allocation, no locks, and no glibc
+/// `setuid`, which would try to change every thread of the launcher too). Never returns.
+fn child(args: &ChildArgs<'_>) -> ! {
+    let p = args.prepared;
+    let fail = || -> ! {
+        // SAFETY: reading this thread's errno and exiting without running any of the
+        // launcher's exit handlers.
+        unsafe {
+            args.errno
+                .store((*libc::__errno_location()).max(1), Ordering::SeqCst);
             libc::_exit(127)
-        };
-        // Its own process group: the whole tree can be killed at once.
-        if libc::setpgid(0, 0) != 0 {
-            fail(error);
         }
-        for (target, &fd) in (0..).zip(fds.iter()) {
-            if libc::dup2(fd, target) < 0 {
-                fail(error);
-            }
-        }
-        // Keep the error pipe at 3, close-on-exec; close everything else.
-        if libc::dup2(error, 3) < 0 || libc::fcntl(3, libc::F_SETFD, libc::FD_CLOEXEC) < 0 {
-            fail(error);
-        }
-        let error = 3;
-        libc::close_range(4, u32::MAX, 0);
-        if libc::chdir(p.dir.as_ptr()) != 0 {
-            fail(error);
-        }
-        for (resource, limit) in &p.limits {
-            if libc::setrlimit(*resource, limit) != 0 {
-                fail(error);
-            }
-        }
-        // Rust ignores SIGPIPE and an ignored signal stays ignored across exec: give the
-        // program the default dispositions and an empty signal mask.
+    };
+    // SAFETY: system calls on descriptors and C strings prepared before the clone.
+    unsafe {
+        // Default dispositions first, while every signal is still blocked: Rust ignores
+        // SIGPIPE, and an ignored signal would stay ignored across exec.
         for signal in 1..32 {
             if signal != libc::SIGKILL && signal != libc::SIGSTOP {
                 libc::signal(signal, libc::SIG_DFL);
             }
         }
-        let mut none: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&raw mut none);
-        libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());
+        // Its own process group: the whole tree can be killed at once.
+        if libc::setpgid(0, 0) != 0 {
+            fail();
+        }
+        for (target, &fd) in (0..).zip(args.fds.iter()) {
+            if libc::dup2(fd, target) < 0 {
+                fail();
+            }
+        }
+        libc::close_range(3, u32::MAX, 0);
+        if libc::chdir(p.dir.as_ptr()) != 0 {
+            fail();
+        }
+        for (resource, limit) in &p.limits {
+            if libc::setrlimit(*resource, limit) != 0 {
+                fail();
+            }
+        }
         if let Some((uid, gid)) = p.user
-            && (libc::setgroups(0, std::ptr::null()) != 0
-                || libc::setgid(gid) != 0
-                || libc::setuid(uid) != 0)
+            && (libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0
+                || libc::syscall(libc::SYS_setgid, gid) != 0
+                || libc::syscall(libc::SYS_setuid, uid) != 0)
         {
-            fail(error);
+            fail();
         }
         // Dies with the launcher (set after setuid, which clears it).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-        libc::execve(p.program.as_ptr(), argv.as_ptr(), envp.as_ptr());
-        fail(error)
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&raw mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());
+        libc::execve(p.program.as_ptr(), args.argv.as_ptr(), args.envp.as_ptr());
+        fail()
     }
 }
