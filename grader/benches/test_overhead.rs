@@ -16,7 +16,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const CASES: usize = 1000;
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 9;
 const BOARD: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
 const TRIVIAL: &str = "#include <stdio.h>\n\
     int main(void) { char b[4][8]; for (int i = 0; i < 4; i++) if (scanf(\"%7s\", b[i]) != 1) return 1;\n\
@@ -124,6 +124,7 @@ fn main() {
         two.push(took);
         report = json;
     }
+    println!("samples: bare {bare:?}\n one {one:?}\n two {two:?}");
     let (bare, one, two) = (median(bare), median(one), median(two));
     println!(
         "baseline: bare spawn + pipes + wait4 loop: {:.0} ms ({:.3} ms a case)",

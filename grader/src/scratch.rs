@@ -104,7 +104,7 @@ mod tests {
         let deep = scratch.path().join("a/b");
         fs::create_dir_all(&deep).unwrap();
         fs::write(deep.join("f"), "x").unwrap();
-        fs::set_permissions(scratch.path().join("a"), fs::Permissions::from_mode(0)).unwrap();
+        fs::set_permissions(scratch.path().join("a"), fs::Permissions::from_mode(0o000)).unwrap();
         fs::set_permissions(scratch.path(), fs::Permissions::from_mode(0o500)).unwrap();
         scratch.reset().unwrap();
         assert!(is_empty(scratch.path()).unwrap());

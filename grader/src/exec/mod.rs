@@ -159,20 +159,7 @@ impl Launcher {
         send(&self.socket, &request, &fds)?;
         // Our copies of the write ends must go, or the reads below never see the end.
         drop((stdin, out_write, err_write));
-        let pid = match self.reply()? {
-            Reply::Started { pid } => Pid::from_raw(pid),
-            Reply::Failed { message } => return Err(io::Error::other(message)),
-            Reply::Ended { .. } => {
-                return Err(io::Error::other("launcher: ended before it started"));
-            }
-        };
-        watch(&self.socket, pid, out_read, err_read, limits)
-    }
-
-    fn reply(&self) -> io::Result<Reply> {
-        receive::<Reply>(&self.socket)?
-            .map(|(reply, _)| reply)
-            .ok_or_else(|| io::Error::other("the launcher stopped"))
+        watch(&self.socket, out_read, err_read, limits)
     }
 }
 
@@ -194,7 +181,8 @@ fn address_space_backstop(memory: u64) -> u64 {
 /// One run being watched: its pipes, what was read, and which limit it was killed for.
 struct Watch<'a> {
     socket: &'a UnixStream,
-    pid: Pid,
+    /// The program's pid (and process group), once the launcher's `Started` was read.
+    pid: Option<Pid>,
     limits: &'a Limits,
     start: Instant,
     out: Option<File>,
@@ -206,16 +194,15 @@ struct Watch<'a> {
 
 /// Reads stdout and stderr and waits for the end, killing the process group when a limit
 /// passes.
-fn watch(
-    socket: &UnixStream,
-    pid: Pid,
-    out: OwnedFd,
-    err: OwnedFd,
-    limits: &Limits,
-) -> io::Result<Outcome> {
+///
+/// The launcher's replies are read only when needed: `Started` (the pid) when a limit
+/// must be enforced or sampled, and `Ended` once both pipes are closed. A trivial run thus
+/// wakes this thread about twice, not four times, which matters when N workers share N
+/// cores with the programs.
+fn watch(socket: &UnixStream, out: OwnedFd, err: OwnedFd, limits: &Limits) -> io::Result<Outcome> {
     let mut watch = Watch {
         socket,
-        pid,
+        pid: None,
         limits,
         start: Instant::now(),
         out: Some(File::from(out)),
@@ -233,11 +220,11 @@ fn watch(
             Duration::from_millis(100)
         } else {
             if now >= deadline {
-                watch.kill(Killed::Wall);
+                watch.kill(Killed::Wall)?;
             }
             if now >= next_sample {
                 next_sample = now + SAMPLE_EVERY;
-                watch.sample();
+                watch.sample()?;
             }
             deadline.min(next_sample).saturating_duration_since(now)
         };
@@ -247,21 +234,46 @@ fn watch(
 }
 
 impl Watch<'_> {
-    fn kill(&mut self, why: Killed) {
-        self.outcome.killed.get_or_insert(why);
-        let _ = killpg(self.pid, Signal::SIGKILL);
+    /// Reads one reply of the launcher (blocking).
+    fn receive(&mut self) -> io::Result<()> {
+        let (reply, _) = receive::<Reply>(self.socket)?
+            .ok_or_else(|| io::Error::other("the launcher stopped"))?;
+        match reply {
+            Reply::Started { pid } => self.pid = Some(Pid::from_raw(pid)),
+            other => self.ended = Some(other),
+        }
+        Ok(())
+    }
+
+    /// The program's pid, reading `Started` if it was not yet; `None` when the run is
+    /// already over (or never started).
+    fn pid(&mut self) -> io::Result<Option<Pid>> {
+        if self.pid.is_none() && self.ended.is_none() {
+            self.receive()?;
+        }
+        Ok(self.pid.filter(|_| self.ended.is_none()))
+    }
+
+    fn kill(&mut self, why: Killed) -> io::Result<()> {
+        if let Some(pid) = self.pid()? {
+            self.outcome.killed.get_or_insert(why);
+            let _ = killpg(pid, Signal::SIGKILL);
+        }
+        Ok(())
     }
 
     /// Kills the run early when its CPU time or resident memory, read from `/proc`, is
     /// already over the limit (the exact figures come from `wait4` at the end).
-    fn sample(&mut self) {
-        let Some(usage) = proc_usage(self.pid) else {
-            return;
+    fn sample(&mut self) -> io::Result<()> {
+        let Some(usage) = self.pid()?.and_then(proc_usage) else {
+            return Ok(());
         };
         if usage.cpu > self.limits.cpu + CPU_GRACE {
-            self.kill(Killed::Cpu);
+            self.kill(Killed::Cpu)
         } else if usage.resident > self.limits.memory {
-            self.kill(Killed::Memory);
+            self.kill(Killed::Memory)
+        } else {
+            Ok(())
         }
     }
 
@@ -270,7 +282,8 @@ impl Watch<'_> {
         let timeout = PollTimeout::try_from(wait.as_millis().max(1)).unwrap_or(PollTimeout::MAX);
         let mut fds = Vec::with_capacity(3);
         let mut which = Vec::with_capacity(3);
-        if self.ended.is_none() {
+        // The launcher's replies matter once the pipes are closed (or for a kill, above).
+        if self.ended.is_none() && self.out.is_none() && self.err.is_none() {
             fds.push(PollFd::new(self.socket.as_fd(), PollFlags::POLLIN));
             which.push(Source::Launcher);
         }
@@ -295,11 +308,7 @@ impl Watch<'_> {
         drop(fds);
         for source in ready {
             match source {
-                Source::Launcher => {
-                    let reply = receive::<Reply>(self.socket)?
-                        .ok_or_else(|| io::Error::other("the launcher stopped"))?;
-                    self.ended = Some(reply.0);
-                }
+                Source::Launcher => self.receive()?,
                 Source::Stdout => self.read_stdout()?,
                 Source::Stderr => self.read_stderr()?,
             }
@@ -323,7 +332,7 @@ impl Watch<'_> {
             .stdout
             .extend_from_slice(&self.buffer[..n.min(room)]);
         if n > room {
-            self.kill(Killed::Output);
+            self.kill(Killed::Output)?;
         }
         Ok(())
     }
