@@ -270,6 +270,41 @@ fn a_trivial_c_program_reports_under_4_mib() {
 }
 
 #[test]
+fn without_the_small_launcher_the_grader_launches_itself_with_the_same_figures() {
+    // A copy of `grader` alone in a folder: no `grader-launcher` beside it.
+    let alone = tempfile::tempdir().unwrap();
+    let grader = alone.path().join("grader");
+    fs::copy(assert_cmd::cargo::cargo_bin("grader"), &grader).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("trivial.c");
+    fs::write(
+        &source,
+        "#include <stdio.h>\nint main(void) { puts(\"4\"); return 0; }\n",
+    )
+    .unwrap();
+    let run = Run::new();
+    let output = Command::new(&grader)
+        .env("TMPDIR", run.tmp.path())
+        .env("GRADER_CACHE_DIR", run.cache.path())
+        .timeout(TIMEOUT)
+        .args(["test", "flip"])
+        .arg(&source)
+        .arg("--cases")
+        .arg(two_cases())
+        .args(["--report", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["verdict"], "WA", "{report:#}");
+    assert_eq!(case_verdicts(&report), ["AC", "WA"]);
+    for case in report["cases"].as_array().unwrap() {
+        let kib = case["memory_kib"].as_u64().unwrap();
+        assert!(kib > 0 && kib < 4096, "{case}");
+    }
+    run.assert_no_files_left();
+}
+
+#[test]
 fn an_executable_and_a_command_line_are_submissions_too() {
     let run = Run::new();
     // Compile once through the grader's cache, then grade the binary itself.

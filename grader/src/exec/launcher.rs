@@ -19,10 +19,25 @@ use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Instant;
 
 use super::protocol::{Reply, Request, receive, send};
+
+/// How the launcher makes a child.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Spawn {
+    /// `clone(CLONE_VM | CLONE_VFORK)`, as `posix_spawn` does: no page tables copied,
+    /// nothing torn down at exec. The child's peak-memory figure starts from the
+    /// launcher's own high-water mark, so only for the small `grader-launcher` binary.
+    SharedMemory,
+    /// `clone(CLONE_VFORK)` with a copy of the memory, like `fork`: slower, but the figure
+    /// starts from what the child touched. For the full `grader` binary as a launcher.
+    Copy,
+}
+
+/// The argument that makes a launcher copy memory ([`Spawn::Copy`]); the grader passes it
+/// when it falls back on its own binary as the launcher.
+pub(crate) const COPY_MEMORY_ARG: &str = "--copy-memory";
 
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
 pub(crate) fn serve() -> ! {
@@ -36,11 +51,16 @@ pub(crate) fn serve() -> ! {
         // If the grader dies, so do we (and our children, by their own death signal).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
     }
+    let spawn = if std::env::args().any(|a| a == COPY_MEMORY_ARG) {
+        Spawn::Copy
+    } else {
+        Spawn::SharedMemory
+    };
     loop {
         let Ok(Some((request, fds))) = receive::<Request>(&socket) else {
             std::process::exit(0)
         };
-        let reply = match run(&socket, &request, fds) {
+        let reply = match run(&socket, &request, fds, spawn) {
             Ok(reply) => reply,
             Err(e) => Reply::Failed {
                 message: e.to_string(),
@@ -113,25 +133,31 @@ fn prepare(request: &Request) -> io::Result<Prepared> {
 /// so a small one is plenty.
 const CHILD_STACK: usize = 64 * 1024;
 
-/// What the child gets: everything prepared, and where to leave `errno` if a step fails.
+/// Where the child keeps the write end of its error pipe once its own descriptors are set.
+const ERROR_FD: RawFd = 3;
+
+/// What the child gets: everything prepared, and a pipe to report `errno` on if a step
+/// fails (closed by a successful exec).
 struct ChildArgs<'a> {
     prepared: &'a Prepared,
     argv: &'a [*const libc::c_char],
     envp: &'a [*const libc::c_char],
     fds: [RawFd; 3],
-    /// Written by the child before it exits on a failure; read by us once `clone`
-    /// returns (with `CLONE_VFORK`, after the child exec'd or exited).
-    errno: AtomicI32,
+    error: RawFd,
 }
 
 /// Starts one program and runs it to its end; replies `Started` on the way, returns
 /// `Ended`.
 ///
-/// The child is made with `clone(CLONE_VM | CLONE_VFORK)`, as `posix_spawn` does: it
-/// shares our memory until `execve`, so no page tables are copied and nothing is torn
-/// down at exec (a plain fork of even this small process costs more), and we sleep until
-/// it has exec'd, so the error report below is already there when `clone` returns.
-fn run(socket: &UnixStream, request: &Request, fds: Vec<OwnedFd>) -> io::Result<Reply> {
+/// The child is made by `clone` with `CLONE_VFORK` (see [`Spawn`] for sharing memory): we
+/// sleep until it has exec'd or failed, so its error report, if any, is already in the
+/// pipe when `clone` returns.
+fn run(
+    socket: &UnixStream,
+    request: &Request,
+    fds: Vec<OwnedFd>,
+    spawn: Spawn,
+) -> io::Result<Reply> {
     if fds.len() != 3 {
         return Err(io::Error::other("expected three descriptors"));
     }
@@ -140,12 +166,17 @@ fn run(socket: &UnixStream, request: &Request, fds: Vec<OwnedFd>) -> io::Result<
     argv.push(std::ptr::null());
     let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
     envp.push(std::ptr::null());
+    let (error_read, error_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
     let args = ChildArgs {
         prepared: &prepared,
         argv: &argv,
         envp: &envp,
         fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
-        errno: AtomicI32::new(0),
+        error: error_write.as_raw_fd(),
+    };
+    let flags = match spawn {
+        Spawn::SharedMemory => libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+        Spawn::Copy => libc::CLONE_VFORK | libc::SIGCHLD,
     };
     let mut stack = vec![0u8; CHILD_STACK];
     let start = Instant::now();
@@ -159,12 +190,7 @@ fn run(socket: &UnixStream, request: &Request, fds: Vec<OwnedFd>) -> io::Result<
         libc::sigfillset(&raw mut all);
         libc::pthread_sigmask(libc::SIG_SETMASK, &raw const all, &raw mut old);
         let top = stack.as_mut_ptr().add(CHILD_STACK).cast::<libc::c_void>();
-        let pid = libc::clone(
-            child_main,
-            top,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-            (&raw const args).cast_mut().cast(),
-        );
+        let pid = libc::clone(child_main, top, flags, (&raw const args).cast_mut().cast());
         libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
         pid
     };
@@ -172,12 +198,15 @@ fn run(socket: &UnixStream, request: &Request, fds: Vec<OwnedFd>) -> io::Result<
         return Err(io::Error::last_os_error());
     }
     drop(fds);
-    let errno = args.errno.load(Ordering::SeqCst);
-    if errno != 0 {
+    drop(error_write);
+    // The child has exec'd (the pipe closed with it) or written its errno and exited.
+    let mut errno = [0u8; 4];
+    let got = nix::unistd::read(&error_read, &mut errno).unwrap_or(0);
+    if got == 4 {
         let mut status = 0;
         // SAFETY: reaping our own child, which has exited.
         unsafe { libc::waitpid(pid, &raw mut status, 0) };
-        let error = io::Error::from_raw_os_error(errno);
+        let error = io::Error::from_raw_os_error(i32::from_ne_bytes(errno));
         return Ok(Reply::Failed {
             message: format!("cannot run {}: {error}", request.program),
         });
@@ -260,20 +289,21 @@ extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
     child(args)
 }
 
-/// The child between clone and exec: it shares the launcher's memory, so it only makes
-/// raw system calls on data prepared before (no allocation, no locks, and no glibc
+/// The child between clone and exec: it may share the launcher's memory, so it only
+/// makes raw system calls on data prepared before (no allocation, no locks, and no glibc
 /// `setuid`, which would try to change every thread of the launcher too). Never returns.
 fn child(args: &ChildArgs<'_>) -> ! {
     let p = args.prepared;
-    let fail = || -> ! {
-        // SAFETY: reading this thread's errno and exiting without running any of the
-        // launcher's exit handlers.
+    let fail = |error: RawFd| -> ! {
+        // SAFETY: reporting this thread's errno on the pipe and exiting without running
+        // any of the launcher's exit handlers.
         unsafe {
-            args.errno
-                .store((*libc::__errno_location()).max(1), Ordering::SeqCst);
+            let errno = (*libc::__errno_location()).max(1);
+            libc::write(error, errno.to_ne_bytes().as_ptr().cast(), 4);
             libc::_exit(127)
         }
     };
+    let error = args.error;
     // SAFETY: system calls on descriptors and C strings prepared before the clone.
     unsafe {
         // Default dispositions first, while every signal is still blocked: Rust ignores
@@ -285,20 +315,27 @@ fn child(args: &ChildArgs<'_>) -> ! {
         }
         // Its own process group: the whole tree can be killed at once.
         if libc::setpgid(0, 0) != 0 {
-            fail();
+            fail(error);
         }
         for (target, &fd) in (0..).zip(args.fds.iter()) {
             if libc::dup2(fd, target) < 0 {
-                fail();
+                fail(error);
             }
         }
-        libc::close_range(3, u32::MAX, 0);
+        // The error pipe moves to 3, still closed by exec; everything else goes.
+        if libc::dup2(error, ERROR_FD) < 0
+            || libc::fcntl(ERROR_FD, libc::F_SETFD, libc::FD_CLOEXEC) < 0
+        {
+            fail(error);
+        }
+        let error = ERROR_FD;
+        libc::close_range(4, u32::MAX, 0);
         if libc::chdir(p.dir.as_ptr()) != 0 {
-            fail();
+            fail(error);
         }
         for (resource, limit) in &p.limits {
             if libc::setrlimit(*resource, limit) != 0 {
-                fail();
+                fail(error);
             }
         }
         if let Some((uid, gid)) = p.user
@@ -306,7 +343,7 @@ fn child(args: &ChildArgs<'_>) -> ! {
                 || libc::syscall(libc::SYS_setgid, gid) != 0
                 || libc::syscall(libc::SYS_setuid, uid) != 0)
         {
-            fail();
+            fail(error);
         }
         // Dies with the launcher (set after setuid, which clears it).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
@@ -314,6 +351,6 @@ fn child(args: &ChildArgs<'_>) -> ! {
         libc::sigemptyset(&raw mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());
         libc::execve(p.program.as_ptr(), args.argv.as_ptr(), args.envp.as_ptr());
-        fail()
+        fail(error)
     }
 }

@@ -109,8 +109,9 @@ pub(crate) struct Launcher {
 
 impl Launcher {
     /// Starts a launcher: the small `grader-launcher` binary installed beside this one, or,
-    /// where it is missing, this binary with the hidden launcher argument (which works the
-    /// same, but sets a higher floor under the peak memory programs report).
+    /// where it is missing (`cargo run` builds only `grader`), this binary with the hidden
+    /// launcher argument, copying memory at each start so that its larger size does not
+    /// become the floor of the peak memory programs report.
     pub(crate) fn start() -> io::Result<Launcher> {
         let (ours, theirs) = UnixStream::pair()?;
         let exe = std::env::current_exe()?;
@@ -119,7 +120,7 @@ impl Launcher {
             Command::new(small)
         } else {
             let mut command = Command::new(exe);
-            command.arg(LAUNCHER_ARG);
+            command.args([LAUNCHER_ARG, launcher::COPY_MEMORY_ARG]);
             command
         };
         let process = command
