@@ -173,6 +173,16 @@ fn tle_by_wall_time_for_a_program_that_sleeps() {
 }
 
 #[test]
+fn tle_by_wall_time_with_both_pipes_closed() {
+    expect(
+        "tle_closed_pipes.c",
+        "TLE",
+        "slept or waited",
+        &["--time-limit", "0.5", "--wall-limit", "1"],
+    );
+}
+
+#[test]
 fn mle_on_peak_resident_memory() {
     let report = expect(
         "mle_touch.c",
@@ -352,6 +362,31 @@ fn a_second_run_uses_the_compile_cache() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains("(c99, compiled;"));
+}
+
+#[test]
+fn as_root_the_program_runs_as_nobody() {
+    if !is_root() {
+        return;
+    }
+    let run = Run::new();
+    let output = run
+        .command()
+        .args(["--cmd", "id -u", "--cases"])
+        .arg(two_cases())
+        .args(["--report", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["cases"][0]["message"], "expected `4`, got `65534`");
+}
+
+fn is_root() -> bool {
+    fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("Uid:"))
+        .is_some_and(|l| l.split_whitespace().nth(2) == Some("0"))
 }
 
 // ------------------------------------------------------------------ reports
