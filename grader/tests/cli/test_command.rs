@@ -5,11 +5,6 @@
 //! Programs really run here, so every time figure has a wide margin; the judging rules
 //! themselves are unit-tested without processes in `judge.rs`.
 
-#![expect(
-    clippy::unwrap_used,
-    reason = "helpers of tests: a failure should panic"
-)]
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

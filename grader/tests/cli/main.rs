@@ -1,10 +1,13 @@
 //! End-to-end tests of the `grader` binary: every command through its real command line,
-//! its output and its exit status (cli.md).
+//! its output and its exit status (cli.md). One test binary for the crate; `grader test`
+//! has its own module.
 
 #![expect(
     clippy::unwrap_used,
     reason = "helpers of tests: a failure should panic"
 )]
+
+mod test_command;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -341,7 +344,7 @@ fn gen_flip_seed_1_count_5_is_pinned() {
         .args(["gen", "flip", "--seed", "1", "--count", "5"])
         .assert()
         .success()
-        .stdout(include_str!("golden/gen-flip-seed-1-count-5.txt"));
+        .stdout(include_str!("../golden/gen-flip-seed-1-count-5.txt"));
 }
 
 #[test]
