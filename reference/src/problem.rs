@@ -161,6 +161,27 @@ impl Problem {
         })
     }
 
+    /// The kinds a fuzzer cycles through, rare classes first (see [`Puzzle::FUZZ_MIX`]).
+    pub fn fuzz_mix(self) -> &'static [&'static str] {
+        with_puzzle!(self, P => P::FUZZ_MIX)
+    }
+
+    /// Simpler neighbours of an input, as clean input text, for shrinking.
+    pub fn shrink(self, input: &[u8]) -> Result<Vec<String>, ParseError> {
+        with_puzzle!(self, P => Ok(P::shrink(&P::parse(input)?).iter().map(ToString::to_string).collect()))
+    }
+
+    /// How big an input is, smaller first (see [`Puzzle::size`]).
+    pub fn size(self, input: &[u8]) -> Result<(u64, u64), ParseError> {
+        with_puzzle!(self, P => Ok(P::size(&P::parse(input)?)))
+    }
+
+    /// Every valid input, as clean text, when the space is enumerable (`flip`: 65,536
+    /// boards; `fourinrow`: 411,840); `None` for `swap`.
+    pub fn enumerate(self) -> Option<Box<dyn Iterator<Item = String>>> {
+        with_puzzle!(self, P => P::enumerate().map(|all| Box::new(all.map(|b| b.to_string())) as Box<dyn Iterator<Item = String>>))
+    }
+
     /// The classic wrong solutions: name and description of each.
     pub fn mutants(self) -> Vec<(&'static str, &'static str)> {
         with_puzzle!(self, P => P::MUTANTS.iter().map(|m| (m.name, m.about)).collect())
@@ -192,6 +213,26 @@ impl FromStr for Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_fuzz_kind_parses_and_every_kind_is_in_the_mix() {
+        for problem in Problem::ALL {
+            for kind in problem.fuzz_mix() {
+                assert_eq!(problem.parse_kind(kind), Ok(()), "{problem} {kind}");
+            }
+            for doc in problem.kinds() {
+                let stem = doc.name.split('=').next().unwrap_or(doc.name);
+                assert!(
+                    problem
+                        .fuzz_mix()
+                        .iter()
+                        .any(|k| k.split('=').next() == Some(stem)),
+                    "{problem}: kind {} is not fuzzed",
+                    doc.name
+                );
+            }
+        }
+    }
 
     #[test]
     fn names_and_aliases_resolve() {

@@ -49,6 +49,21 @@ pub trait Puzzle {
     /// Draws one input of `kind` from `rng`. Deterministic: the same stream gives the same
     /// board on every platform.
     fn generate(kind: &Self::Kind, rng: &mut Rng) -> Self::Board;
+
+    /// The kinds (spelled as on the command line) a fuzzer cycles through, the rare
+    /// classes first, so that they come up early rather than at their natural rate.
+    const FUZZ_MIX: &'static [&'static str];
+
+    /// Simpler neighbours of a board, for shrinking a failing input (not all of them are
+    /// smaller: the shrinker keeps those that are, by [`Puzzle::size`]).
+    fn shrink(board: &Self::Board) -> Vec<Self::Board>;
+
+    /// How big a failing input is; smaller is simpler (for flip and fourinrow the answer
+    /// comes first, so a shrunk failure has the smallest answer the shrinker saw).
+    fn size(board: &Self::Board) -> (u64, u64);
+
+    /// Every valid board, when the space is small enough to run a program on each.
+    fn enumerate() -> Option<Box<dyn Iterator<Item = Self::Board>>>;
 }
 
 /// One kind of generated input, as documented to users.

@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod check;
+pub mod fuzzing;
 pub mod generate;
 pub mod mutants;
 pub mod solve;
@@ -47,5 +48,19 @@ impl Puzzle for Flip {
 
     fn generate(kind: &Kind, rng: &mut Rng) -> Board {
         generate::generate(*kind, rng)
+    }
+
+    const FUZZ_MIX: &'static [&'static str] = fuzzing::MIX;
+
+    fn shrink(board: &Board) -> Vec<Board> {
+        fuzzing::candidates(*board)
+    }
+
+    fn size(board: &Board) -> (u64, u64) {
+        fuzzing::size(*board)
+    }
+
+    fn enumerate() -> Option<Box<dyn Iterator<Item = Board>>> {
+        Some(Box::new(fuzzing::enumerate()))
     }
 }

@@ -6,6 +6,7 @@
 //! number of moves, `0` for a board that already is a goal.
 
 pub mod board;
+pub mod fuzzing;
 pub mod search;
 pub mod table;
 
@@ -50,5 +51,19 @@ impl Puzzle for FourInRow {
 
     fn generate(kind: &Kind, rng: &mut Rng) -> Board {
         generate::generate(*kind, rng)
+    }
+
+    const FUZZ_MIX: &'static [&'static str] = fuzzing::MIX;
+
+    fn shrink(board: &Board) -> Vec<Board> {
+        fuzzing::candidates(*board)
+    }
+
+    fn size(board: &Board) -> (u64, u64) {
+        fuzzing::size(*board)
+    }
+
+    fn enumerate() -> Option<Box<dyn Iterator<Item = Board>>> {
+        Some(Box::new(fuzzing::enumerate()))
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod check;
+pub mod fuzzing;
 pub mod generate;
 pub mod moves;
 pub mod mutants;
@@ -49,5 +50,19 @@ impl Puzzle for Swap {
 
     fn generate(kind: &Kind, rng: &mut Rng) -> Row {
         generate::generate(*kind, rng)
+    }
+
+    const FUZZ_MIX: &'static [&'static str] = fuzzing::MIX;
+
+    fn shrink(board: &Row) -> Vec<Row> {
+        fuzzing::candidates(*board)
+    }
+
+    fn size(board: &Row) -> (u64, u64) {
+        fuzzing::size(*board)
+    }
+
+    fn enumerate() -> Option<Box<dyn Iterator<Item = Row>>> {
+        None
     }
 }

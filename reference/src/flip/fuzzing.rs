@@ -1,0 +1,84 @@
+//! How the fuzzer draws, shrinks and enumerates flip boards.
+
+use super::{Board, solve};
+use crate::Count;
+
+/// The kinds the fuzzer cycles through, the rare classes first: `Impossible` (93.75% of
+/// boards, but the others are what most wrong solutions get wrong), each goal colour,
+/// an already solved board, every answer, the hardest boards.
+pub const MIX: &[&str] = &[
+    "answer=1",
+    "impossible",
+    "colour=b",
+    "colour=w",
+    "solved",
+    "hardest",
+    "answer=2",
+    "answer=3",
+    "answer=4",
+    "answer=5",
+    "solvable",
+    "random",
+];
+
+/// The squares one press flips: the piece and its orthogonal neighbours.
+fn press(i: u32) -> u16 {
+    let (row, col) = (i / 4, i % 4);
+    let mut mask = 1u16 << i;
+    if row > 0 {
+        mask |= 1 << (i - 4);
+    }
+    if row < 3 {
+        mask |= 1 << (i + 4);
+    }
+    if col > 0 {
+        mask |= 1 << (i - 1);
+    }
+    if col < 3 {
+        mask |= 1 << (i + 1);
+    }
+    mask
+}
+
+/// Neighbours to try when shrinking: one press away (the answer moves by one), one piece
+/// turned, and the two solved boards.
+pub fn candidates(board: Board) -> Vec<Board> {
+    let mut out: Vec<Board> = (0..16).map(|i| Board(board.0 ^ press(i))).collect();
+    out.extend((0..16).map(|i| Board(board.0 ^ (1 << i))));
+    out.extend([Board::ALL_WHITE, Board::ALL_BLACK]);
+    out
+}
+
+/// Smaller is simpler: the answer (`Impossible` after every answer), then how many
+/// pieces differ from the nearer solved board.
+pub fn size(board: Board) -> (u64, u64) {
+    let answer = match solve::by_table(board) {
+        Count::Moves(n) => u64::from(n),
+        Count::Impossible => 17,
+    };
+    let black = board.0.count_ones();
+    (answer, u64::from(black.min(16 - black)))
+}
+
+/// All 65,536 boards.
+pub fn enumerate() -> impl Iterator<Item = Board> {
+    (0..=u16::MAX).map(Board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_solvable_board_has_a_candidate_with_a_smaller_answer() {
+        for board in enumerate() {
+            let (answer, _) = size(board);
+            if (1..17).contains(&answer) {
+                assert!(
+                    candidates(board).into_iter().any(|c| size(c).0 < answer),
+                    "{board:?}"
+                );
+            }
+        }
+    }
+}
