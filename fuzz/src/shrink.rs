@@ -1,0 +1,169 @@
+//! Shrinking a failing input: greedily move to the smallest simpler neighbour (by the
+//! problem's own size: the answer first, for flip and fourinrow) that still fails the same
+//! way (the same verdict), until none does or the budget runs out, as proptest does.
+
+use std::time::Instant;
+
+use reference::Problem;
+
+use crate::candidate::Candidate;
+use crate::differ::{Failure, judge};
+
+/// When to stop shrinking.
+#[derive(Debug, Clone, Copy)]
+pub struct ShrinkBudget {
+    /// At most this many candidate runs.
+    pub steps: u32,
+    /// No run starts after this instant.
+    pub deadline: Option<Instant>,
+}
+
+/// A shrunk failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shrunk {
+    /// The smallest failing input found.
+    pub input: String,
+    /// How it fails.
+    pub failure: Failure,
+    /// Candidate runs spent.
+    pub steps: u32,
+    /// Accepted simplifications.
+    pub simplified: u32,
+}
+
+/// Shrinks `input`, which fails as `failure`, with `candidate`.
+pub fn shrink<C: Candidate>(
+    problem: Problem,
+    candidate: &mut C,
+    input: &str,
+    failure: &Failure,
+    budget: &ShrinkBudget,
+) -> Result<Shrunk, C::Error> {
+    let mut best = Shrunk {
+        input: input.to_owned(),
+        failure: failure.clone(),
+        steps: 0,
+        simplified: 0,
+    };
+    let Ok(mut size) = problem.size(input.as_bytes()) else {
+        return Ok(best);
+    };
+    'simpler: loop {
+        let Ok(neighbours) = problem.shrink(best.input.as_bytes()) else {
+            return Ok(best);
+        };
+        let mut smaller: Vec<((u64, u64), String)> = neighbours
+            .into_iter()
+            .filter_map(|n| Some((problem.size(n.as_bytes()).ok()?, n)))
+            .filter(|(s, _)| *s < size)
+            .collect();
+        // Smallest first: the first that still fails is the smallest failing neighbour.
+        smaller.sort();
+        smaller.dedup();
+        for (neighbour_size, neighbour) in smaller {
+            if best.steps >= budget.steps || budget.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(best);
+            }
+            best.steps += 1;
+            let observed = candidate.run(&neighbour)?;
+            if let Some(f) = judge(problem, &neighbour, observed)
+                && f.verdict == failure.verdict
+            {
+                best.input = neighbour;
+                best.failure = f;
+                best.simplified += 1;
+                size = neighbour_size;
+                continue 'simpler;
+            }
+        }
+        return Ok(best);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::candidate::Mutant;
+    use crate::differ::{Budget, Inputs, search};
+
+    fn mutant(problem: Problem, name: &str) -> Mutant {
+        let index = problem.mutants().iter().position(|m| m.0 == name).unwrap();
+        Mutant::new(problem, index)
+    }
+
+    fn shrunk(problem: Problem, name: &str, seed: u64) -> (String, Shrunk) {
+        let mut candidates = [mutant(problem, name)];
+        let found = search(
+            problem,
+            &Inputs::Seeded { seed },
+            &mut candidates,
+            &Budget::runs(500),
+            &|_| {},
+        )
+        .unwrap_or_else(|e| match e {});
+        let finding = found.finding.expect("a finding");
+        let budget = ShrinkBudget {
+            steps: 2000,
+            deadline: None,
+        };
+        let shrunk = shrink(
+            problem,
+            &mut candidates[0],
+            &finding.input,
+            &finding.failure,
+            &budget,
+        )
+        .unwrap_or_else(|e| match e {});
+        (finding.input, shrunk)
+    }
+
+    #[test]
+    fn a_shrunk_failure_still_fails_the_same_way_and_is_no_bigger() {
+        for problem in Problem::ALL {
+            for (name, _) in problem.mutants() {
+                for seed in 1..=3 {
+                    let (original, s) = shrunk(problem, name, seed);
+                    let before = problem.size(original.as_bytes()).unwrap();
+                    assert!(problem.size(s.input.as_bytes()).unwrap() <= before);
+                    let mut again = mutant(problem, name);
+                    let observed = again.run(&s.input).unwrap_or_else(|e| match e {});
+                    assert_eq!(
+                        judge(problem, &s.input, observed).map(|f| f.verdict),
+                        Some(s.failure.verdict),
+                        "{problem} {name}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_flip_or_fourinrow_answer_shrinks_to_the_smallest_failing_answer() {
+        // depth-cap-5 fails only at answer 6; no-zero only at 0; a wrong-neighbours
+        // mutant fails at small answers: the shrunk board has the smallest failing answer
+        // of all boards (which the exhaustive list gives).
+        for (problem, name) in [
+            (Problem::Flip, "depth-cap-5"),
+            (Problem::Flip, "wrapping-neighbours"),
+            (Problem::Flip, "linear-neighbours"),
+            (Problem::FourInRow, "no-diagonals"),
+            (Problem::FourInRow, "one-empty"),
+        ] {
+            let (_, s) = shrunk(problem, name, 1);
+            let got = problem.size(s.input.as_bytes()).unwrap().0;
+            let mut m = mutant(problem, name);
+            let smallest = problem
+                .enumerate()
+                .unwrap()
+                .step_by(if problem == Problem::Flip { 1 } else { 13 })
+                .filter(|input| {
+                    let observed = m.run(input).unwrap_or_else(|e| match e {});
+                    judge(problem, input, observed).is_some_and(|f| f.verdict == s.failure.verdict)
+                })
+                .map(|input| problem.size(input.as_bytes()).unwrap().0)
+                .min()
+                .unwrap();
+            assert_eq!(got, smallest, "{problem} {name}: shrunk to {:?}", s.input);
+        }
+    }
+}
