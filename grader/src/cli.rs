@@ -69,6 +69,12 @@ pub(crate) enum Command {
     Cases(CasesCommand),
     /// Run a submission on every case under limits and judge it.
     Test(Box<TestArgs>),
+    /// Differential random testing against the reference, shrinking any failure to a
+    /// small reproducer (exit 1 on a finding).
+    Fuzz(Box<FuzzArgs>),
+    /// Run one of a problem's classic wrong solutions on an input (for demonstrations
+    /// and for measuring `grader fuzz`).
+    Mutant(MutantArgs),
 }
 
 /// Arguments of `grader test`.
@@ -77,34 +83,14 @@ pub(crate) struct TestArgs {
     /// flip, fourinrow or swap.
     #[arg(value_parser = parse_problem)]
     pub(crate) problem: Problem,
-    /// An executable, or a source file (.c, .cpp/.cc/.cxx, .py, .rs, or see --lang).
-    #[arg(required_unless_present = "cmd", conflicts_with = "cmd")]
-    pub(crate) submission: Option<PathBuf>,
-    /// Run this command line instead of a file (split like a shell would).
-    #[arg(long, value_name = "COMMAND")]
-    pub(crate) cmd: Option<String>,
-    /// The language or profile (e.g. `cpp98`), instead of the one the extension says.
-    #[arg(long, value_name = "NAME")]
-    pub(crate) lang: Option<String>,
-    /// A language table that overrides or adds entries (the format of `languages.toml`).
-    #[arg(long, value_name = "FILE")]
-    pub(crate) config: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) submission: SubmissionArgs,
     /// The cases: every `*.in` below it with its `.ans` (or `.out`). Default: the
     /// project's `cases/PROBLEM`.
     #[arg(long, value_name = "DIR")]
     pub(crate) cases: Option<PathBuf>,
-    /// CPU time per case (`1`, `1.5s`, `500ms`).
-    #[arg(long, value_name = "SECS", default_value = "1", allow_hyphen_values = true, value_parser = crate::limits::duration)]
-    pub(crate) time_limit: std::time::Duration,
-    /// Wall time per case. Default: the CPU limit x 3 + 1 s.
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
-    pub(crate) wall_limit: Option<std::time::Duration>,
-    /// Peak resident memory per case (`256`, `256MiB`, `1G`; a bare number is MiB).
-    #[arg(long, value_name = "MIB", default_value = "256", allow_hyphen_values = true, value_parser = crate::limits::size)]
-    pub(crate) memory_limit: u64,
-    /// Standard output per case.
-    #[arg(long, value_name = "MIB", default_value = "64", allow_hyphen_values = true, value_parser = crate::limits::size)]
-    pub(crate) output_limit: u64,
+    #[command(flatten)]
+    pub(crate) limits: LimitArgs,
     /// Cases run at once. Default: the number of cores.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) jobs: Option<u32>,
@@ -117,13 +103,111 @@ pub(crate) struct TestArgs {
     /// Stop starting cases after the first one that is not AC.
     #[arg(long)]
     pub(crate) fail_fast: bool,
+}
+
+/// What to run: a file or a command line, and how to build it.
+#[derive(Debug, Args)]
+pub(crate) struct SubmissionArgs {
+    /// An executable, or a source file (.c, .cpp/.cc/.cxx, .py, .rs, or see --lang).
+    #[arg(required_unless_present = "cmd", conflicts_with = "cmd")]
+    pub(crate) submission: Option<PathBuf>,
+    /// Run this command line instead of a file (split like a shell would).
+    #[arg(long, value_name = "COMMAND")]
+    pub(crate) cmd: Option<String>,
+    /// The language or profile (e.g. `cpp98`), instead of the one the extension says.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) lang: Option<String>,
+    /// A language table that overrides or adds entries (the format of `languages.toml`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
     /// Where compiled programs are cached. Default: $GRADER_CACHE_DIR, else
     /// $XDG_CACHE_HOME/grader, else ~/.cache/grader.
     #[arg(long, value_name = "DIR")]
     pub(crate) cache_dir: Option<PathBuf>,
 }
 
-/// The report formats of `grader test`.
+/// The limits of every run.
+#[derive(Debug, Args)]
+#[expect(
+    clippy::struct_field_names,
+    reason = "clap names the flags after the fields: --time-limit, --memory-limit, ..."
+)]
+pub(crate) struct LimitArgs {
+    /// CPU time per run (`1`, `1.5s`, `500ms`).
+    #[arg(long, value_name = "SECS", default_value = "1", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    pub(crate) time_limit: std::time::Duration,
+    /// Wall time per run. Default: the CPU limit x 3 + 1 s.
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    pub(crate) wall_limit: Option<std::time::Duration>,
+    /// Peak resident memory per run (`256`, `256MiB`, `1G`; a bare number is MiB).
+    #[arg(long, value_name = "MIB", default_value = "256", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    pub(crate) memory_limit: u64,
+    /// Standard output per run.
+    #[arg(long, value_name = "MIB", default_value = "64", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    pub(crate) output_limit: u64,
+}
+
+/// Arguments of `grader fuzz`.
+#[derive(Debug, Args)]
+pub(crate) struct FuzzArgs {
+    /// flip, fourinrow or swap.
+    #[arg(value_parser = parse_problem)]
+    pub(crate) problem: Problem,
+    #[command(flatten)]
+    pub(crate) submission: SubmissionArgs,
+    /// The seed (any unsigned 64-bit number). Default: drawn from the clock, and printed.
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// At most this many runs. Default: 1000, unless --duration is given.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) runs: Option<u64>,
+    /// Stop starting runs after this long (`60`, `90s`, `500ms`).
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    pub(crate) duration: Option<std::time::Duration>,
+    /// Run every input instead of random ones, where the space is small enough (flip:
+    /// 65,536 boards; fourinrow: 411,840).
+    #[arg(long, conflicts_with_all = ["seed", "runs"])]
+    pub(crate) exhaustive: bool,
+    #[command(flatten)]
+    pub(crate) limits: LimitArgs,
+    /// Runs at once. Default: the number of cores.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub(crate) jobs: Option<u32>,
+    /// Write the shrunk failing case into this folder as `.in`/`.ans`, ready for a case
+    /// folder.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) save: Option<PathBuf>,
+    /// The regressions file: earlier failures, replayed first; a new failure is added.
+    /// Default: `fuzz-regressions/PROBLEM.txt`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) regressions: Option<PathBuf>,
+    /// Neither replay nor record regressions.
+    #[arg(long, conflicts_with = "regressions")]
+    pub(crate) no_regressions: bool,
+    /// At most this many runs spent shrinking a failure (0: do not shrink).
+    #[arg(long, value_name = "N", default_value_t = 500)]
+    pub(crate) shrink_steps: u32,
+    /// The report: human, json or junit.
+    #[arg(long, value_enum, default_value_t = TestReport::Human)]
+    pub(crate) report: TestReport,
+    /// Write the report to this file (atomically) instead of stdout.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) report_file: Option<PathBuf>,
+}
+
+/// Arguments of `grader mutant`.
+#[derive(Debug, Args)]
+pub(crate) struct MutantArgs {
+    /// flip, fourinrow or swap.
+    #[arg(value_parser = parse_problem)]
+    pub(crate) problem: Problem,
+    /// The mutant's name (`grader problems` lists them).
+    pub(crate) name: String,
+    /// The input file; standard input when absent.
+    pub(crate) file: Option<PathBuf>,
+}
+
+/// The report formats of `grader test` and `grader fuzz`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum TestReport {
     /// A table of cases, with diffs of the failures.

@@ -1,7 +1,6 @@
 //! One submission on every case: cases run on N workers (each with its own launcher), are
 //! judged as they finish, and come back in name order however they ran.
 
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -9,15 +8,12 @@ use std::time::Duration;
 use reference::{Problem, Verdict};
 
 use crate::cases::discover::Case;
-use crate::exec::{Launcher, Limits, Outcome, Spec};
+use crate::exec::Limits;
 use crate::files;
 use crate::judge::{Decision, judge};
-use crate::scratch::Scratch;
+use crate::runner::Runner;
 use crate::status::Fault;
-use crate::submission::{PATH, Program};
-
-/// The uid and gid programs run as when the grader is root: `nobody`.
-const NOBODY: (u32, u32) = (65534, 65534);
+use crate::submission::Program;
 
 /// How much of a program's output a result keeps for the report.
 const OUTPUT_EXCERPT: usize = 64 * 1024;
@@ -70,17 +66,13 @@ pub(crate) fn grade(
     let stop = AtomicBool::new(false);
     let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
     let failure: Mutex<Option<Fault>> = Mutex::new(None);
-    let user = nix::unistd::geteuid().is_root().then_some(NOBODY);
     let workers = plan.jobs.clamp(1, cases.len().max(1));
     std::thread::scope(|scope| {
         for worker in 0..workers {
             let (next, stop, results, failure) = (&next, &stop, &results, &failure);
             scope.spawn(move || {
                 let outcome = (|| -> Result<(), Fault> {
-                    let mut launcher = Launcher::start()
-                        .map_err(|e| Fault::Internal(format!("cannot start a launcher: {e}")))?;
-                    let scratch =
-                        Scratch::create(program.staging.path(), &format!("run-{worker}"), user)?;
+                    let mut runner = Runner::start(program, worker)?;
                     loop {
                         if stop.load(Ordering::Relaxed) {
                             return Ok(());
@@ -89,8 +81,7 @@ pub(crate) fn grade(
                         let Some(case) = cases.get(index) else {
                             return Ok(());
                         };
-                        scratch.reset()?;
-                        let result = run_case(&mut launcher, program, case, &scratch, plan, user)?;
+                        let result = run_case(&mut runner, program, case, plan)?;
                         if plan.fail_fast && result.decision.verdict != Verdict::Accepted {
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -112,12 +103,10 @@ pub(crate) fn grade(
 }
 
 fn run_case(
-    launcher: &mut Launcher,
+    runner: &mut Runner,
     program: &Program,
     case: &Case,
-    scratch: &Scratch,
     plan: &Plan,
-    user: Option<(u32, u32)>,
 ) -> Result<CaseResult, Fault> {
     let input = files::read_capped(&case.input)?;
     let answer_path = case.answer.as_ref().ok_or_else(|| {
@@ -127,23 +116,7 @@ fn run_case(
         ))
     })?;
     let answer = files::read_capped(answer_path)?;
-    let scratch = scratch.path();
-    let spec = Spec {
-        program: PathBuf::from(&program.argv[0]),
-        argv: program.argv.clone(),
-        env: vec![
-            format!("PATH={PATH}"),
-            format!("HOME={}", scratch.display()),
-            format!("TMPDIR={}", scratch.display()),
-            "LANG=C.UTF-8".to_owned(),
-            "PYTHONDONTWRITEBYTECODE=1".to_owned(),
-        ],
-        dir: scratch.to_path_buf(),
-        stdin: case.input.clone(),
-        user,
-    };
-    let outcome = launcher.run(&spec, &plan.limits);
-    let outcome: Outcome = outcome.map_err(|e| Fault::Usage(format!("{}: {e}", case.name)))?;
+    let outcome = runner.run(program, &case.input, &plan.limits)?;
     let decision = judge(&outcome, &plan.limits, |output| {
         match plan.problem.check(&input, Some(&answer), output) {
             Ok(judgement) => judgement,

@@ -4,15 +4,17 @@
 //! its result to the exit statuses of cli.md (0 all good, 1 the submission or the data
 //! failed, 2 the call is wrong, 3 the grader is broken).
 
+mod candidate;
 mod cases;
 mod cli;
-mod commands;
+pub(crate) mod commands;
 mod exec;
 mod files;
 mod grade;
 mod judge;
 mod limits;
 mod report;
+mod runner;
 mod scratch;
 mod status;
 mod submission;

@@ -2,14 +2,19 @@
 
 mod cases;
 mod check;
+pub(crate) mod fuzz;
+
 mod generate;
+mod mutant;
 mod problems;
 mod solve;
 mod test;
 mod validate;
 
-use crate::cli::Command;
+use crate::cli::{Command, LimitArgs, SubmissionArgs};
+use crate::exec::Limits;
 use crate::status::{Fault, Status};
+use crate::submission::{self, Built, Options, Submission, compile, languages::Languages};
 
 /// Runs one subcommand.
 pub(crate) fn run(command: Command) -> Result<Status, Fault> {
@@ -31,7 +36,45 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
         Command::Gen(args) => generate::run(&args),
         Command::Cases(command) => cases::run(command),
         Command::Test(args) => test::run(&args),
+        Command::Fuzz(args) => fuzz::run(&args),
+        Command::Mutant(args) => mutant::run(&args),
     }
+}
+
+/// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s).
+fn limits(args: &LimitArgs) -> Limits {
+    Limits {
+        cpu: args.time_limit,
+        wall: args
+            .wall_limit
+            .unwrap_or(args.time_limit * 3 + std::time::Duration::from_secs(1)),
+        memory: args.memory_limit,
+        output: args.output_limit,
+    }
+}
+
+/// Builds the submission the flags name: a program, or the compiler's refusal; with the
+/// name reports show for it.
+fn build(args: &SubmissionArgs) -> Result<(Built, String), Fault> {
+    let languages = Languages::load(args.config.as_deref())?;
+    let submission = match (&args.cmd, &args.submission) {
+        (Some(line), _) => Submission::Command(line.clone()),
+        (None, Some(path)) => Submission::File(path.clone()),
+        (None, None) => return Err(Fault::Usage("a SUBMISSION or --cmd is required".to_owned())),
+    };
+    let shown = match &submission {
+        Submission::Command(line) => line.clone(),
+        Submission::File(path) => path.display().to_string(),
+    };
+    let options = Options {
+        language: args.lang.as_deref(),
+        languages: &languages,
+        cache: args
+            .cache_dir
+            .clone()
+            .unwrap_or_else(compile::default_cache),
+    };
+    Ok((submission::build(&submission, &options)?, shown))
 }
 
 /// How a path is named in messages: the path, or `<stdin>`.

@@ -5,12 +5,11 @@ use std::path::PathBuf;
 
 use crate::cases::{self, discover};
 use crate::cli::{TestArgs, TestReport};
-use crate::exec::Limits;
 use crate::files;
 use crate::grade::{self, Plan};
 use crate::report::{self, verdicts::Graded};
 use crate::status::{Fault, Status};
-use crate::submission::{self, Built, Options, Submission, compile, languages::Languages};
+use crate::submission::Built;
 
 pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let problem = args.problem;
@@ -32,44 +31,16 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             case.input.display()
         )));
     }
-    let limits = Limits {
-        cpu: args.time_limit,
-        wall: args
-            .wall_limit
-            .unwrap_or(args.time_limit * 3 + std::time::Duration::from_secs(1)),
-        memory: args.memory_limit,
-        output: args.output_limit,
-    };
-    let languages = Languages::load(args.config.as_deref())?;
-    let submission = match (&args.cmd, &args.submission) {
-        (Some(line), _) => Submission::Command(line.clone()),
-        (None, Some(path)) => Submission::File(path.clone()),
-        (None, None) => return Err(Fault::Usage("a SUBMISSION or --cmd is required".to_owned())),
-    };
-    let shown = match &submission {
-        Submission::Command(line) => line.clone(),
-        Submission::File(path) => path.display().to_string(),
-    };
-    let options = Options {
-        language: args.lang.as_deref(),
-        languages: &languages,
-        cache: args
-            .cache_dir
-            .clone()
-            .unwrap_or_else(compile::default_cache),
-    };
+    let limits = super::limits(&args.limits);
+    let (built, shown) = super::build(&args.submission)?;
     let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
-    let built = submission::build(&submission, &options)?;
     let (results, language, cached, compile_error) = match built {
         Built::CompileError { language, message } => (Vec::new(), language, false, Some(message)),
         Built::Ready(program) => {
             let plan = Plan {
                 problem,
                 limits,
-                jobs: args.jobs.map_or_else(
-                    || std::thread::available_parallelism().map_or(1, usize::from),
-                    |j| j as usize,
-                ),
+                jobs: jobs(args.jobs),
                 fail_fast: args.fail_fast,
             };
             let results = grade::grade(&program, &cases, &plan)?;
@@ -108,6 +79,14 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     Ok(Status::failed_if(
         graded.verdict() != reference::Verdict::Accepted,
     ))
+}
+
+/// `--jobs`, by default the number of cores.
+pub(crate) fn jobs(jobs: Option<u32>) -> usize {
+    jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |j| j as usize,
+    )
 }
 
 /// `./cases/PROBLEM` when run from a checkout, else the cases this binary was built with.

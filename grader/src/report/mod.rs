@@ -3,6 +3,8 @@
 //! Writes ignore a closed stdout (`grader gen ... | head` must not panic), because Rust
 //! ignores SIGPIPE and turns it into an `EPIPE` error on write.
 
+pub(crate) mod fuzz;
+pub(crate) mod progress;
 pub(crate) mod tables;
 pub(crate) mod verdicts;
 

@@ -1,0 +1,368 @@
+//! `grader fuzz PROBLEM SUBMISSION`: earlier failures (the regressions file) are replayed
+//! first, then inputs drawn from the seed (or every input, `--exhaustive`) run on N
+//! workers until a failure or the budget; a failure is shrunk, recorded, optionally saved
+//! as a case, and reported with the command that replays it.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use fuzz::regressions::{self, HEADER, Regression};
+use fuzz::{Budget, Finding, Inputs, Search, ShrinkBudget, differ::Drawn};
+use reference::Problem;
+
+use crate::candidate::ProgramCandidate;
+use crate::cli::{FuzzArgs, TestReport};
+use crate::files;
+use crate::report::{self, fuzz::Found, fuzz::FuzzReport, progress::Progress};
+use crate::status::{Fault, Status};
+use crate::submission::Built;
+
+/// Runs without `--runs` or `--duration`.
+const DEFAULT_RUNS: u64 = 1000;
+/// How long shrinking may take, whatever `--shrink-steps` allows.
+const SHRINK_TIME: Duration = Duration::from_secs(30);
+
+/// Where a failing input came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The regressions file, entry number `.0`.
+    Regression(usize),
+    /// Drawn from the seed.
+    Seeded,
+    /// The exhaustive list.
+    Exhaustive,
+}
+
+pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
+    let problem = args.problem;
+    // Everything the call names is checked before anything runs.
+    if args.exhaustive && problem.enumerate().is_none() {
+        return Err(Fault::Usage(format!(
+            "--exhaustive: the inputs of {problem} are too many to enumerate; use --runs or --duration"
+        )));
+    }
+    let regressions_file = (!args.no_regressions).then(|| {
+        args.regressions
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("fuzz-regressions").join(format!("{problem}.txt")))
+    });
+    let earlier = match &regressions_file {
+        Some(path) => read_regressions(path, problem)?,
+        None => Vec::new(),
+    };
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let limits = super::limits(&args.limits);
+    let (built, shown) = super::build(&args.submission)?;
+    let mut facts = FuzzReport {
+        problem,
+        submission: shown,
+        language: String::new(),
+        seed,
+        exhaustive: args.exhaustive,
+        limits,
+        runs: 0,
+        replayed: 0,
+        elapsed: Duration::ZERO,
+        compile_error: None,
+        found: None,
+    };
+    let program = match built {
+        Built::CompileError { language, message } => {
+            facts.language = language;
+            facts.compile_error = Some(message);
+            return report_and_status(&facts, args);
+        }
+        Built::Ready(program) => program,
+    };
+    facts.language.clone_from(&program.language);
+    let jobs = super::test::jobs(args.jobs);
+    let mut candidates = (0..jobs)
+        .map(|worker| ProgramCandidate::start(&program, worker, limits))
+        .collect::<Result<Vec<_>, Fault>>()?;
+    let start = Instant::now();
+    let progress = Progress::new();
+    let (search, source, replayed) = find(args, &earlier, seed, &mut candidates, &|runs| {
+        progress.tick(runs, start.elapsed());
+    })?;
+    facts.replayed = replayed;
+    facts.runs = search.runs;
+    facts.elapsed = start.elapsed();
+    progress.finish();
+
+    if let Some(found) = shrink_found(problem, &mut candidates[0], search, args.shrink_steps)? {
+        let mut found = Found {
+            source,
+            regression: match source {
+                Source::Regression(i) => earlier.get(i).cloned(),
+                _ => None,
+            },
+            replay: replay_command(args, seed, &found.0),
+            finding: found.0,
+            shrunk: found.1,
+            saved: Vec::new(),
+            recorded: None,
+        };
+        if let Some(path) = &regressions_file
+            && source != Source::Exhaustive
+        {
+            found.recorded = record(path, problem, seed, &found)?;
+        }
+        if let Some(dir) = &args.save {
+            found.saved = save(dir, problem, seed, &found)?;
+        }
+        facts.found = Some(found);
+    }
+    report_and_status(&facts, args)
+}
+
+/// Replays the earlier failures, then runs the seeded (or every) input; the search, where
+/// its finding came from, and how many runs were replays.
+fn find(
+    args: &FuzzArgs,
+    earlier: &[Regression],
+    seed: u64,
+    candidates: &mut [ProgramCandidate<'_>],
+    tick: &(dyn Fn(u64) + Sync),
+) -> Result<(Search, Source, u64), Fault> {
+    let problem = args.problem;
+    // Earlier failures first: a fix that does not hold shows at once.
+    let replay: Vec<Drawn> = earlier
+        .iter()
+        .map(|r| Drawn {
+            kind: "regression".to_owned(),
+            input: r.input.clone(),
+        })
+        .collect();
+    let search = fuzz::search(
+        problem,
+        &Inputs::Listed(replay),
+        candidates,
+        &Budget::default(),
+        tick,
+    )?;
+    if let Some(finding) = &search.finding {
+        let source = Source::Regression(usize::try_from(finding.run).unwrap_or(0));
+        let replayed = search.runs;
+        return Ok((search, source, replayed));
+    }
+    let replayed = search.runs;
+    let (inputs, budget, source) = if args.exhaustive {
+        let all = problem
+            .enumerate()
+            .expect("checked before")
+            .map(|input| Drawn {
+                kind: "all".to_owned(),
+                input,
+            })
+            .collect();
+        (Inputs::Listed(all), Budget::default(), Source::Exhaustive)
+    } else {
+        let runs = args
+            .runs
+            .or(args.duration.is_none().then_some(DEFAULT_RUNS));
+        let deadline = args.duration.map(|d| Instant::now() + d);
+        (
+            Inputs::Seeded { seed },
+            Budget { runs, deadline },
+            Source::Seeded,
+        )
+    };
+    let tick = |runs: u64| tick(replayed + runs);
+    let mut search = fuzz::search(problem, &inputs, candidates, &budget, &tick)?;
+    search.runs += replayed;
+    Ok((search, source, replayed))
+}
+
+/// Shrinks the smallest of the failures seen (the finding, and any other failing run
+/// that was in flight) with the same verdict.
+fn shrink_found(
+    problem: Problem,
+    candidate: &mut ProgramCandidate<'_>,
+    search: Search,
+    steps: u32,
+) -> Result<Option<(Finding, fuzz::Shrunk)>, Fault> {
+    let Some(finding) = search.finding else {
+        return Ok(None);
+    };
+    let size = |f: &Finding| {
+        problem
+            .size(f.input.as_bytes())
+            .unwrap_or((u64::MAX, u64::MAX))
+    };
+    let start = search
+        .others
+        .iter()
+        .filter(|f| f.failure.verdict == finding.failure.verdict)
+        .min_by_key(|f| size(f))
+        .filter(|f| size(f) < size(&finding))
+        .unwrap_or(&finding)
+        .clone();
+    let budget = ShrinkBudget {
+        steps,
+        deadline: Some(Instant::now() + SHRINK_TIME),
+    };
+    let shrunk = fuzz::shrink(problem, candidate, &start.input, &start.failure, &budget)?;
+    Ok(Some((finding, shrunk)))
+}
+
+/// The earlier failures of `problem` in the regressions file (none when it is missing).
+fn read_regressions(path: &Path, problem: Problem) -> Result<Vec<Regression>, Fault> {
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = files::read_capped(path)?;
+    let text = String::from_utf8(text)
+        .map_err(|_| Fault::Usage(format!("{}: not UTF-8 text", path.display())))?;
+    let all = regressions::parse(&text).map_err(|bad| {
+        Fault::Usage(format!(
+            "{}:{}:{}: {}",
+            path.display(),
+            bad.line,
+            bad.column,
+            bad.message
+        ))
+    })?;
+    let mine: Vec<Regression> = all.into_iter().filter(|r| r.problem == problem).collect();
+    for r in &mine {
+        problem.validate(r.input.as_bytes()).map_err(|e| {
+            Fault::Usage(format!(
+                "{}: a {problem} regression (seed {} run {}) is not a valid input: {e}",
+                path.display(),
+                r.seed,
+                r.run
+            ))
+        })?;
+    }
+    Ok(mine)
+}
+
+/// Adds the shrunk failure to the regressions file (atomically), unless it is there.
+fn record(
+    path: &Path,
+    problem: Problem,
+    seed: u64,
+    found: &Found,
+) -> Result<Option<PathBuf>, Fault> {
+    let old = if path.exists() {
+        String::from_utf8_lossy(&files::read_capped(path)?).into_owned()
+    } else {
+        HEADER.to_owned()
+    };
+    let known = regressions::parse(&old).unwrap_or_default();
+    if known
+        .iter()
+        .any(|r| r.problem == problem && r.input == found.shrunk.input)
+    {
+        return Ok(None);
+    }
+    let (seed, run) = match &found.regression {
+        Some(r) => (r.seed, r.run),
+        // Runs are counted from 1 wherever a person reads them (`--runs` replays up to it).
+        None => (seed, found.finding.run + 1),
+    };
+    let line = Regression {
+        problem,
+        seed,
+        run,
+        input: found.shrunk.input.clone(),
+        note: format!(
+            "{}: {}",
+            found.shrunk.failure.verdict.code(),
+            found.shrunk.failure.message
+        ),
+    }
+    .to_line();
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
+    }
+    let mut text = old;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&line);
+    files::write_atomic(path, text.as_bytes())?;
+    Ok(Some(path.to_path_buf()))
+}
+
+/// Writes the shrunk input and its reference answer into `dir`, ready for a case folder.
+fn save(dir: &Path, problem: Problem, seed: u64, found: &Found) -> Result<Vec<PathBuf>, Fault> {
+    std::fs::create_dir_all(dir).map_err(|e| files::cannot(dir, "create", &e))?;
+    let stem = match found.source {
+        Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.run),
+        Source::Exhaustive => format!("{problem}-all-{}", found.finding.run),
+        Source::Regression(i) => format!("{problem}-regression-{}", i + 1),
+    };
+    let input = &found.shrunk.input;
+    let answer = problem
+        .solve(input.as_bytes())
+        .map_err(|e| Fault::Internal(format!("the shrunk input does not parse: {e}")))?;
+    let paths = [
+        dir.join(format!("{stem}.in")),
+        dir.join(format!("{stem}.ans")),
+    ];
+    files::write_atomic(&paths[0], input.as_bytes())?;
+    files::write_atomic(&paths[1], answer.as_bytes())?;
+    Ok(paths.to_vec())
+}
+
+/// The command that finds the same failure again: the same seed, up to its run.
+fn replay_command(args: &FuzzArgs, seed: u64, finding: &Finding) -> String {
+    let quote =
+        |s: &str| shlex::try_quote(s).map_or_else(|_| s.to_owned(), std::borrow::Cow::into_owned);
+    let mut words = vec![
+        "grader".to_owned(),
+        "fuzz".to_owned(),
+        args.problem.id().to_owned(),
+    ];
+    match (&args.submission.cmd, &args.submission.submission) {
+        (Some(line), _) => words.extend(["--cmd".to_owned(), quote(line)]),
+        (None, Some(path)) => words.push(quote(&path.to_string_lossy())),
+        (None, None) => {}
+    }
+    if let Some(lang) = &args.submission.lang {
+        words.extend(["--lang".to_owned(), quote(lang)]);
+    }
+    if args.exhaustive {
+        words.push("--exhaustive".to_owned());
+    } else if finding.kind != "regression" {
+        words.extend([
+            "--seed".to_owned(),
+            seed.to_string(),
+            "--runs".to_owned(),
+            (finding.run + 1).to_string(),
+        ]);
+    }
+    words.join(" ")
+}
+
+/// A seed from the clock, for runs that name none (printed, so it can be replayed).
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    // Mixed so that seeds drawn a moment apart are not neighbours.
+    let mut rng = reference::Rng::new(now.as_secs() ^ u64::from(now.subsec_nanos()) << 20);
+    rng.next_u64() % 1_000_000_000
+}
+
+fn report_and_status(facts: &FuzzReport, args: &FuzzArgs) -> Result<Status, Fault> {
+    let text = match args.report {
+        TestReport::Human => report::fuzz::human(facts),
+        TestReport::Json => report::fuzz::json(facts),
+        TestReport::Junit => report::fuzz::junit(facts),
+    };
+    match &args.report_file {
+        Some(path) => {
+            files::write_atomic(path, report::plain(&text).as_bytes())?;
+            report::note(&format!(
+                "{}; report written to {}",
+                facts.summary(),
+                path.display()
+            ));
+        }
+        None => report::out_styled(&text),
+    }
+    Ok(Status::failed_if(
+        facts.compile_error.is_some() || facts.found.is_some(),
+    ))
+}

@@ -1,0 +1,339 @@
+//! The reports of `grader fuzz`: human (the original and the shrunk input side by side
+//! with expected and got, and the command that replays it), JSON and JUnit.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anstyle::{AnsiColor, Style};
+use fuzz::{Finding, Regression, Shrunk};
+use reference::{Problem, Verdict};
+
+use crate::commands::fuzz::Source;
+use crate::exec::Limits;
+use crate::judge::{mebibytes, seconds};
+
+/// A failure, shrunk, with where it came from and what was done with it.
+#[derive(Debug)]
+pub(crate) struct Found {
+    /// Where the input came from.
+    pub(crate) source: Source,
+    /// The regression it replays, when it came from the file.
+    pub(crate) regression: Option<Regression>,
+    /// The failing run as found.
+    pub(crate) finding: Finding,
+    /// The smallest failing input the shrinker reached.
+    pub(crate) shrunk: Shrunk,
+    /// The command that finds it again.
+    pub(crate) replay: String,
+    /// `--save`: the `.in` and `.ans` written.
+    pub(crate) saved: Vec<PathBuf>,
+    /// The regressions file it was added to.
+    pub(crate) recorded: Option<PathBuf>,
+}
+
+/// Everything a fuzz report says.
+#[derive(Debug)]
+pub(crate) struct FuzzReport {
+    /// The problem.
+    pub(crate) problem: Problem,
+    /// The submission as the user named it.
+    pub(crate) submission: String,
+    /// Its language.
+    pub(crate) language: String,
+    /// The seed.
+    pub(crate) seed: u64,
+    /// Whether every input was run.
+    pub(crate) exhaustive: bool,
+    /// The limits of every run.
+    pub(crate) limits: Limits,
+    /// Runs made (regressions included; shrinking not).
+    pub(crate) runs: u64,
+    /// Of those, replays of the regressions file.
+    pub(crate) replayed: u64,
+    /// Time spent running (shrinking not included).
+    pub(crate) elapsed: Duration,
+    /// The compiler's message when it did not compile.
+    pub(crate) compile_error: Option<String>,
+    /// The failure, if any.
+    pub(crate) found: Option<Found>,
+}
+
+impl FuzzReport {
+    /// The overall verdict: `CE`, the failure's, or `AC` when nothing was found.
+    pub(crate) fn verdict(&self) -> Verdict {
+        if self.compile_error.is_some() {
+            Verdict::CompileError
+        } else {
+            self.found
+                .as_ref()
+                .map_or(Verdict::Accepted, |f| f.shrunk.failure.verdict)
+        }
+    }
+
+    fn rate(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.runs as f64 / secs
+        } else {
+            0.0
+        }
+    }
+
+    /// One line: what happened.
+    pub(crate) fn summary(&self) -> String {
+        match (&self.compile_error, &self.found) {
+            (Some(_), _) => "CE: the submission did not compile".to_owned(),
+            (None, Some(found)) => format!(
+                "{} found after {}, shrunk in {} steps",
+                found.shrunk.failure.verdict.code(),
+                runs(self.runs),
+                found.shrunk.steps
+            ),
+            (None, None) => format!(
+                "no difference in {}{} ({}{:.0} runs/s)",
+                runs(self.runs - self.replayed),
+                if self.replayed > 0 {
+                    format!(" and {} earlier failures replayed", self.replayed)
+                } else {
+                    String::new()
+                },
+                if self.exhaustive {
+                    "every input, ".to_owned()
+                } else {
+                    format!("seed {}, ", self.seed)
+                },
+                self.rate()
+            ),
+        }
+    }
+}
+
+/// `1 run`, `12 runs`.
+fn runs(n: u64) -> String {
+    if n == 1 {
+        "1 run".to_owned()
+    } else {
+        format!("{n} runs")
+    }
+}
+
+fn answer_of(problem: Problem, input: &str) -> String {
+    problem.solve(input.as_bytes()).unwrap_or_default()
+}
+
+fn shown(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The JSON object.
+pub(crate) fn json(report: &FuzzReport) -> String {
+    let found = report.found.as_ref().map(|found| {
+        let f = &found.finding;
+        let s = &found.shrunk;
+        serde_json::json!({
+            "run": f.run + 1,
+            "kind": f.kind,
+            "source": match found.source {
+                Source::Regression(_) => "regression",
+                Source::Seeded => "seed",
+                Source::Exhaustive => "exhaustive",
+            },
+            "input": f.input,
+            "verdict": f.failure.verdict.code(),
+            "message": f.failure.message,
+            "expected": answer_of(report.problem, &f.input),
+            "got": shown(&f.failure.output),
+            "shrunk": {
+                "input": s.input,
+                "verdict": s.failure.verdict.code(),
+                "message": s.failure.message,
+                "expected": answer_of(report.problem, &s.input),
+                "got": shown(&s.failure.output),
+                "steps": s.steps,
+                "simplified": s.simplified,
+            },
+            "replay": found.replay,
+            "saved": found.saved.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "regressions_file": found.recorded.as_ref().map(|p| p.display().to_string()),
+        })
+    });
+    let value = serde_json::json!({
+        "problem": report.problem.id(),
+        "submission": report.submission,
+        "language": report.language,
+        "verdict": report.verdict().code(),
+        "seed": report.seed,
+        "exhaustive": report.exhaustive,
+        "runs": report.runs,
+        "elapsed_ms": (report.elapsed.as_secs_f64() * 1e3).round(),
+        "runs_per_second": report.rate().round(),
+        "compile_error": report.compile_error,
+        "finding": found,
+    });
+    let mut text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+    text.push('\n');
+    text
+}
+
+/// JUnit XML: one test case, the fuzz run.
+pub(crate) fn junit(report: &FuzzReport) -> String {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let name = format!("fuzz {} seed {}", report.problem, report.seed);
+    let status = match (&report.compile_error, &report.found) {
+        (Some(message), _) => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+            status.set_type("CE");
+            status.set_message("compile error");
+            status.set_description(message.clone());
+            status
+        }
+        (None, Some(found)) => {
+            let verdict = found.shrunk.failure.verdict;
+            let kind = match verdict {
+                Verdict::WrongAnswer | Verdict::Presentation => NonSuccessKind::Failure,
+                _ => NonSuccessKind::Error,
+            };
+            let mut status = TestCaseStatus::non_success(kind);
+            status.set_type(verdict.code());
+            status.set_message(report.summary());
+            status.set_description(format!(
+                "input:\n{}\nexpected:\n{}\ngot:\n{}\n{}\nreplay: {}",
+                found.shrunk.input,
+                answer_of(report.problem, &found.shrunk.input),
+                shown(&found.shrunk.failure.output),
+                found.shrunk.failure.message,
+                found.replay
+            ));
+            status
+        }
+        (None, None) => TestCaseStatus::success(),
+    };
+    let mut case = TestCase::new(name, status);
+    case.set_time(report.elapsed);
+    let mut suite = TestSuite::new(format!("{} {}", report.problem, report.submission));
+    suite.add_test_case(case);
+    let mut junit = Report::new("grader fuzz");
+    junit.add_test_suite(suite);
+    junit.to_string().expect("JUnit serialises")
+}
+
+fn paint(style: Style, text: &str) -> String {
+    format!("{style}{text}{style:#}")
+}
+
+/// The human report.
+pub(crate) fn human(report: &FuzzReport) -> String {
+    let dim = Style::new().dimmed();
+    let bad = Style::new().fg_color(Some(AnsiColor::Red.into())).bold();
+    let good = Style::new().fg_color(Some(AnsiColor::Green.into())).bold();
+    let mut out = String::new();
+    let what = if report.exhaustive {
+        "every input".to_owned()
+    } else {
+        format!("seed {}", report.seed)
+    };
+    let facts = format!(
+        "({}; {what}; limits {} CPU, {})",
+        report.language,
+        seconds(report.limits.cpu),
+        mebibytes(report.limits.memory)
+    );
+    let _ = writeln!(
+        out,
+        "{} {} {} {}",
+        paint(Style::new().bold(), "fuzz"),
+        paint(Style::new().bold(), report.problem.id()),
+        report.submission,
+        paint(dim, &facts)
+    );
+    if let Some(message) = &report.compile_error {
+        let _ = writeln!(out, "\n{}", paint(bad, "CE"));
+        for line in message.lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+        let _ = writeln!(out, "\n{} the submission did not compile", paint(bad, "CE"));
+        return out;
+    }
+    let Some(found) = &report.found else {
+        let _ = writeln!(out, "\n{} {}", paint(good, "OK"), report.summary());
+        return out;
+    };
+    let f = &found.finding;
+    let s = &found.shrunk;
+    let origin = match found.source {
+        Source::Regression(i) => format!("regression {} of the regressions file", i + 1),
+        Source::Seeded => format!("run {} of seed {} ({})", f.run + 1, report.seed, f.kind),
+        Source::Exhaustive => format!("input {} of every input", f.run + 1),
+    };
+    let _ = writeln!(
+        out,
+        "\n{} at {origin}, after {} in {}",
+        paint(bad, f.failure.verdict.code()),
+        runs(report.runs),
+        seconds(report.elapsed)
+    );
+    let _ = writeln!(out, "  {}", f.failure.message);
+    let _ = writeln!(
+        out,
+        "\n{} {}",
+        paint(
+            dim,
+            &format!(
+                "  shrunk in {} steps ({} simpler inputs that still fail):",
+                s.steps, s.simplified
+            )
+        ),
+        s.failure.message
+    );
+    side_by_side(&mut out, "input", &s.input, "original", &f.input);
+    let expected = answer_of(report.problem, &s.input);
+    let got = shown(&s.failure.output);
+    side_by_side(&mut out, "expected", &expected, "got", &got);
+    let _ = writeln!(out, "\n  replay: {}", found.replay);
+    if let Some(path) = &found.recorded {
+        let _ = writeln!(
+            out,
+            "  recorded in {} (replayed first next time)",
+            path.display()
+        );
+    }
+    if let Some(first) = found.saved.first() {
+        let _ = writeln!(out, "  saved as {} and its .ans", first.display());
+    }
+    let _ = writeln!(out, "\n{} {}", paint(bad, "FAILED"), report.summary());
+    out
+}
+
+/// Two texts in two columns under their titles (long texts are cut at 12 lines).
+fn side_by_side(out: &mut String, left_title: &str, left: &str, right_title: &str, right: &str) {
+    let left: Vec<&str> = left.lines().take(12).collect();
+    let right: Vec<&str> = right.lines().take(12).collect();
+    let width = left
+        .iter()
+        .map(|l| l.chars().count())
+        .chain([left_title.len()])
+        .max()
+        .unwrap_or(0)
+        .max(12);
+    let _ = writeln!(out, "    {left_title:<width$}    {right_title}");
+    for i in 0..left.len().max(right.len()).max(1) {
+        let l = left
+            .get(i)
+            .copied()
+            .unwrap_or(if i == 0 && left.is_empty() {
+                "(nothing)"
+            } else {
+                ""
+            });
+        let r = right
+            .get(i)
+            .copied()
+            .unwrap_or(if i == 0 && right.is_empty() {
+                "(nothing)"
+            } else {
+                ""
+            });
+        let _ = writeln!(out, "    {l:<width$}    {r}");
+    }
+}

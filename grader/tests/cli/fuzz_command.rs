@@ -1,0 +1,315 @@
+//! End-to-end tests of `grader fuzz` and `grader mutant`: findings with shrunk, replayable
+//! reproducers, the regressions file, `--save`, `--exhaustive`, resource verdicts as
+//! findings, compile errors, and bad calls. The classic wrong solutions run as real
+//! programs through `grader mutant`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+const TIMEOUT: Duration = Duration::from_mins(3);
+
+fn grader_path() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("grader")
+}
+
+/// `grader fuzz` in its own working folder (where the regressions file goes), with its own
+/// compile cache.
+struct Fuzz {
+    dir: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+impl Fuzz {
+    fn new() -> Fuzz {
+        Fuzz {
+            dir: tempfile::tempdir().unwrap(),
+            cache: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("grader").unwrap();
+        cmd.env("NO_COLOR", "1")
+            .env("GRADER_CACHE_DIR", self.cache.path())
+            .current_dir(self.dir.path())
+            .timeout(TIMEOUT);
+        cmd
+    }
+
+    /// Fuzzes `problem` against the named mutant, with `extra` flags; the JSON report and
+    /// the exit status.
+    fn mutant(&self, problem: &str, name: &str, extra: &[&str]) -> (Value, i32) {
+        let line = format!("{} mutant {problem} {name}", grader_path().display());
+        let output = self
+            .command()
+            .args(["fuzz", problem, "--cmd", &line, "--report", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}\n{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        (report, output.status.code().unwrap())
+    }
+}
+
+fn example(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+#[test]
+fn mutant_prints_a_classic_wrong_answer() {
+    let fuzz = Fuzz::new();
+    // A solved board needs no press: the no-zero mistake searches past it.
+    let solved = "bbbb\nbbbb\nbbbb\nbbbb\n";
+    fuzz.command()
+        .args(["solve", "flip"])
+        .write_stdin(solved)
+        .assert()
+        .success()
+        .stdout("0\n");
+    fuzz.command()
+        .args(["mutant", "flip", "no-zero"])
+        .write_stdin(solved)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match("^[1-9][0-9]*\n$").unwrap());
+    fuzz.command()
+        .args(["mutant", "flip", "no-such-mistake"])
+        .write_stdin("bbbb\nbbbb\nbbbb\nbbbb\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unknown flip mutant `no-such-mistake`",
+        ));
+}
+
+#[test]
+fn a_wrong_solution_is_found_shrunk_recorded_and_replayable() {
+    let fuzz = Fuzz::new();
+    let (report, status) = fuzz.mutant(
+        "flip",
+        "wrapping-neighbours",
+        &["--seed", "1", "--no-regressions"],
+    );
+    assert_eq!(status, 1);
+    assert_eq!(report["verdict"], "WA");
+    let finding = &report["finding"];
+    assert_eq!(finding["source"], "seed");
+    let shrunk = &finding["shrunk"];
+    assert_eq!(shrunk["verdict"], "WA");
+    assert!(shrunk["message"].as_str().unwrap().starts_with("expected"));
+    assert!(finding["run"].as_u64().unwrap() <= 20);
+    // The replay command finds the same failure and shrinks it the same way.
+    let replay = finding["replay"].as_str().unwrap();
+    assert!(replay.starts_with("grader fuzz flip --cmd "), "{replay}");
+    let words = shlex::split(replay).unwrap();
+    let output = fuzz
+        .command()
+        .args(&words[1..])
+        .args(["--report", "json", "--no-regressions", "--jobs", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let again: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(again["finding"]["input"], finding["input"]);
+    assert_eq!(again["finding"]["shrunk"]["input"], shrunk["input"]);
+    assert_eq!(again["finding"]["run"], finding["run"]);
+}
+
+#[test]
+fn the_regressions_file_is_written_and_replayed_first() {
+    let fuzz = Fuzz::new();
+    let (first, status) = fuzz.mutant("swap", "greedy", &["--seed", "4"]);
+    assert_eq!(status, 1);
+    let file = fuzz.dir.path().join("fuzz-regressions/swap.txt");
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("# grader fuzz regressions"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("swap ")).count(),
+        1,
+        "{text}"
+    );
+    // A different seed: the recorded failure comes back first, in one run.
+    let (second, status) = fuzz.mutant("swap", "greedy", &["--seed", "99"]);
+    assert_eq!(status, 1);
+    assert_eq!(second["finding"]["source"], "regression");
+    assert_eq!(second["runs"], 1);
+    assert_eq!(
+        second["finding"]["input"],
+        first["finding"]["shrunk"]["input"]
+    );
+    // Not recorded twice.
+    assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    // A correct solution replays it and goes on.
+    let output = fuzz
+        .command()
+        .args(["fuzz", "swap"])
+        .arg(example("examples/swap/ac_bfs.c"))
+        .args(["--seed", "5", "--runs", "40", "--report", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["runs"], 41);
+}
+
+#[test]
+fn save_writes_a_case_that_grader_test_fails_on() {
+    let fuzz = Fuzz::new();
+    let (report, status) = fuzz.mutant(
+        "fourinrow",
+        "no-diagonals",
+        &["--seed", "2", "--save", "found"],
+    );
+    assert_eq!(status, 1);
+    let saved = report["finding"]["saved"].as_array().unwrap();
+    assert_eq!(saved.len(), 2);
+    let dir = fuzz.dir.path().join("found");
+    let line = format!("{} mutant fourinrow no-diagonals", grader_path().display());
+    fuzz.command()
+        .args(["test", "fourinrow", "--cmd", &line, "--cases"])
+        .arg(&dir)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("WA 0/1 passed"));
+    fuzz.command()
+        .args(["test", "fourinrow"])
+        .arg(example("examples/fourinrow/ac_bfs.cpp"))
+        .arg("--cases")
+        .arg(&dir)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_correct_solution_passes_and_says_how_fast() {
+    let fuzz = Fuzz::new();
+    let output = fuzz
+        .command()
+        .args(["fuzz", "flip"])
+        .arg(example("examples/flip/ac_bfs.c"))
+        .args(["--seed", "8", "--runs", "200"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("OK no difference in 200 runs (seed 8, "),
+        "{text}"
+    );
+    assert!(!fuzz.dir.path().join("fuzz-regressions").exists());
+}
+
+#[test]
+fn exhaustive_flip_finds_what_random_runs_may_miss() {
+    let fuzz = Fuzz::new();
+    // depth-cap-5 fails only on the 0.6% of boards whose answer is 6.
+    let (report, status) =
+        fuzz.mutant("flip", "depth-cap-5", &["--exhaustive", "--no-regressions"]);
+    assert_eq!(status, 1);
+    assert_eq!(report["exhaustive"], true);
+    assert_eq!(report["finding"]["source"], "exhaustive");
+    assert_eq!(report["finding"]["shrunk"]["expected"], "6\n");
+    fuzz.command()
+        .args(["fuzz", "swap", "--cmd", "true", "--exhaustive"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("too many to enumerate"));
+}
+
+#[test]
+fn resource_verdicts_are_findings_and_compile_errors_are_reported_once() {
+    let fuzz = Fuzz::new();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip");
+    let output = fuzz
+        .command()
+        .args(["fuzz", "flip"])
+        .arg(fixtures.join("re_segv.c"))
+        .args(["--seed", "1", "--report", "json", "--no-regressions"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["verdict"], "RE");
+    assert!(
+        report["finding"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("SIGSEGV")
+    );
+    fuzz.command()
+        .args(["fuzz", "flip"])
+        .arg(fixtures.join("ce_syntax.cpp"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "CE the submission did not compile",
+        ));
+}
+
+#[test]
+fn junit_has_one_testcase() {
+    let fuzz = Fuzz::new();
+    let line = format!("{} mutant flip no-zero", grader_path().display());
+    let output = fuzz
+        .command()
+        .args([
+            "fuzz", "flip", "--cmd", &line, "--seed", "3", "--report", "junit",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let xml = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 1, "{xml}");
+    assert!(xml.contains("replay: grader fuzz flip"), "{xml}");
+}
+
+#[test]
+fn bad_calls_are_one_line_errors_with_status_2() {
+    let fuzz = Fuzz::new();
+    let bad = |args: &[&str], says: &str| {
+        let output = fuzz.command().args(args).output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    };
+    bad(&["fuzz", "flip", "--cmd", "true", "--runs", "0"], "--runs");
+    bad(
+        &["fuzz", "flip", "--cmd", "true", "--duration", "0"],
+        "positive",
+    );
+    bad(
+        &["fuzz", "flip", "--cmd", "true", "--duration", "-3s"],
+        "-3s",
+    );
+    bad(&["fuzz", "chess", "--cmd", "true"], "chess");
+    fs::write(
+        fuzz.dir.path().join("r.txt"),
+        "# ok\nflip seed=1 run=x input=\"\"\n",
+    )
+    .unwrap();
+    bad(
+        &["fuzz", "flip", "--cmd", "true", "--regressions", "r.txt"],
+        "r.txt:2:17: expected a number after `run=`",
+    );
+    fs::write(
+        fuzz.dir.path().join("r.txt"),
+        "flip seed=1 run=1 input=\"bw\\n\"\n",
+    )
+    .unwrap();
+    bad(
+        &["fuzz", "flip", "--cmd", "true", "--regressions", "r.txt"],
+        "not a valid input",
+    );
+}
