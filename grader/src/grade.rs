@@ -8,7 +8,7 @@ use std::time::Duration;
 use reference::{Problem, Verdict};
 
 use crate::cases::discover::Case;
-use crate::exec::Limits;
+use crate::exec::{Input, Limits};
 use crate::files;
 use crate::judge::{Decision, judge};
 use crate::runner::Runner;
@@ -116,7 +116,7 @@ fn run_case(
         ))
     })?;
     let answer = files::read_capped(answer_path)?;
-    let outcome = runner.run(program, &case.input, &plan.limits)?;
+    let outcome = runner.run(program, Input::File(case.input.clone()), &plan.limits)?;
     let decision = judge(&outcome, &plan.limits, |output| {
         match plan.problem.check(&input, Some(&answer), output) {
             Ok(judgement) => judgement,

@@ -2,9 +2,9 @@
 //! scratch folder (emptied before each run), the clean environment, and, when the grader
 //! is root, the unprivileged user. Shared by `grade` (case folders) and `fuzz`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::exec::{Launcher, Limits, Outcome, Spec};
+use crate::exec::{Input, Launcher, Limits, Outcome, Spec};
 use crate::scratch::Scratch;
 use crate::status::Fault;
 use crate::submission::{PATH, Program};
@@ -40,7 +40,7 @@ impl Runner {
     pub(crate) fn run(
         &mut self,
         program: &Program,
-        stdin: &Path,
+        stdin: Input,
         limits: &Limits,
     ) -> Result<Outcome, Fault> {
         self.scratch.reset()?;
@@ -56,7 +56,7 @@ impl Runner {
                 "PYTHONDONTWRITEBYTECODE=1".to_owned(),
             ],
             dir: scratch.to_path_buf(),
-            stdin: stdin.to_path_buf(),
+            stdin,
             user: self.user,
         };
         self.launcher

@@ -1,0 +1,202 @@
+//! `grader fuzz` against its targets (issue 5), with the classic wrong solutions run as
+//! real programs (`grader mutant`) and figures measured in the same run:
+//!
+//! - runs to the first finding for every mutant over seeds 1..=20: median (target <= 20)
+//!   and worst (target <= 200);
+//! - throughput on a fast correct C program: `grader fuzz` against a bare loop that
+//!   spawns the same program on the same inputs with pipes and `wait4` (target >= 85%).
+//!
+//! Run with `cargo bench -p grader --bench fuzz`.
+#![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
+
+use std::fs::{self, File};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use reference::Problem;
+
+const SEEDS: u64 = 20;
+const RUNS: u64 = 2000;
+const ROUNDS: usize = 5;
+
+/// A correct flip solution that costs next to nothing: fix the first row's presses, the
+/// rest are forced.
+const FAST_FLIP: &str = r#"#include <stdio.h>
+int main(void) {
+    char line[8]; int b[16], best = 99;
+    for (int r = 0; r < 4; r++) { if (scanf("%7s", line) != 1) return 1;
+        for (int c = 0; c < 4; c++) b[r * 4 + c] = line[c] == 'b'; }
+    for (int goal = 0; goal < 2; goal++) for (int first = 0; first < 16; first++) {
+        int x[16], n = 0;
+        for (int i = 0; i < 16; i++) x[i] = b[i];
+        for (int i = 0; i < 16; i++) {
+            int r = i / 4, c = i % 4;
+            int press = r == 0 ? (first >> c & 1) : (x[i - 4] != goal);
+            if (!press) continue;
+            n++; x[i] ^= 1;
+            if (r > 0) x[i - 4] ^= 1; if (r < 3) x[i + 4] ^= 1;
+            if (c > 0) x[i - 1] ^= 1; if (c < 3) x[i + 1] ^= 1;
+        }
+        int ok = 1; for (int i = 12; i < 16; i++) ok &= x[i] == goal;
+        if (ok && n < best) best = n;
+    }
+    if (best == 99) puts("Impossible"); else printf("%d\n", best);
+    return 0;
+}
+"#;
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+/// The run number of the first finding for `mutant` with `seed` (shrinking off).
+fn runs_to_finding(grader: &Path, problem: Problem, mutant: &str, seed: u64) -> u64 {
+    let line = format!("{} mutant {problem} {mutant}", grader.display());
+    let output = Command::new(grader)
+        .args([
+            "fuzz",
+            problem.id(),
+            "--cmd",
+            &line,
+            "--seed",
+            &seed.to_string(),
+        ])
+        .args([
+            "--runs",
+            "1000",
+            "--no-regressions",
+            "--shrink-steps",
+            "0",
+            "--report",
+            "json",
+        ])
+        .output()
+        .expect("grader fuzz");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    report["finding"]["run"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{problem} {mutant} seed {seed}: nothing found"))
+}
+
+fn power(grader: &Path) {
+    println!("runs to the first finding, seeds 1..={SEEDS} (targets: median <= 20, worst <= 200)");
+    let mut worst_median = 0;
+    let mut worst_worst = 0;
+    for problem in Problem::ALL {
+        for (mutant, _) in problem.mutants() {
+            let mut runs: Vec<u64> = (1..=SEEDS)
+                .map(|seed| runs_to_finding(grader, problem, mutant, seed))
+                .collect();
+            runs.sort_unstable();
+            let (median, worst) = (runs[runs.len() / 2], runs[runs.len() - 1]);
+            worst_median = worst_median.max(median);
+            worst_worst = worst_worst.max(worst);
+            println!(
+                "  {:<9} {mutant:<22} median {median:>3}  worst {worst:>3}",
+                problem.id()
+            );
+        }
+    }
+    println!("  over all mutants: largest median {worst_median}, largest worst {worst_worst}");
+}
+
+/// The bare loop over the inputs: spawn, feed, read, reap.
+fn bare_loop(program: &Path, inputs: &[PathBuf]) -> Duration {
+    let start = Instant::now();
+    for input in inputs {
+        #[expect(clippy::zombie_processes, reason = "reaped by wait4 below")]
+        let mut child = Command::new(program)
+            .stdin(File::open(input).expect("input"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut out = Vec::new();
+        child
+            .stdout
+            .take()
+            .expect("piped")
+            .read_to_end(&mut out)
+            .expect("read");
+        let mut err = Vec::new();
+        child
+            .stderr
+            .take()
+            .expect("piped")
+            .read_to_end(&mut err)
+            .expect("read");
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is valid, filled by wait4 for our own child.
+        #[expect(unsafe_code, reason = "wait4 for the rusage std does not give")]
+        let reaped = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            libc::wait4(child.id().cast_signed(), &raw mut status, 0, &raw mut usage)
+        };
+        assert!(reaped > 0 && status == 0 && !out.is_empty());
+    }
+    start.elapsed()
+}
+
+fn throughput(grader: &Path) {
+    let work = tempfile::tempdir().expect("tempdir");
+    let source = work.path().join("fast.c");
+    fs::write(&source, FAST_FLIP).expect("write");
+    let program = work.path().join("fast");
+    let built = Command::new("gcc")
+        .args(["-O2", "-o"])
+        .arg(&program)
+        .arg(&source)
+        .status()
+        .expect("gcc");
+    assert!(built.success());
+    // The very inputs `grader fuzz --seed 1` draws.
+    let inputs: Vec<PathBuf> = (0..RUNS)
+        .map(|run| {
+            let path = work.path().join(format!("{run}.in"));
+            fs::write(&path, fuzz::draw(Problem::Flip, 1, run).input).expect("write");
+            path
+        })
+        .collect();
+    let mut bare = Vec::new();
+    let mut fuzzed = Vec::new();
+    for _ in 0..ROUNDS {
+        bare.push(bare_loop(&program, &inputs));
+        let start = Instant::now();
+        let status = Command::new(grader)
+            .args(["fuzz", "flip"])
+            .arg(&program)
+            .args([
+                "--seed",
+                "1",
+                "--runs",
+                &RUNS.to_string(),
+                "--jobs",
+                "1",
+                "--no-regressions",
+            ])
+            .stdout(Stdio::null())
+            .status()
+            .expect("grader fuzz");
+        fuzzed.push(start.elapsed());
+        assert!(status.success(), "the fast solution must pass");
+    }
+    let (bare, fuzzed) = (median(bare), median(fuzzed));
+    let rate = |d: Duration| RUNS as f64 / d.as_secs_f64();
+    println!(
+        "throughput, {RUNS} flip inputs, a fast correct C program, medians of {ROUNDS}:\n  \
+         bare spawn + pipes + wait4 loop: {:.0} runs/s\n  \
+         grader fuzz --jobs 1:            {:.0} runs/s = {:.0}% of the baseline (target >= 85%)",
+        rate(bare),
+        rate(fuzzed),
+        100.0 * bare.as_secs_f64() / fuzzed.as_secs_f64()
+    );
+}
+
+fn main() {
+    let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
+    throughput(&grader);
+    power(&grader);
+}
