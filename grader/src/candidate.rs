@@ -28,7 +28,7 @@ impl<'a> ProgramCandidate<'a> {
     ) -> Result<ProgramCandidate<'a>, Fault> {
         Ok(ProgramCandidate {
             program,
-            runner: Runner::start(program, worker)?,
+            runner: Runner::start(program.staging.path(), worker)?,
             limits,
         })
     }

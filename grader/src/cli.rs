@@ -72,6 +72,11 @@ pub(crate) enum Command {
     /// Differential random testing against the reference, shrinking any failure to a
     /// small reproducer (exit 1 on a finding).
     Fuzz(Box<FuzzArgs>),
+    /// Grade every submission in a class folder: a gradebook (CSV, JSON, JUnit) out;
+    /// resumable; splittable over machines with --shard.
+    Batch(Box<BatchArgs>),
+    /// Merge the gradebooks (`gradebook.json`) of shards into one.
+    Merge(MergeArgs),
     /// Run one of a problem's classic wrong solutions on an input (for demonstrations
     /// and for measuring `grader fuzz`).
     Mutant(MutantArgs),
@@ -193,6 +198,87 @@ pub(crate) struct FuzzArgs {
     /// Write the report to this file (atomically) instead of stdout.
     #[arg(long, value_name = "PATH")]
     pub(crate) report_file: Option<PathBuf>,
+}
+
+/// Arguments of `grader batch`.
+#[derive(Debug, Args)]
+pub(crate) struct BatchArgs {
+    /// flip, fourinrow or swap.
+    #[arg(value_parser = parse_problem)]
+    pub(crate) problem: Problem,
+    /// The class folder: a file or a folder per student, possibly in section folders.
+    pub(crate) dir: PathBuf,
+    /// In a student's folder, the entry file: a glob on file names (`main.*`, `*.cpp`).
+    #[arg(long, value_name = "PATTERN")]
+    pub(crate) entry: Option<String>,
+    /// How student folders are told from section folders.
+    #[arg(long, value_enum, default_value_t = BatchLayout::Auto)]
+    pub(crate) layout: BatchLayout,
+    /// The cases. Default: the project's `cases/PROBLEM`.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cases: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) limits: LimitArgs,
+    /// Runs at once, over all submissions. Default: the number of cores.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub(crate) jobs: Option<u32>,
+    /// Where the gradebook (`gradebook.csv`, `.json`, `.xml`) and the journal go.
+    #[arg(long, value_name = "DIR", default_value = "gradebook")]
+    pub(crate) out: PathBuf,
+    /// What to print: a human summary, or the gradebook as json, csv or junit.
+    #[arg(long, value_enum, default_value_t = BatchReport::Human)]
+    pub(crate) report: BatchReport,
+    /// Grade only shard K of N (`2/4`): a split by a hash of each student's name.
+    #[arg(long, value_name = "K/N", value_parser = crate::batch::shard::parse)]
+    pub(crate) shard: Option<crate::batch::shard::Shard>,
+    /// Stop a submission's runs after its first failing case.
+    #[arg(long)]
+    pub(crate) fail_fast_per_submission: bool,
+    /// A language table that overrides or adds entries (the format of `languages.toml`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Where compiled programs are cached.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cache_dir: Option<PathBuf>,
+}
+
+/// `--layout` of `grader batch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum BatchLayout {
+    /// A folder with an entry file (--entry, main.*, solution.*, sol.*, or named after
+    /// the folder) is a student; other folders are sections.
+    Auto,
+    /// Every folder that directly holds a source file is a student.
+    Folders,
+    /// Every source file is a student; folders are sections.
+    Files,
+}
+
+/// What `grader batch` and `grader merge` print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum BatchReport {
+    /// A table of students and a summary.
+    Human,
+    /// The gradebook as JSON.
+    Json,
+    /// The gradebook as CSV.
+    Csv,
+    /// The gradebook as JUnit XML.
+    Junit,
+}
+
+/// Arguments of `grader merge`.
+#[derive(Debug, Args)]
+pub(crate) struct MergeArgs {
+    /// The shards' `gradebook.json` files.
+    #[arg(required = true)]
+    pub(crate) reports: Vec<PathBuf>,
+    /// Where the merged gradebook goes.
+    #[arg(long, value_name = "DIR", default_value = "gradebook")]
+    pub(crate) out: PathBuf,
+    /// What to print.
+    #[arg(long, value_enum, default_value_t = BatchReport::Human)]
+    pub(crate) report: BatchReport,
 }
 
 /// Arguments of `grader mutant`.

@@ -72,7 +72,7 @@ pub(crate) fn grade(
             let (next, stop, results, failure) = (&next, &stop, &results, &failure);
             scope.spawn(move || {
                 let outcome = (|| -> Result<(), Fault> {
-                    let mut runner = Runner::start(program, worker)?;
+                    let mut runner = Runner::start(program.staging.path(), worker)?;
                     loop {
                         if stop.load(Ordering::Relaxed) {
                             return Ok(());
@@ -102,7 +102,7 @@ pub(crate) fn grade(
     Ok(results.into_iter().flatten().collect())
 }
 
-fn run_case(
+pub(crate) fn run_case(
     runner: &mut Runner,
     program: &Program,
     case: &Case,

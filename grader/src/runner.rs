@@ -2,7 +2,7 @@
 //! scratch folder (emptied before each run), the clean environment, and, when the grader
 //! is root, the unprivileged user. Shared by `grade` (case folders) and `fuzz`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::exec::{Input, Launcher, Limits, Outcome, Spec};
 use crate::scratch::Scratch;
@@ -21,13 +21,13 @@ pub(crate) struct Runner {
 }
 
 impl Runner {
-    /// Starts worker number `worker`'s launcher and makes its scratch folder beside the
-    /// staged program.
-    pub(crate) fn start(program: &Program, worker: usize) -> Result<Runner, Fault> {
+    /// Starts worker number `worker`'s launcher and makes its scratch folder in `parent`
+    /// (a folder the run's user can enter: a program's staging folder).
+    pub(crate) fn start(parent: &Path, worker: usize) -> Result<Runner, Fault> {
         let user = nix::unistd::geteuid().is_root().then_some(NOBODY);
         let launcher = Launcher::start()
             .map_err(|e| Fault::Internal(format!("cannot start a launcher: {e}")))?;
-        let scratch = Scratch::create(program.staging.path(), &format!("run-{worker}"), user)?;
+        let scratch = Scratch::create(parent, &format!("run-{worker}"), user)?;
         Ok(Runner {
             launcher,
             scratch,

@@ -1,10 +1,12 @@
 //! One file per subcommand: each turns parsed arguments into domain calls and a [`Status`].
 
+mod batch;
 mod cases;
 mod check;
 pub(crate) mod fuzz;
 
 mod generate;
+mod merge;
 mod mutant;
 mod problems;
 mod solve;
@@ -38,6 +40,8 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
         Command::Test(args) => test::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Mutant(args) => mutant::run(&args),
+        Command::Batch(args) => batch::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }
 

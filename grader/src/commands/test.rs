@@ -90,7 +90,7 @@ pub(crate) fn jobs(jobs: Option<u32>) -> usize {
 }
 
 /// `./cases/PROBLEM` when run from a checkout, else the cases this binary was built with.
-fn default_cases(problem: &str) -> PathBuf {
+pub(crate) fn default_cases(problem: &str) -> PathBuf {
     let local = PathBuf::from("cases").join(problem);
     if local.is_dir() {
         return local;

@@ -4,6 +4,7 @@
 //! ignores SIGPIPE and turns it into an `EPIPE` error on write.
 
 pub(crate) mod fuzz;
+pub(crate) mod gradebook;
 pub(crate) mod progress;
 pub(crate) mod tables;
 pub(crate) mod verdicts;

@@ -52,3 +52,71 @@ impl Progress {
         }
     }
 }
+
+/// The progress of `grader batch`: on a terminal a bar (runs done, runs per second, ETA,
+/// students done and failing); otherwise a plain line per finished student.
+#[derive(Debug)]
+pub(crate) struct BatchProgress {
+    bar: Option<indicatif::ProgressBar>,
+    students: usize,
+    done: std::sync::atomic::AtomicUsize,
+}
+
+impl BatchProgress {
+    /// For a class of `students`.
+    pub(crate) fn new(students: usize) -> BatchProgress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} runs  {per_sec}  ETA {eta}  {msg}",
+                )
+                .expect("a valid template"),
+            );
+            bar
+        });
+        BatchProgress {
+            bar,
+            students,
+            done: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// The runs to make are known.
+    pub(crate) fn start(&self, runs: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(runs as u64);
+        }
+    }
+
+    /// One run finished; `failing` students have a failing case so far.
+    pub(crate) fn run_done(&self, failing: usize) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            let done = self.done.load(std::sync::atomic::Ordering::Relaxed);
+            bar.set_message(format!(
+                "{done}/{} students, {failing} failing",
+                self.students
+            ));
+        }
+    }
+
+    /// A student is done; `how` says how (`all AC`, `failing`, `did not compile`, ...).
+    pub(crate) fn student_done(&self, name: &str, how: &str) {
+        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if self.bar.is_none() {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "[{done}/{}] {name}: {how}",
+                self.students
+            );
+        }
+    }
+
+    /// Removes the bar.
+    pub(crate) fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -176,7 +176,7 @@ fn known_extensions(languages: &Languages) -> String {
 }
 
 /// A staging folder any user can enter: programs may run as `nobody`.
-fn stage_dir() -> Result<tempfile::TempDir, Fault> {
+pub(crate) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
     let dir = tempfile::Builder::new()
         .prefix("grader-run-")
         .tempdir()

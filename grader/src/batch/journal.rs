@@ -1,0 +1,140 @@
+//! The journal of a batch: one JSON line per finished run, appended as it finishes, so a
+//! batch killed at any moment (even by SIGKILL) resumes where it stopped. A run's key is a
+//! hash of the program, the case (input and answer) and the limits: a result is reused
+//! exactly when all three are unchanged.
+//!
+//! Each line goes out in one `write` on a file opened for appending; a line cut short by a
+//! kill is dropped when the journal is opened again, and a key seen twice counts once.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use crate::files;
+use crate::status::Fault;
+
+/// One finished run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Record {
+    /// The hash of program, case and limits.
+    pub(crate) key: String,
+    /// The student.
+    pub(crate) student: String,
+    /// The case name.
+    pub(crate) case: String,
+    /// The verdict code.
+    pub(crate) verdict: String,
+    /// Why (empty for `AC`).
+    pub(crate) message: String,
+    /// CPU time, ms.
+    pub(crate) cpu_ms: f64,
+    /// Wall time, ms.
+    pub(crate) wall_ms: f64,
+    /// Peak memory, KiB.
+    pub(crate) memory_kib: u64,
+    /// The start of the output, for the gradebook's diffs.
+    pub(crate) output: String,
+    /// The end of stderr.
+    pub(crate) stderr: String,
+}
+
+/// An open journal.
+#[derive(Debug)]
+pub(crate) struct Journal {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl Journal {
+    /// Opens (or creates) the journal and reads the runs it holds, by key.
+    pub(crate) fn open(path: &Path) -> Result<(Journal, HashMap<String, Record>), Fault> {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
+        }
+        let text = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(files::cannot(path, "read", &e)),
+        };
+        // A line without its end was cut short by a kill: drop it before appending.
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let mut known = HashMap::new();
+        for line in text[..whole].split(|&b| b == b'\n') {
+            if let Ok(record) = serde_json::from_slice::<Record>(line) {
+                known.insert(record.key.clone(), record);
+            }
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| files::cannot(path, "open", &e))?;
+        if whole < text.len() {
+            file.set_len(whole as u64)
+                .map_err(|e| files::cannot(path, "repair", &e))?;
+        }
+        Ok((
+            Journal {
+                path: path.to_path_buf(),
+                file: Mutex::new(file),
+            },
+            known,
+        ))
+    }
+
+    /// Appends one run, in a single write.
+    pub(crate) fn append(&self, record: &Record) -> Result<(), Fault> {
+        let mut line = serde_json::to_vec(record).expect("records serialise");
+        line.push(b'\n');
+        let mut file = self.file.lock().expect("not poisoned");
+        file.write_all(&line)
+            .map_err(|e| files::cannot(&self.path, "write", &e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(key: &str) -> Record {
+        Record {
+            key: key.to_owned(),
+            student: "alice".to_owned(),
+            case: "sample/01".to_owned(),
+            verdict: "AC".to_owned(),
+            message: String::new(),
+            cpu_ms: 1.0,
+            wall_ms: 2.0,
+            memory_kib: 1500,
+            output: "4\n".to_owned(),
+            stderr: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_duplicates_count_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out/journal.jsonl");
+        let (journal, known) = Journal::open(&path).unwrap();
+        assert!(known.is_empty());
+        journal.append(&record("a")).unwrap();
+        journal.append(&record("b")).unwrap();
+        journal.append(&record("a")).unwrap();
+        drop(journal);
+        // A kill in the middle of a write.
+        let mut text = std::fs::read(&path).unwrap();
+        text.extend_from_slice(b"{\"key\":\"c\",\"stud");
+        std::fs::write(&path, &text).unwrap();
+        let (journal, known) = Journal::open(&path).unwrap();
+        assert_eq!(known.len(), 2);
+        journal.append(&record("c")).unwrap();
+        drop(journal);
+        let (_, known) = Journal::open(&path).unwrap();
+        assert_eq!(known.len(), 3);
+        assert_eq!(known["c"], record("c"));
+    }
+}

@@ -1,0 +1,438 @@
+//! Grading a whole class: every submission is built once (compiles are cached), then every
+//! (submission, case) run that the journal does not already hold goes to one shared pool of
+//! workers; each finished run is journaled at once, and the gradebook is assembled from the
+//! journal. A submission that does not compile costs no runs.
+
+pub(crate) mod discover;
+pub(crate) mod gradebook;
+pub(crate) mod journal;
+pub(crate) mod shard;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use reference::{Problem, Verdict};
+use sha2::{Digest, Sha256};
+
+use crate::cases::discover::Case;
+use crate::exec::Limits;
+use crate::files;
+use crate::grade::{self, Plan};
+use crate::report::progress::BatchProgress;
+use crate::runner::Runner;
+use crate::status::Fault;
+use crate::submission::{self, Built, Options, Program, Submission};
+use discover::{Skipped, Student};
+use gradebook::{CaseReport, Gradebook, LimitFacts, SkippedReport, StudentReport, Tally};
+use journal::{Journal, Record};
+
+/// How much of a failing run's output and stderr the gradebook keeps.
+const EXCERPT: usize = 1024;
+
+/// How to grade a class.
+#[derive(Debug)]
+pub(crate) struct Batch<'a> {
+    /// The problem.
+    pub(crate) problem: Problem,
+    /// The limits of every run.
+    pub(crate) limits: Limits,
+    /// Workers.
+    pub(crate) jobs: usize,
+    /// Stop a submission's runs after its first failing case.
+    pub(crate) fail_fast: bool,
+    /// How submissions are built.
+    pub(crate) options: Options<'a>,
+    /// The class folder (names in the gradebook are relative to it).
+    pub(crate) class: &'a Path,
+}
+
+/// A student's build.
+enum Build {
+    Ready { program: Program, hash: String },
+    CompileError { language: String, message: String },
+    Error(String),
+}
+
+/// Grades `students` on `cases`, resuming from and appending to `journal`.
+pub(crate) fn grade_class(
+    batch: &Batch<'_>,
+    students: &[Student],
+    skipped: &[Skipped],
+    cases: &[Case],
+    journal: &Journal,
+    known: HashMap<String, Record>,
+) -> Result<Gradebook, Fault> {
+    let case_keys = case_hashes(cases)?;
+    let limits_key = format!("{:?}", batch.limits);
+    let progress = BatchProgress::new(students.len());
+    let builds = build_all(batch, students);
+    // Every run still to make, student by student (so students finish one after another).
+    let key = |hash: &str, c: usize| run_key(hash, &case_keys[c], &limits_key);
+    let mut todo: Vec<(usize, usize)> = Vec::new();
+    let mut remaining = vec![0usize; students.len()];
+    for (s, build) in builds.iter().enumerate() {
+        if let Build::Ready { hash, .. } = build {
+            for c in 0..cases.len() {
+                if !known.contains_key(&key(hash, c)) {
+                    todo.push((s, c));
+                    remaining[s] += 1;
+                }
+            }
+        }
+    }
+    progress.start(todo.len());
+    for (s, student) in students.iter().enumerate() {
+        if remaining[s] == 0 {
+            let how = match &builds[s] {
+                Build::Ready { .. } => "graded earlier (journal)",
+                Build::CompileError { .. } => "did not compile",
+                Build::Error(_) => "could not be graded",
+            };
+            progress.student_done(&student.name, how);
+        }
+    }
+    let records = Mutex::new(known);
+    let remaining: Vec<AtomicUsize> = remaining.into_iter().map(AtomicUsize::new).collect();
+    let failed: Vec<AtomicBool> = students.iter().map(|_| AtomicBool::new(false)).collect();
+    let next = AtomicUsize::new(0);
+    let fault: Mutex<Option<Fault>> = Mutex::new(None);
+    let plan = Plan {
+        problem: batch.problem,
+        limits: batch.limits,
+        jobs: batch.jobs,
+        fail_fast: false,
+    };
+    let scratch = submission::stage_dir()?;
+    std::thread::scope(|scope| {
+        for worker in 0..batch.jobs.clamp(1, todo.len().max(1)) {
+            let (todo, next, records, remaining, failed, fault, builds, plan, progress, scratch) = (
+                &todo, &next, &records, &remaining, &failed, &fault, &builds, &plan, &progress,
+                &scratch,
+            );
+            scope.spawn(move || {
+                let work = || -> Result<(), Fault> {
+                    let mut runner = Runner::start(scratch.path(), worker)?;
+                    while let Some(&(s, c)) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        if fault.lock().expect("not poisoned").is_some() {
+                            return Ok(());
+                        }
+                        let Build::Ready { program, hash } = &builds[s] else {
+                            continue;
+                        };
+                        if !(batch.fail_fast && failed[s].load(Ordering::SeqCst)) {
+                            let result = grade::run_case(&mut runner, program, &cases[c], plan)?;
+                            let record = record(key(hash, c), &students[s].name, &result);
+                            if record.verdict != "AC" {
+                                failed[s].store(true, Ordering::SeqCst);
+                            }
+                            journal.append(&record)?;
+                            records
+                                .lock()
+                                .expect("not poisoned")
+                                .insert(record.key.clone(), record);
+                            progress.run_done(failing(failed));
+                        }
+                        if remaining[s].fetch_sub(1, Ordering::SeqCst) == 1 {
+                            let failing = failed[s].load(Ordering::SeqCst);
+                            let how = if failing { "failing" } else { "all AC" };
+                            progress.student_done(&students[s].name, how);
+                        }
+                    }
+                    Ok(())
+                };
+                if let Err(e) = work() {
+                    fault.lock().expect("not poisoned").get_or_insert(e);
+                }
+            });
+        }
+    });
+    progress.finish();
+    if let Some(e) = fault.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    let records = records.into_inner().expect("not poisoned");
+    Ok(assemble(
+        batch,
+        students,
+        skipped,
+        cases,
+        &builds,
+        &records,
+        |hash, c| key(hash, c),
+    ))
+}
+
+/// How many students have a failing case so far (for the progress line).
+fn failing(failed: &[AtomicBool]) -> usize {
+    failed.iter().filter(|f| f.load(Ordering::Relaxed)).count()
+}
+
+/// Builds every submission on the worker pool; a build that fails is that student's
+/// result, never the batch's.
+fn build_all(batch: &Batch<'_>, students: &[Student]) -> Vec<Build> {
+    let next = AtomicUsize::new(0);
+    let builds: Vec<Mutex<Option<Build>>> = students.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..batch.jobs.clamp(1, students.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let slot = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(student) = students.get(slot) else {
+                        return;
+                    };
+                    let built =
+                        submission::build(&Submission::File(student.entry.clone()), &batch.options);
+                    let build = match built {
+                        Ok(Built::Ready(program)) => match program_hash(&program) {
+                            Ok(hash) => Build::Ready { program, hash },
+                            Err(e) => Build::Error(e.to_string()),
+                        },
+                        Ok(Built::CompileError { language, message }) => {
+                            Build::CompileError { language, message }
+                        }
+                        Err(e) => Build::Error(e.to_string()),
+                    };
+                    *builds[slot].lock().expect("not poisoned") = Some(build);
+                }
+            });
+        }
+    });
+    builds
+        .into_iter()
+        .map(|b| {
+            b.into_inner()
+                .expect("not poisoned")
+                .expect("every student built")
+        })
+        .collect()
+}
+
+/// A hash of what runs: the staged files (the compiled program, or the source an
+/// interpreter reads) and the command line's shape.
+fn program_hash(program: &Program) -> Result<String, Fault> {
+    let mut hash = Sha256::new();
+    hash.update(program.language.as_bytes());
+    let staging = program.staging.path();
+    for word in &program.argv {
+        let shape = word.replace(&*staging.to_string_lossy(), "{staging}");
+        hash.update((shape.len() as u64).to_le_bytes());
+        hash.update(shape.as_bytes());
+    }
+    let mut names: Vec<_> = std::fs::read_dir(staging)
+        .map_err(|e| files::cannot(staging, "read", &e))?
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| e.path())
+        .collect();
+    names.sort();
+    for path in names {
+        let bytes = std::fs::read(&path).map_err(|e| files::cannot(&path, "read", &e))?;
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(&bytes);
+    }
+    Ok(hex(&hash.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// A hash of each case's input and answer.
+fn case_hashes(cases: &[Case]) -> Result<Vec<String>, Fault> {
+    cases
+        .iter()
+        .map(|case| {
+            let mut hash = Sha256::new();
+            hash.update(case.name.as_bytes());
+            hash.update([0]);
+            let input = files::read_capped(&case.input)?;
+            hash.update((input.len() as u64).to_le_bytes());
+            hash.update(&input);
+            if let Some(answer) = &case.answer {
+                hash.update(files::read_capped(answer)?);
+            }
+            Ok(hex(&hash.finalize()))
+        })
+        .collect()
+}
+
+fn run_key(program: &str, case: &str, limits: &str) -> String {
+    let mut hash = Sha256::new();
+    for part in [program, case, limits] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    hex(&hash.finalize())
+}
+
+fn excerpt(bytes: &[u8], from_end: bool) -> String {
+    let cut = if from_end {
+        &bytes[bytes.len().saturating_sub(EXCERPT)..]
+    } else {
+        &bytes[..bytes.len().min(EXCERPT)]
+    };
+    String::from_utf8_lossy(cut).into_owned()
+}
+
+fn record(key: String, student: &str, result: &grade::CaseResult) -> Record {
+    let failed = result.decision.verdict != Verdict::Accepted;
+    Record {
+        key,
+        student: student.to_owned(),
+        case: result.name.clone(),
+        verdict: result.decision.verdict.code().to_owned(),
+        message: result.decision.message.clone(),
+        cpu_ms: (result.cpu.as_secs_f64() * 1e6).round() / 1e3,
+        wall_ms: (result.wall.as_secs_f64() * 1e6).round() / 1e3,
+        memory_kib: result.memory_kib,
+        output: if failed {
+            excerpt(&result.output, false)
+        } else {
+            String::new()
+        },
+        stderr: if failed {
+            excerpt(&result.stderr_tail, true)
+        } else {
+            String::new()
+        },
+    }
+}
+
+/// One student's report, from the build and the journal.
+fn student_report(
+    batch: &Batch<'_>,
+    student: &Student,
+    build: &Build,
+    cases: &[Case],
+    groups: &BTreeMap<String, usize>,
+    records: &HashMap<String, Record>,
+    key: &impl Fn(&str, usize) -> String,
+) -> StudentReport {
+    let submission = student
+        .entry
+        .strip_prefix(batch.class)
+        .unwrap_or(&student.entry)
+        .to_string_lossy()
+        .replace('\\', "/");
+    let mut report = StudentReport {
+        student: student.name.clone(),
+        problem: batch.problem.id().to_owned(),
+        submission,
+        language: String::new(),
+        verdict: "--".to_owned(),
+        score: 0.0,
+        passed: 0,
+        total: cases.len(),
+        groups: groups
+            .iter()
+            .map(|(g, &n)| {
+                (
+                    g.clone(),
+                    Tally {
+                        passed: 0,
+                        total: n,
+                    },
+                )
+            })
+            .collect(),
+        compile_error: None,
+        error: None,
+        cases: Vec::new(),
+    };
+    match build {
+        Build::CompileError { language, message } => {
+            report.language.clone_from(language);
+            "CE".clone_into(&mut report.verdict);
+            report.compile_error = Some(message.clone());
+        }
+        Build::Error(message) => report.error = Some(message.clone()),
+        Build::Ready { program, hash } => {
+            report.language.clone_from(&program.language);
+            for (c, case) in cases.iter().enumerate() {
+                let Some(r) = records.get(&key(hash, c)) else {
+                    continue;
+                };
+                if r.verdict == "AC" {
+                    report.passed += 1;
+                    if let Some(t) = report.groups.get_mut(case.group()) {
+                        t.passed += 1;
+                    }
+                }
+                report.cases.push(CaseReport {
+                    name: case.name.clone(),
+                    verdict: r.verdict.clone(),
+                    cpu_ms: r.cpu_ms,
+                    wall_ms: r.wall_ms,
+                    memory_kib: r.memory_kib,
+                    message: r.message.clone(),
+                    output: r.output.clone(),
+                    stderr: r.stderr.clone(),
+                });
+            }
+            // cli.md: AC when every case is AC, else the first failing case's.
+            report.verdict = report.cases.iter().find(|c| c.verdict != "AC").map_or_else(
+                || {
+                    if report.passed == cases.len() {
+                        "AC"
+                    } else {
+                        "WA"
+                    }
+                    .to_owned()
+                },
+                |c| c.verdict.clone(),
+            );
+        }
+    }
+    if !cases.is_empty() {
+        report.score = (report.passed as f64 * 1000.0 / cases.len() as f64).round() / 10.0;
+    }
+    report
+}
+
+/// The gradebook, from the builds and the journal.
+fn assemble(
+    batch: &Batch<'_>,
+    students: &[Student],
+    skipped: &[Skipped],
+    cases: &[Case],
+    builds: &[Build],
+    records: &HashMap<String, Record>,
+    key: impl Fn(&str, usize) -> String,
+) -> Gradebook {
+    let mut groups: BTreeMap<String, usize> = BTreeMap::new();
+    for case in cases {
+        *groups.entry(case.group().to_owned()).or_default() += 1;
+    }
+    let reports = students
+        .iter()
+        .zip(builds)
+        .map(|(student, build)| {
+            student_report(batch, student, build, cases, &groups, records, &key)
+        })
+        .collect();
+    Gradebook {
+        problem: batch.problem.id().to_owned(),
+        limits: LimitFacts {
+            cpu_ms: batch.limits.cpu.as_secs_f64() * 1e3,
+            wall_ms: batch.limits.wall.as_secs_f64() * 1e3,
+            memory_kib: batch.limits.memory / 1024,
+            output_kib: batch.limits.output / 1024,
+        },
+        cases: cases.iter().map(|c| c.name.clone()).collect(),
+        groups,
+        students: reports,
+        skipped: skipped
+            .iter()
+            .map(|s| SkippedReport {
+                path: s.path.clone(),
+                why: s.why.clone(),
+            })
+            .collect(),
+    }
+}

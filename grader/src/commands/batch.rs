@@ -1,0 +1,74 @@
+//! `grader batch PROBLEM DIR`: grades a class folder into a gradebook, resuming from the
+//! journal in the output folder.
+
+use crate::batch::discover::{self, EntryRule, Layout};
+use crate::batch::journal::Journal;
+use crate::batch::{self as class, Batch};
+use crate::cases::{self, discover as case_discover};
+use crate::cli::{BatchArgs, BatchLayout};
+use crate::status::{Fault, Status};
+use crate::submission::{Options, compile, languages::Languages};
+
+pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
+    let problem = args.problem;
+    // Everything the call names is checked before anything runs.
+    let folder = args
+        .cases
+        .clone()
+        .unwrap_or_else(|| super::test::default_cases(problem.id()));
+    let cases = case_discover::discover(&cases::data_dir(&folder))?;
+    if cases.is_empty() {
+        return Err(Fault::Usage(format!(
+            "{}: no cases (`*.in` files) below it",
+            folder.display()
+        )));
+    }
+    if let Some(case) = cases.iter().find(|c| c.answer.is_none()) {
+        return Err(Fault::Usage(format!(
+            "{}: no answer file beside it (.ans or .out)",
+            case.input.display()
+        )));
+    }
+    let rule = EntryRule {
+        pattern: args
+            .entry
+            .as_deref()
+            .map(|p| glob::Pattern::new(p).map_err(|e| Fault::Usage(format!("--entry `{p}`: {e}"))))
+            .transpose()?,
+        layout: match args.layout {
+            BatchLayout::Auto => Layout::Auto,
+            BatchLayout::Folders => Layout::Folders,
+            BatchLayout::Files => Layout::Files,
+        },
+    };
+    let languages = Languages::load(args.config.as_deref())?;
+    let (mut students, skipped) = discover::discover(&args.dir, &languages, &rule)?;
+    if students.is_empty() {
+        return Err(Fault::Usage(format!(
+            "{}: no submissions in it ({} other files)",
+            args.dir.display(),
+            skipped.len()
+        )));
+    }
+    if let Some(shard) = args.shard {
+        students.retain(|s| shard.holds(&s.name));
+    }
+    let (journal, known) = Journal::open(&args.out.join("journal.jsonl"))?;
+    let batch = Batch {
+        problem,
+        limits: super::limits(&args.limits),
+        jobs: super::test::jobs(args.jobs),
+        fail_fast: args.fail_fast_per_submission,
+        options: Options {
+            language: None,
+            languages: &languages,
+            cache: args
+                .cache_dir
+                .clone()
+                .unwrap_or_else(compile::default_cache),
+        },
+        class: &args.dir,
+    };
+    let book = class::grade_class(&batch, &students, &skipped, &cases, &journal, known)?;
+    super::merge::write_and_print(&book, &args.out, args.report)
+}
