@@ -37,7 +37,7 @@ pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
     let (bytes, whole) = read_prefix(path)?;
     if !whole {
         return Err(Fault::Usage(format!(
-            "{}: larger than {} MiB; not a board",
+            "{}: larger than {} MiB; too large to be a board or a source file",
             path.display(),
             READ_CAP >> 20
         )));
@@ -117,7 +117,7 @@ mod tests {
         );
         let big = dir.path().join("big.in");
         fs::write(&big, vec![b'b'; READ_CAP as usize + 1]).unwrap();
-        assert!(matches!(read_capped(&big), Err(Fault::Usage(m)) if m.contains("not a board")));
+        assert!(matches!(read_capped(&big), Err(Fault::Usage(m)) if m.contains("too large")));
         assert!(
             matches!(read_capped(dir.path()), Err(Fault::Usage(m)) if m.contains("is a folder"))
         );

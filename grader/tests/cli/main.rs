@@ -7,6 +7,7 @@
     reason = "helpers of tests: a failure should panic"
 )]
 
+mod batch_command;
 mod fuzz_command;
 mod test_command;
 

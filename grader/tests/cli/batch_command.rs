@@ -1,0 +1,394 @@
+//! End-to-end tests of `grader batch` and `grader merge`: a class folder in the usual
+//! layouts into gradebooks, resuming after SIGKILL without losing or repeating a run,
+//! re-running only what a changed case folder needs, shards that merge into the same
+//! gradebook as one run, and bad input that spares every other student.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+const TIMEOUT: Duration = Duration::from_mins(5);
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// A class folder, an output folder and a compile cache of its own.
+struct Class {
+    root: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+impl Class {
+    /// `files`: (path in the class folder, fixture under `tests/fixtures/flip/`).
+    fn new(files: &[(&str, &str)]) -> Class {
+        let root = tempfile::tempdir().unwrap();
+        for (path, from) in files {
+            let to = root.path().join("class").join(path);
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            fs::copy(fixture("flip").join(from), to).unwrap();
+        }
+        fs::create_dir_all(root.path().join("class")).unwrap();
+        Class {
+            root,
+            cache: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.path().join(rel)
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("grader").unwrap();
+        cmd.env("NO_COLOR", "1")
+            .env("GRADER_CACHE_DIR", self.cache.path())
+            .current_dir(self.root.path())
+            .timeout(TIMEOUT);
+        cmd
+    }
+
+    /// `grader batch flip class` on the two-case folder; the gradebook and the status.
+    fn batch(&self, out: &str, extra: &[&str]) -> (Value, i32) {
+        let output = self
+            .command()
+            .args([
+                "batch", "flip", "class", "--out", out, "--report", "json", "--cases",
+            ])
+            .arg(fixture("cases/flip-two"))
+            .args(extra)
+            .output()
+            .unwrap();
+        let book = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+        (book, output.status.code().unwrap())
+    }
+}
+
+fn student<'a>(book: &'a Value, name: &str) -> &'a Value {
+    book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["student"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {book:#}"))
+}
+
+/// What a gradebook says of each student, without the run figures.
+fn verdicts(book: &Value) -> Vec<(String, String, u64)> {
+    book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["student"].as_str().unwrap().to_owned(),
+                s["verdict"].as_str().unwrap().to_owned(),
+                s["passed"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn journal_keys(path: &Path) -> Vec<String> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["key"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_class_in_mixed_layouts_becomes_a_gradebook() {
+    let class = Class::new(&[
+        ("alice.cpp", "ac_rows.cpp"),
+        ("bob.c", "wa_off_by_one.c"),
+        ("carol/main.py", "ac_rows.py"),
+        ("carol/notes.py", "re_exit_3.py"),
+        ("section-b/dave.cpp", "ce_syntax.cpp"),
+        ("section-b/erin/solution.c", "re_segv.c"),
+    ]);
+    fs::write(class.path("class/README.md"), "hello").unwrap();
+    let (book, status) = class.batch("out", &[]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        verdicts(&book),
+        [
+            ("alice".to_owned(), "AC".to_owned(), 2),
+            ("bob".to_owned(), "WA".to_owned(), 1),
+            ("carol".to_owned(), "AC".to_owned(), 2),
+            ("section-b/dave".to_owned(), "CE".to_owned(), 0),
+            ("section-b/erin".to_owned(), "RE".to_owned(), 0),
+        ]
+    );
+    let bob = student(&book, "bob");
+    assert_eq!(bob["submission"], "bob.c");
+    assert_eq!(bob["score"], 50.0);
+    assert_eq!(bob["cases"][0]["message"], "expected `4`, got `5`");
+    assert_eq!(bob["groups"]["secret"]["passed"], 1);
+    assert!(
+        student(&book, "section-b/dave")["compile_error"]
+            .as_str()
+            .unwrap()
+            .contains("dave.cpp:4")
+    );
+    assert_eq!(book["skipped"][0]["path"], "README.md");
+    // The files: a CSV row per student, a JUnit suite per student.
+    let csv = fs::read_to_string(class.path("out/gradebook.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 6, "{csv}");
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .starts_with("student,submission,language,score,verdict,passed,total,compiled")
+    );
+    assert!(csv.contains("bob,bob.c,c,50.0,WA,1,2,yes"), "{csv}");
+    let xml = fs::read_to_string(class.path("out/gradebook.xml")).unwrap();
+    assert_eq!(xml.matches("<testsuite ").count(), 5, "{xml}");
+    let json: Value =
+        serde_json::from_str(&fs::read_to_string(class.path("out/gradebook.json")).unwrap())
+            .unwrap();
+    assert_eq!(json, book);
+    // The human summary names the skipped file and the histogram.
+    class
+        .command()
+        .args(["batch", "flip", "class", "--out", "out", "--cases"])
+        .arg(fixture("cases/flip-two"))
+        .assert()
+        .code(1)
+        .stdout(
+            predicate::str::contains("README.md: not a source file")
+                .and(predicate::str::contains("CE 1  RE 1  WA 1  AC 2")),
+        );
+}
+
+#[test]
+fn a_rerun_with_nothing_changed_runs_nothing_and_a_changed_case_reruns_alone() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ac_rows.cpp")]);
+    let cases = class.path("cases");
+    fs::create_dir_all(&cases).unwrap();
+    for f in [
+        "sample/01.in",
+        "sample/01.ans",
+        "secret/impossible.in",
+        "secret/impossible.ans",
+    ] {
+        let to = cases.join(f);
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(fixture("cases/flip-two").join(f), to).unwrap();
+    }
+    let run = || {
+        class
+            .command()
+            .args([
+                "batch", "flip", "class", "--out", "out", "--report", "json", "--cases", "cases",
+            ])
+            .output()
+            .unwrap()
+    };
+    run();
+    let journal = class.path("out/journal.jsonl");
+    assert_eq!(journal_keys(&journal).len(), 4);
+    let start = Instant::now();
+    let again = run();
+    assert!(start.elapsed() < Duration::from_secs(20));
+    assert_eq!(journal_keys(&journal).len(), 4, "nothing ran again");
+    // A case changes (the sample's answer becomes 5: now alice is right on it).
+    fs::write(cases.join("sample/01.ans"), "5\n").unwrap();
+    let changed = run();
+    assert_eq!(
+        journal_keys(&journal).len(),
+        6,
+        "only the changed case ran again"
+    );
+    let before: Value = serde_json::from_slice(&again.stdout).unwrap();
+    let after: Value = serde_json::from_slice(&changed.stdout).unwrap();
+    assert_eq!(student(&before, "alice")["passed"], 1);
+    assert_eq!(student(&after, "alice")["passed"], 2);
+    assert_eq!(student(&after, "bob")["passed"], 1);
+}
+
+#[test]
+fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
+    // Python solutions on the 69 shipped cases, one worker: long enough to kill midway.
+    let class = Class::new(&[
+        ("alice.py", "ac_rows.py"),
+        ("bob.py", "pe_leading_space.py"),
+        ("carol.py", "ac_rows.py"),
+    ]);
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip");
+    let journal = class.path("out/journal.jsonl");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
+        .args([
+            "batch", "flip", "class", "--out", "out", "--jobs", "1", "--cases",
+        ])
+        .arg(&cases)
+        .current_dir(class.root.path())
+        .env("GRADER_CACHE_DIR", class.cache.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 20 {
+        assert!(
+            start.elapsed() < Duration::from_mins(2),
+            "the batch made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The batch's launchers, to check that none outlives it.
+    let launchers = children_of(child.id());
+    assert!(!launchers.is_empty());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let done = journal_keys(&journal).len();
+    assert!(
+        done < 207,
+        "killed too late to show anything ({done} runs done)"
+    );
+    let output = class
+        .command()
+        .args([
+            "batch", "flip", "class", "--out", "out", "--report", "json", "--cases",
+        ])
+        .arg(&cases)
+        .output()
+        .unwrap();
+    let book: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let keys = journal_keys(&journal);
+    let unique: HashSet<&String> = keys.iter().collect();
+    assert_eq!(unique.len(), 207, "every run once");
+    assert_eq!(keys.len(), 207, "no run twice");
+    assert_eq!(
+        verdicts(&book),
+        [
+            ("alice".to_owned(), "AC".to_owned(), 69),
+            ("bob".to_owned(), "PE".to_owned(), 0),
+            ("carol".to_owned(), "AC".to_owned(), 69),
+        ]
+    );
+    // No process of the killed batch is left: its launchers died with it.
+    for pid in launchers {
+        let alive = fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            !stat
+                .rsplit_once(')')
+                .unwrap()
+                .1
+                .trim_start()
+                .starts_with('Z')
+        });
+        assert!(!alive, "launcher {pid} outlived the batch");
+    }
+}
+
+/// The pids whose parent is `parent`.
+fn children_of(parent: u32) -> Vec<u32> {
+    fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+                    == Some(parent)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn shards_merge_into_the_gradebook_of_one_run() {
+    let files: Vec<(String, &str)> = (0..8)
+        .map(|i| {
+            let from = if i % 3 == 0 {
+                "wa_off_by_one.c"
+            } else {
+                "ac_rows.cpp"
+            };
+            let ext = if i % 3 == 0 { "c" } else { "cpp" };
+            (format!("student{i}.{ext}"), from)
+        })
+        .collect();
+    let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), *b)).collect();
+    let class = Class::new(&refs);
+    let (whole, _) = class.batch("whole", &[]);
+    let (one, _) = class.batch("shard1", &["--shard", "1/2"]);
+    let (two, _) = class.batch("shard2", &["--shard", "2/2"]);
+    assert_eq!(
+        verdicts(&one).len() + verdicts(&two).len(),
+        8,
+        "each student in exactly one shard"
+    );
+    let output = class
+        .command()
+        .args([
+            "merge",
+            "shard1/gradebook.json",
+            "shard2/gradebook.json",
+            "--out",
+            "merged",
+            "--report",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let merged: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(verdicts(&merged), verdicts(&whole));
+    assert_eq!(merged["skipped"], whole["skipped"]);
+    // A gradebook of other cases does not merge.
+    let mut other = one.clone();
+    other["cases"] = serde_json::json!(["x"]);
+    fs::write(class.path("other.json"), other.to_string()).unwrap();
+    class
+        .command()
+        .args(["merge", "shard2/gradebook.json", "other.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("other cases or limits"));
+}
+
+#[test]
+fn bad_calls_are_refused_and_bad_submissions_spare_the_others() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c")]);
+    // A 50 MB source and one that is not UTF-8: each is that student's problem only.
+    fs::write(class.path("class/huge.c"), vec![b' '; 50 << 20]).unwrap();
+    fs::write(class.path("class/latin1.py"), b"# caf\xe9\nprint(4)\n").unwrap();
+    let (book, status) = class.batch("out", &[]);
+    assert_eq!(status, 1);
+    assert_eq!(student(&book, "alice")["verdict"], "WA");
+    assert!(
+        student(&book, "huge")["error"]
+            .as_str()
+            .unwrap()
+            .contains("too large")
+    );
+    assert_eq!(student(&book, "huge")["verdict"], "--");
+    assert_eq!(student(&book, "latin1")["verdict"], "RE");
+    let refused = |args: &[&str], says: &str| {
+        let output = class.command().args(args).output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    };
+    fs::create_dir_all(class.path("empty")).unwrap();
+    refused(&["batch", "flip", "empty"], "no submissions");
+    refused(&["batch", "flip", "missing"], "missing");
+    refused(&["batch", "flip", "class", "--shard", "3/2"], "3/2");
+    refused(&["merge", "nothing.json"], "nothing.json");
+}
