@@ -75,7 +75,16 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Fault> {
         .prefix(".grader-")
         .tempfile_in(dir)
         .map_err(|e| cannot(path, "write", &e))?;
+    // The temporary file is private (0600); the result keeps the mode of the file it
+    // replaces, or gets the usual 0644 (reports and case files are meant to be read).
+    let mode = std::fs::metadata(path).map_or(0o644, |m| {
+        std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777
+    });
     temp.write_all(bytes)
+        .and_then(|()| {
+            temp.as_file()
+                .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
+        })
         .and_then(|()| temp.as_file().sync_all())
         .map_err(|e| cannot(path, "write", &e))?;
     temp.persist(path)

@@ -106,6 +106,18 @@ pub(crate) struct Gradebook {
     pub(crate) students: Vec<StudentReport>,
     /// What was not graded.
     pub(crate) skipped: Vec<SkippedReport>,
+    /// Each case's input and answer, for the HTML page's failing cases.
+    #[serde(default)]
+    pub(crate) boards: BTreeMap<String, Board>,
+}
+
+/// A case's input and answer text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Board {
+    /// The input.
+    pub(crate) input: String,
+    /// The answer.
+    pub(crate) answer: String,
 }
 
 impl Gradebook {
@@ -239,6 +251,7 @@ pub(crate) fn merge(books: Vec<(String, Gradebook)>) -> Result<Gradebook, String
             ));
         }
         merged.students.extend(book.students);
+        merged.boards.extend(book.boards);
         for skipped in book.skipped {
             if !merged.skipped.contains(&skipped) {
                 merged.skipped.push(skipped);

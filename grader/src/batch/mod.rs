@@ -427,6 +427,20 @@ fn assemble(
         cases: cases.iter().map(|c| c.name.clone()).collect(),
         groups,
         students: reports,
+        boards: cases
+            .iter()
+            .filter_map(|case| {
+                let input = files::read_capped(&case.input).ok()?;
+                let answer = files::read_capped(case.answer.as_ref()?).ok()?;
+                Some((
+                    case.name.clone(),
+                    gradebook::Board {
+                        input: String::from_utf8_lossy(&input).into_owned(),
+                        answer: String::from_utf8_lossy(&answer).into_owned(),
+                    },
+                ))
+            })
+            .collect(),
         skipped: skipped
             .iter()
             .map(|s| SkippedReport {

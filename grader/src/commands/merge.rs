@@ -27,7 +27,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     write_and_print(&merged, &args.out, args.report)
 }
 
-/// Writes `gradebook.json`, `.csv` and `.xml` into `out` (atomically) and prints the
+/// Writes `gradebook.json`, `.csv`, `.xml` and `.html` into `out` (atomically) and prints the
 /// chosen report; exit 1 unless every student is `AC`.
 pub(crate) fn write_and_print(
     book: &Gradebook,
@@ -38,10 +38,12 @@ pub(crate) fn write_and_print(
     let json = gradebook::json(book);
     let csv = gradebook::csv(book);
     let junit = gradebook::junit(book);
+    let html = report::html::page(book);
     let written = [
         (out.join("gradebook.json"), &json),
         (out.join("gradebook.csv"), &csv),
         (out.join("gradebook.xml"), &junit),
+        (out.join("gradebook.html"), &html),
     ];
     for (path, text) in &written {
         files::write_atomic(path, text.as_bytes())?;

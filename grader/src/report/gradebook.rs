@@ -79,7 +79,7 @@ pub(crate) fn human(book: &Gradebook, out: &Path) -> String {
         paint(
             dim,
             &format!(
-                "gradebook: {0}/gradebook.csv, {0}/gradebook.json, {0}/gradebook.xml",
+                "gradebook: {0}/gradebook.html, {0}/gradebook.csv, {0}/gradebook.json, {0}/gradebook.xml",
                 out.display()
             )
         )

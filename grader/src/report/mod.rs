@@ -5,6 +5,7 @@
 
 pub(crate) mod fuzz;
 pub(crate) mod gradebook;
+pub(crate) mod html;
 pub(crate) mod progress;
 pub(crate) mod tables;
 pub(crate) mod verdicts;

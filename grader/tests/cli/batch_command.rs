@@ -392,3 +392,66 @@ fn bad_calls_are_refused_and_bad_submissions_spare_the_others() {
     refused(&["batch", "flip", "class", "--shard", "3/2"], "3/2");
     refused(&["merge", "nothing.json"], "nothing.json");
 }
+
+#[test]
+fn the_html_gradebook_loads_in_a_real_browser_without_console_errors() {
+    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+    else {
+        // .ci/run installs Debian's chromium; elsewhere the check needs it too.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have chromium for this test"
+        );
+        eprintln!("skipped: no chromium on this machine");
+        return;
+    };
+    let class = Class::new(&[
+        ("alice.cpp", "ac_rows.cpp"),
+        ("bob.c", "wa_off_by_one.c"),
+        ("carol<script>.py", "re_exit_3.py"),
+        ("dave.cpp", "ce_syntax.cpp"),
+    ]);
+    let (book, _) = class.batch("out", &[]);
+    let page = class.path("out/gradebook.html");
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains("carol&lt;script&gt;"), "names are escaped");
+    let output = std::process::Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            class.path("chromium").display()
+        ))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let rows = book["students"].as_array().unwrap().len();
+    assert_eq!(rows, 4);
+    assert_eq!(dom.matches("<tr class=\"student\">").count(), rows, "{dom}");
+    assert!(
+        dom.contains("expected `4`, got `5`"),
+        "bob's failing case is shown"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let console: Vec<&str> = stderr.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(console.is_empty(), "console messages: {console:?}");
+}
