@@ -9,6 +9,7 @@
 
 mod batch_command;
 mod fuzz_command;
+mod hostile;
 mod test_command;
 
 use std::fs;

@@ -1,0 +1,158 @@
+//! The hostile-program suite: deliberately misbehaving programs whose expected verdicts
+//! are data, run through `grader test` on the flip sample. After every run: the verdict is
+//! the expected one, the grader ended normally (exit 0 or 1, never 3, within the timeout),
+//! no process of the run is left and no file was written outside its scratch folder.
+//!
+//! Programs that only a confining sandbox can stop (reading the answers, writing outside,
+//! the network) print `LEAK` when they get through: `WA` in the `basic` tier, `AC` in
+//! `strict`.
+
+use std::fs;
+use std::net::{TcpListener, UdpSocket};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// (fixture, verdict in `basic`, verdict in `strict`).
+const SUITE: &[(&str, &str, &str)] = &[
+    ("tle_select_forever.c", "TLE", "TLE"),
+    ("tle_sigstop_self.c", "TLE", "TLE"),
+    ("ac_slow_but_correct.c", "AC", "AC"),
+    ("mle_slow_growth.c", "MLE", "MLE"),
+    ("mle_static_array.c", "MLE", "MLE"),
+    ("mle_stack_overflow.c", "MLE", "MLE"),
+    ("ac_stderr_flood_then_answer.c", "AC", "AC"),
+    ("re_exit_137.c", "RE", "RE"),
+    ("re_sigkill_self.c", "RE", "RE"),
+    ("wa_closes_stdout.c", "WA", "WA"),
+    ("ac_never_reads_stdin.c", "AC", "AC"),
+    ("ac_fork_bomb_bounded.c", "AC", "AC"),
+    ("ac_thread_bomb.c", "AC", "AC"),
+    ("ac_signals_its_parent.c", "AC", "AC"),
+    ("wa_invalid_utf8.c", "WA", "WA"),
+    ("ac_reads_secrets_strict.c", "WA", "AC"),
+    ("ac_writes_outside_strict.c", "WA", "AC"),
+    ("ac_no_network_strict.c", "WA", "AC"),
+];
+
+/// The fixtures already covered by the verdict fixtures of `grader test` (busy loop,
+/// sleep, pause, 1 GiB touched, output flood, segfault, abort, exit after a right answer,
+/// orphans and setsid grandchildren) are graded by `test_command.rs`.
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hostile")
+        .join(name)
+}
+
+/// Files the hostile programs try to leave outside their scratch folder.
+const ESCAPES: [&str; 1] = ["/tmp/grader-hostile-escape"];
+
+fn survivors() -> usize {
+    fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| fs::read_to_string(e.path().join("comm")).ok())
+        .filter(|comm| comm.trim() == "grader-hostile")
+        .count()
+}
+
+/// Runs the suite in `tier` (`None`: the default) and checks every row.
+fn run_suite(
+    tier: Option<&str>,
+    column: fn(&(&'static str, &'static str, &'static str)) -> &'static str,
+) {
+    let work = tempfile::tempdir().unwrap();
+    let cases = work.path().join("cases");
+    fs::create_dir_all(&cases).unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip/data/sample");
+    for f in ["01.in", "01.ans"] {
+        fs::copy(sample.join(f), cases.join(f)).unwrap();
+    }
+    let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = tcp.local_addr().unwrap().port();
+    let udp = UdpSocket::bind(("127.0.0.1", port)).unwrap();
+    udp.set_nonblocking(true).unwrap();
+    let tmp = work.path().join("tmp");
+    fs::create_dir_all(&tmp).unwrap();
+    let mut failures = Vec::new();
+    for row in SUITE {
+        let (name, want) = (row.0, column(row));
+        for escape in ESCAPES {
+            let _ = fs::remove_file(escape);
+        }
+        let binary = work.path().join(name.trim_end_matches(".c"));
+        let built = std::process::Command::new("gcc")
+            .args(["-O2", "-pthread"])
+            .arg(format!("-DCASES=\"{}\"", cases.display()))
+            .arg(format!("-DPORT={port}"))
+            .arg("-o")
+            .arg(&binary)
+            .arg(fixture(name))
+            .status()
+            .unwrap();
+        assert!(built.success(), "{name}: gcc");
+        let mut cmd = Command::cargo_bin("grader").unwrap();
+        cmd.env("TMPDIR", &tmp)
+            .timeout(Duration::from_mins(1))
+            .args(["test", "flip"])
+            .arg(&binary)
+            .arg("--cases")
+            .arg(&cases)
+            .args([
+                "--time-limit",
+                "1",
+                "--wall-limit",
+                "2",
+                "--memory-limit",
+                "64",
+            ])
+            .args(["--report", "json"]);
+        if let Some(tier) = tier {
+            cmd.args(["--sandbox", tier]);
+        }
+        let output = cmd.output().unwrap();
+        let status = output.status.code();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        let got = report["cases"][0]["verdict"]
+            .as_str()
+            .unwrap_or("(none)")
+            .to_owned();
+        if got != want || !matches!(status, Some(0 | 1)) {
+            failures.push(format!(
+                "{name}: expected {want}, got {got} (exit {status:?}) {}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        if survivors() > 0 {
+            failures.push(format!("{name}: processes of the run survived"));
+        }
+        let left: Vec<_> = fs::read_dir(&tmp)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        if !left.is_empty() {
+            failures.push(format!("{name}: left {left:?} in the grader's TMPDIR"));
+        }
+        let escaped: Vec<&str> = ESCAPES
+            .iter()
+            .copied()
+            .filter(|p| Path::new(p).exists())
+            .collect();
+        // Writing outside is what basic does not stop; strict must.
+        if !escaped.is_empty() && (want != "WA" || name != "ac_writes_outside_strict.c") {
+            failures.push(format!("{name}: wrote {escaped:?}"));
+        }
+        for escape in ESCAPES {
+            let _ = fs::remove_file(escape);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_hostile_suite_gets_its_verdicts_in_the_basic_tier() {
+    run_suite(None, |row| row.1);
+}
