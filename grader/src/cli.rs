@@ -77,6 +77,8 @@ pub(crate) enum Command {
     Batch(Box<BatchArgs>),
     /// Merge the gradebooks (`gradebook.json`) of shards into one.
     Merge(MergeArgs),
+    /// What isolation this machine can give programs, and which tier `auto` picks.
+    Doctor,
     /// Run one of a problem's classic wrong solutions on an input (for demonstrations
     /// and for measuring `grader fuzz`).
     Mutant(MutantArgs),
@@ -133,10 +135,6 @@ pub(crate) struct SubmissionArgs {
 
 /// The limits of every run.
 #[derive(Debug, Args)]
-#[expect(
-    clippy::struct_field_names,
-    reason = "clap names the flags after the fields: --time-limit, --memory-limit, ..."
-)]
 pub(crate) struct LimitArgs {
     /// CPU time per run (`1`, `1.5s`, `500ms`).
     #[arg(long, value_name = "SECS", default_value = "1", allow_hyphen_values = true, value_parser = crate::limits::duration)]
@@ -150,6 +148,24 @@ pub(crate) struct LimitArgs {
     /// Standard output per run.
     #[arg(long, value_name = "MIB", default_value = "64", allow_hyphen_values = true, value_parser = crate::limits::size)]
     pub(crate) output_limit: u64,
+    /// The isolation tier (`grader doctor` shows what this machine has). Default: auto, the
+    /// strongest available.
+    #[arg(long, value_enum, value_name = "TIER")]
+    pub(crate) sandbox: Option<Sandbox>,
+}
+
+/// `--sandbox`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Sandbox {
+    /// The strongest tier this machine supports.
+    Auto,
+    /// basic, plus Landlock (only system folders and its own files readable, only its
+    /// scratch folder writable) and seccomp (no network).
+    Strict,
+    /// Process group, rlimits, and the user nobody when the grader is root.
+    Basic,
+    /// Process group and the whole tree killed; nothing else.
+    None,
 }
 
 /// Arguments of `grader fuzz`.

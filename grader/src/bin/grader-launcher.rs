@@ -5,6 +5,8 @@
 //! binary near 3 MiB in release and 5 MiB in debug builds, and a trivial C program must
 //! report under 4 MiB.
 
+#[path = "../exec/confine.rs"]
+mod confine;
 #[path = "../exec/launcher.rs"]
 mod launcher;
 #[path = "../exec/protocol.rs"]

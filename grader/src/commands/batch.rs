@@ -56,7 +56,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let (journal, known) = Journal::open(&args.out.join("journal.jsonl"))?;
     let batch = Batch {
         problem,
-        limits: super::limits(&args.limits),
+        limits: super::limits(&args.limits)?,
         jobs: super::test::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
         options: Options {

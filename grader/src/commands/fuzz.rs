@@ -51,7 +51,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         None => Vec::new(),
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let limits = super::limits(&args.limits);
+    let limits = super::limits(&args.limits)?;
     let (built, shown) = super::build(&args.submission)?;
     let mut facts = FuzzReport {
         problem,

@@ -3,6 +3,7 @@
 mod batch;
 mod cases;
 mod check;
+mod doctor;
 pub(crate) mod fuzz;
 
 mod generate;
@@ -13,8 +14,9 @@ mod solve;
 mod test;
 mod validate;
 
-use crate::cli::{Command, LimitArgs, SubmissionArgs};
+use crate::cli::{Command, LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
+use crate::exec::sandbox::{Machine, Tier};
 use crate::status::{Fault, Status};
 use crate::submission::{self, Built, Options, Submission, compile, languages::Languages};
 
@@ -41,20 +43,30 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Mutant(args) => mutant::run(&args),
         Command::Batch(args) => batch::run(&args),
+        Command::Doctor => Ok(doctor::run()),
         Command::Merge(args) => merge::run(&args),
     }
 }
 
-/// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s).
-fn limits(args: &LimitArgs) -> Limits {
-    Limits {
+/// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
+/// sandbox to the strongest tier this machine has).
+fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
+    let asked = args.sandbox.and_then(|s| match s {
+        Sandbox::Auto => None,
+        Sandbox::Strict => Some(Tier::Strict),
+        Sandbox::Basic => Some(Tier::Basic),
+        Sandbox::None => Some(Tier::None),
+    });
+    let sandbox = Machine::probe().resolve(asked)?;
+    Ok(Limits {
         cpu: args.time_limit,
         wall: args
             .wall_limit
             .unwrap_or(args.time_limit * 3 + std::time::Duration::from_secs(1)),
         memory: args.memory_limit,
         output: args.output_limit,
-    }
+        sandbox,
+    })
 }
 
 /// Builds the submission the flags name: a program, or the compiler's refusal; with the

@@ -31,7 +31,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             case.input.display()
         )));
     }
-    let limits = super::limits(&args.limits);
+    let limits = super::limits(&args.limits)?;
     let (built, shown) = super::build(&args.submission)?;
     let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
     let (results, language, cached, compile_error) = match built {

@@ -21,6 +21,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::time::Instant;
 
+use super::confine;
 use super::protocol::{Reply, Request, receive, send};
 
 /// How the launcher makes a child.
@@ -51,6 +52,7 @@ pub(crate) fn serve() -> ! {
         // If the grader dies, so do we (and our children, by their own death signal).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
     }
+    let mut filter: Option<seccompiler::BpfProgram> = None;
     let spawn = if std::env::args().any(|a| a == COPY_MEMORY_ARG) {
         Spawn::Copy
     } else {
@@ -60,7 +62,21 @@ pub(crate) fn serve() -> ! {
         let Ok(Some((request, fds))) = receive::<Request>(&socket) else {
             std::process::exit(0)
         };
-        let reply = match run(&socket, &request, fds, spawn) {
+        if request.confine.is_some() && filter.is_none() {
+            match confine::network_filter() {
+                Ok(f) => filter = Some(f),
+                Err(e) => {
+                    let reply = Reply::Failed {
+                        message: e.to_string(),
+                    };
+                    if send(&socket, &reply, &[]).is_err() {
+                        std::process::exit(0);
+                    }
+                    continue;
+                }
+            }
+        }
+        let reply = match run(&socket, &request, fds, spawn, filter.as_deref()) {
             Ok(reply) => reply,
             Err(e) => Reply::Failed {
                 message: e.to_string(),
@@ -80,6 +96,8 @@ struct Prepared {
     dir: CString,
     limits: Vec<(libc::__rlimit_resource_t, libc::rlimit)>,
     user: Option<(u32, u32)>,
+    /// `strict`: the Landlock ruleset to enforce.
+    ruleset: Option<OwnedFd>,
 }
 
 fn c_string(s: &str) -> io::Result<CString> {
@@ -104,27 +122,43 @@ fn prepare(request: &Request) -> io::Result<Prepared> {
             .map(|a| c_string(a))
             .collect::<io::Result<_>>()?,
         dir: c_string(&request.dir)?,
-        limits: vec![
-            // Soft below hard: the kernel sends SIGXCPU first, a cause we can name.
-            (
+        limits: if request.limited {
+            let mut limits = vec![
+                // Soft below hard: the kernel sends SIGXCPU first, a cause we can name.
+                (
+                    libc::RLIMIT_CPU,
+                    limit(request.cpu_secs, request.cpu_secs + 1),
+                ),
+                (
+                    libc::RLIMIT_AS,
+                    limit(request.address_space, request.address_space),
+                ),
+                (libc::RLIMIT_STACK, limit(request.stack, request.stack)),
+                (
+                    libc::RLIMIT_FSIZE,
+                    limit(request.file_size, request.file_size),
+                ),
+                (
+                    libc::RLIMIT_NOFILE,
+                    limit(request.open_files, request.open_files),
+                ),
+                (libc::RLIMIT_CORE, limit(0, 0)),
+            ];
+            if let Some(n) = request.processes {
+                limits.push((libc::RLIMIT_NPROC, limit(n, n)));
+            }
+            limits
+        } else {
+            vec![(
                 libc::RLIMIT_CPU,
                 limit(request.cpu_secs, request.cpu_secs + 1),
-            ),
-            (
-                libc::RLIMIT_AS,
-                limit(request.address_space, request.address_space),
-            ),
-            (libc::RLIMIT_STACK, limit(request.stack, request.stack)),
-            (
-                libc::RLIMIT_FSIZE,
-                limit(request.file_size, request.file_size),
-            ),
-            (
-                libc::RLIMIT_NOFILE,
-                limit(request.open_files, request.open_files),
-            ),
-            (libc::RLIMIT_CORE, limit(0, 0)),
-        ],
+            )]
+        },
+        ruleset: request
+            .confine
+            .as_ref()
+            .map(|c| confine::ruleset(&c.read, &c.write))
+            .transpose()?,
         user: request.user,
     })
 }
@@ -135,6 +169,8 @@ const CHILD_STACK: usize = 64 * 1024;
 
 /// Where the child keeps the write end of its error pipe once its own descriptors are set.
 const ERROR_FD: RawFd = 3;
+/// Where the child keeps the Landlock ruleset until it enforces it.
+const RULESET_FD: RawFd = 4;
 
 /// What the child gets: everything prepared, and a pipe to report `errno` on if a step
 /// fails (closed by a successful exec).
@@ -144,6 +180,8 @@ struct ChildArgs<'a> {
     envp: &'a [*const libc::c_char],
     fds: [RawFd; 3],
     error: RawFd,
+    /// `strict`: the seccomp filter to install.
+    filter: Option<&'a [seccompiler::sock_filter]>,
 }
 
 /// Starts one program and runs it to its end; replies `Started` on the way, returns
@@ -157,6 +195,7 @@ fn run(
     request: &Request,
     fds: Vec<OwnedFd>,
     spawn: Spawn,
+    filter: Option<&[seccompiler::sock_filter]>,
 ) -> io::Result<Reply> {
     if fds.len() != 3 {
         return Err(io::Error::other("expected three descriptors"));
@@ -173,6 +212,7 @@ fn run(
         envp: &envp,
         fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
         error: error_write.as_raw_fd(),
+        filter: request.confine.as_ref().and(filter),
     };
     let flags = match spawn {
         Spawn::SharedMemory => libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
@@ -329,7 +369,13 @@ fn child(args: &ChildArgs<'_>) -> ! {
             fail(error);
         }
         let error = ERROR_FD;
-        libc::close_range(4, u32::MAX, 0);
+        // The Landlock ruleset, if any, moves to 4 until it is enforced.
+        if let Some(ruleset) = &p.ruleset
+            && libc::dup2(ruleset.as_raw_fd(), RULESET_FD) < 0
+        {
+            fail(error);
+        }
+        libc::close_range(5, u32::MAX, 0);
         if libc::chdir(p.dir.as_ptr()) != 0 {
             fail(error);
         }
@@ -347,6 +393,18 @@ fn child(args: &ChildArgs<'_>) -> ! {
         }
         // Dies with the launcher (set after setuid, which clears it).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        // strict: seccomp first (it sets no_new_privs, which Landlock needs), then Landlock.
+        if let Some(filter) = args.filter
+            && seccompiler::apply_filter(filter).is_err()
+        {
+            fail(error);
+        }
+        if p.ruleset.is_some() {
+            if libc::syscall(libc::SYS_landlock_restrict_self, RULESET_FD, 0) != 0 {
+                fail(error);
+            }
+            libc::close(RULESET_FD);
+        }
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());

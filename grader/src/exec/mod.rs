@@ -8,8 +8,10 @@
 //! limit, the output limit and the memory limit from outside by killing the program's
 //! whole process group.
 
+mod confine;
 pub(crate) mod launcher;
 mod protocol;
+pub(crate) mod sandbox;
 
 use std::fs::File;
 use std::io::{self, Read, Seek, Write};
@@ -27,6 +29,10 @@ use protocol::{Reply, Request, receive, send};
 
 /// The hidden first argument that turns the `grader` binary into a launcher.
 pub(crate) const LAUNCHER_ARG: &str = "__launcher";
+
+/// `RLIMIT_NPROC` for programs run as `nobody`: it caps a fork bomb. It counts every
+/// process of that user, so it leaves room for all workers' runs at once.
+const PROCESS_CAP: u64 = 1024;
 
 /// How much of stderr a report keeps: its end, where the error usually is.
 const STDERR_TAIL: usize = 4096;
@@ -47,6 +53,8 @@ pub(crate) struct Limits {
     pub(crate) memory: u64,
     /// Bytes of standard output.
     pub(crate) output: u64,
+    /// The isolation tier.
+    pub(crate) sandbox: sandbox::Tier,
 }
 
 /// What to run.
@@ -174,12 +182,17 @@ impl Launcher {
             argv: spec.argv.clone(),
             env: spec.env.clone(),
             dir: spec.dir.to_string_lossy().into_owned(),
-            user: spec.user,
+            // none: the grader's own user.
+            user: spec.user.filter(|_| limits.sandbox >= sandbox::Tier::Basic),
             cpu_secs: limits.cpu.as_secs() + 1,
             address_space: address_space_backstop(limits.memory),
             stack: limits.memory,
             file_size: limits.output,
             open_files: 64,
+            // Per user, so generous: it counts every run's processes at once.
+            processes: spec.user.map(|_| PROCESS_CAP),
+            limited: limits.sandbox >= sandbox::Tier::Basic,
+            confine: (limits.sandbox == sandbox::Tier::Strict).then(|| confinement(spec)),
         };
         let fds = [
             stdin.as_raw_fd(),
@@ -199,6 +212,38 @@ impl Drop for Launcher {
         let _ = self.socket.shutdown(std::net::Shutdown::Both);
         let _ = self.process.wait();
     }
+}
+
+/// What a `strict` program may touch: the system folders, its own program and staged
+/// files (and the installation of its interpreter, when that is outside them), read-only;
+/// its scratch folder and the harmless devices, read-write.
+fn confinement(spec: &Spec) -> protocol::Confinement {
+    let mut read: Vec<String> = sandbox::SYSTEM_READ
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let program = std::fs::canonicalize(&spec.program).unwrap_or_else(|_| spec.program.clone());
+    let inside = |p: &std::path::Path| sandbox::SYSTEM_READ.iter().any(|root| p.starts_with(root));
+    if !inside(&program) {
+        // A staged program: its staging folder. An interpreter elsewhere (pyenv): its
+        // installation, two levels up from `bin/python3`.
+        let prefix = if program.starts_with(spec.dir.parent().unwrap_or(&spec.dir)) {
+            program.parent()
+        } else {
+            program.parent().and_then(std::path::Path::parent)
+        };
+        read.extend(prefix.map(|p| p.to_string_lossy().into_owned()));
+    }
+    // Staged sources an interpreter reads are arguments beside the program.
+    for arg in &spec.argv[1..] {
+        let path = std::path::Path::new(arg);
+        if path.is_absolute() && path.exists() && !inside(path) {
+            read.push(arg.clone());
+        }
+    }
+    let mut write: Vec<String> = sandbox::DEVICES.iter().map(|s| (*s).to_owned()).collect();
+    write.push(spec.dir.to_string_lossy().into_owned());
+    protocol::Confinement { read, write }
 }
 
 /// The address-space rlimit: only a backstop against a runaway allocation, far above the

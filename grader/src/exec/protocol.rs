@@ -35,6 +35,22 @@ pub(crate) struct Request {
     pub(crate) file_size: u64,
     /// `RLIMIT_NOFILE`.
     pub(crate) open_files: u64,
+    /// `RLIMIT_NPROC` (per user: it counts every process of the user the program runs as).
+    pub(crate) processes: Option<u64>,
+    /// Whether the rlimits above apply (`basic` and `strict`); without them only the CPU
+    /// limit's backstop does (`none`).
+    pub(crate) limited: bool,
+    /// The `strict` tier's confinement, when asked for.
+    pub(crate) confine: Option<Confinement>,
+}
+
+/// What a confined program may touch.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Confinement {
+    /// Paths it may read and execute (with everything below them).
+    pub(crate) read: Vec<String>,
+    /// Paths it may also write.
+    pub(crate) write: Vec<String>,
 }
 
 /// The launcher's replies.

@@ -154,5 +154,10 @@ fn run_suite(
 
 #[test]
 fn the_hostile_suite_gets_its_verdicts_in_the_basic_tier() {
-    run_suite(None, |row| row.1);
+    run_suite(Some("basic"), |row| row.1);
+}
+
+#[test]
+fn the_hostile_suite_gets_its_verdicts_in_the_strict_tier() {
+    run_suite(Some("strict"), |row| row.2);
 }
