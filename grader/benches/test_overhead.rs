@@ -2,8 +2,9 @@
 //! loop that, for each case, spawns the program (`posix_spawn`, through std) with the case
 //! file as stdin and two pipes, reads its output, reaps it with `wait4` and compares the
 //! output with the answer. Everything `grader test` adds beyond that (the launcher, limits,
-//! scratch folders, the checker, the report) is the overhead. Then `--jobs 2` against
-//! `--jobs 1`, and the peak memory reported for a trivial C program.
+//! scratch folders, the checker, the report) is the overhead, in the `basic` tier. Then
+//! `--jobs 2` against `--jobs 1`, the `strict` tier against `basic`, and the peak memory
+//! reported for a trivial C program.
 //!
 //! Run with `cargo bench -p grader --bench test_overhead`. Medians, because these machines
 //! are noisy. Targets (issue 4): overhead ratio at most 1.25, jobs speed-up at least 1.8.
@@ -70,13 +71,24 @@ fn bare_loop(program: &Path, cases: &[(PathBuf, Vec<u8>)]) -> Duration {
 
 /// One `grader test` over the bench's cases; returns its wall time and its JSON report.
 fn grader_run(grader: &Path, program: &Path, dir: &Path, jobs: &str) -> (Duration, String) {
+    sandboxed_run(grader, program, dir, jobs, "basic")
+}
+
+/// The same, in the sandbox tier `tier`.
+fn sandboxed_run(
+    grader: &Path,
+    program: &Path,
+    dir: &Path,
+    jobs: &str,
+    tier: &str,
+) -> (Duration, String) {
     let start = Instant::now();
     let output = Command::new(grader)
         .args(["test", "flip"])
         .arg(program)
         .arg("--cases")
         .arg(dir)
-        .args(["--jobs", jobs, "--report", "json"])
+        .args(["--jobs", jobs, "--report", "json", "--sandbox", tier])
         .output()
         .expect("grader");
     let took = start.elapsed();
@@ -115,6 +127,7 @@ fn main() {
     let mut bare = Vec::new();
     let mut one = Vec::new();
     let mut two = Vec::new();
+    let mut strict = Vec::new();
     let mut report = String::new();
     // Interleaved, so a slow spell of the machine hits every contender alike.
     for _ in 0..ROUNDS {
@@ -123,7 +136,9 @@ fn main() {
         let (took, json) = grader_run(&grader, &program, &dir, "2");
         two.push(took);
         report = json;
+        strict.push(sandboxed_run(&grader, &program, &dir, "1", "strict").0);
     }
+    let strict = median(strict);
     println!("samples: bare {bare:?}\n one {one:?}\n two {two:?}");
     let (bare, one, two) = (median(bare), median(one), median(two));
     println!(
@@ -142,6 +157,11 @@ fn main() {
         two.as_secs_f64() * 1e3,
         per_case_ms(two),
         one.as_secs_f64() / two.as_secs_f64()
+    );
+    println!(
+        "grader test --jobs 1 --sandbox strict: {:.3} ms a case = basic + {:.3} ms (target <= 3 ms)",
+        per_case_ms(strict),
+        per_case_ms(strict) - per_case_ms(one)
     );
     let value: serde_json::Value = serde_json::from_str(&report).expect("JSON");
     let peaks: Vec<u64> = value["cases"]

@@ -234,10 +234,11 @@ pub(crate) fn human(report: &FuzzReport) -> String {
         format!("seed {}", report.seed)
     };
     let facts = format!(
-        "({}; {what}; limits {} CPU, {})",
+        "({}; {what}; limits {} CPU, {}; sandbox {})",
         report.language,
         seconds(report.limits.cpu),
-        mebibytes(report.limits.memory)
+        mebibytes(report.limits.memory),
+        report.limits.sandbox
     );
     let _ = writeln!(
         out,

@@ -109,6 +109,7 @@ pub(crate) fn json(graded: &Graded<'_>) -> String {
             "wall_ms": ms(graded.limits.wall),
             "memory_kib": graded.limits.memory / 1024,
             "output_kib": graded.limits.output / 1024,
+            "sandbox": graded.limits.sandbox.to_string(),
         },
         "cases": cases,
     });
@@ -236,13 +237,14 @@ fn header(graded: &Graded<'_>) -> String {
         (None, false) => "compiled",
     };
     let facts = format!(
-        "({}, {how}; {} cases; limits {} CPU, {} wall, {}, {} output)",
+        "({}, {how}; {} cases; limits {} CPU, {} wall, {}, {} output; sandbox {})",
         graded.language,
         graded.total,
         seconds(graded.limits.cpu),
         seconds(graded.limits.wall),
         mebibytes(graded.limits.memory),
-        mebibytes(graded.limits.output)
+        mebibytes(graded.limits.output),
+        graded.limits.sandbox
     );
     format!(
         "{} {} {}\n",

@@ -161,3 +161,40 @@ fn the_hostile_suite_gets_its_verdicts_in_the_basic_tier() {
 fn the_hostile_suite_gets_its_verdicts_in_the_strict_tier() {
     run_suite(Some("strict"), |row| row.2);
 }
+
+#[test]
+fn doctor_tells_what_the_machine_has_and_what_auto_picks() {
+    let output = Command::cargo_bin("grader")
+        .unwrap()
+        .arg("doctor")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8(output.stdout).unwrap();
+    for line in [
+        "Landlock",
+        "seccomp",
+        "unprivileged user",
+        "--sandbox auto picks",
+    ] {
+        assert!(text.contains(line), "{text}");
+    }
+    // What doctor says auto picks is what `grader test` reports using.
+    let picked = text
+        .lines()
+        .find_map(|l| l.strip_prefix("--sandbox auto picks"))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cases/flip-two");
+    let report = Command::cargo_bin("grader")
+        .unwrap()
+        .args([
+            "test", "flip", "--cmd", "true", "--report", "json", "--cases",
+        ])
+        .arg(cases)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+    assert_eq!(report["limits"]["sandbox"], picked.as_str());
+}
