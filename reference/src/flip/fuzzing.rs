@@ -21,29 +21,10 @@ pub const MIX: &[&str] = &[
     "random",
 ];
 
-/// The squares one press flips: the piece and its orthogonal neighbours.
-fn press(i: u32) -> u16 {
-    let (row, col) = (i / 4, i % 4);
-    let mut mask = 1u16 << i;
-    if row > 0 {
-        mask |= 1 << (i - 4);
-    }
-    if row < 3 {
-        mask |= 1 << (i + 4);
-    }
-    if col > 0 {
-        mask |= 1 << (i - 1);
-    }
-    if col < 3 {
-        mask |= 1 << (i + 1);
-    }
-    mask
-}
-
 /// Neighbours to try when shrinking: one press away (the answer moves by one), one piece
 /// turned, and the two solved boards.
 pub fn candidates(board: Board) -> Vec<Board> {
-    let mut out: Vec<Board> = (0..16).map(|i| Board(board.0 ^ press(i))).collect();
+    let mut out: Vec<Board> = solve::PRESSES.iter().map(|p| Board(board.0 ^ p)).collect();
     out.extend((0..16).map(|i| Board(board.0 ^ (1 << i))));
     out.extend([Board::ALL_WHITE, Board::ALL_BLACK]);
     out

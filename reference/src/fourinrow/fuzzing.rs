@@ -1,7 +1,6 @@
 //! How the fuzzer draws, shrinks and enumerates fourinrow boards.
 
-use super::board::{Board, PIECES};
-use super::search::orthogonal;
+use super::board::{Board, Colour};
 use super::table;
 
 /// The kinds the fuzzer cycles through, the rare classes first: boards where the first
@@ -29,24 +28,9 @@ pub const MIX: &[&str] = &[
 /// an optimal line one of them is a move closer to a goal).
 pub fn candidates(board: Board) -> Vec<Board> {
     let mut out = Vec::new();
-    for e in (0..16).filter(|e| board.empty >> e & 1 == 1) {
-        for from in orthogonal(e) {
-            if board.empty >> from & 1 == 1 {
-                continue;
-            }
-            let (e_bit, from_bit) = (1u16 << e, 1u16 << from);
-            let black = if board.black & from_bit != 0 {
-                (board.black & !from_bit) | e_bit
-            } else {
-                board.black
-            };
-            out.push(Board {
-                empty: (board.empty & !e_bit) | from_bit,
-                black,
-            });
-        }
+    for colour in [Colour::Black, Colour::White] {
+        table::for_each_move(board, colour, |next| out.push(next));
     }
-    debug_assert!(out.iter().all(|b| b.black.count_ones() == PIECES));
     out
 }
 

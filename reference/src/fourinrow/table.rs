@@ -125,7 +125,7 @@ fn state(board: Board, next: Colour) -> usize {
 }
 
 /// Calls `visit` with each board reached by one move of a piece of `colour`.
-fn for_each_move(board: Board, colour: Colour, mut visit: impl FnMut(Board)) {
+pub(crate) fn for_each_move(board: Board, colour: Colour, mut visit: impl FnMut(Board)) {
     let pieces = board.pieces(colour);
     let mut empties = board.empty;
     while empties != 0 {
