@@ -211,19 +211,8 @@ pub(crate) fn junit(book: &Gradebook) -> String {
             suite.add_test_case(TestCase::new("build", status));
         }
         for c in &s.cases {
-            let status = if c.verdict == "AC" {
-                TestCaseStatus::success()
-            } else {
-                let kind = if matches!(c.verdict.as_str(), "WA" | "PE") {
-                    NonSuccessKind::Failure
-                } else {
-                    NonSuccessKind::Error
-                };
-                let mut status = TestCaseStatus::non_success(kind);
-                status.set_type(c.verdict.clone());
-                status.set_message(format!("{}: {}", c.verdict, c.message));
-                status
-            };
+            let status =
+                crate::report::junit_status(&c.verdict, format!("{}: {}", c.verdict, c.message));
             let mut case = TestCase::new(c.name.clone(), status);
             case.set_time(std::time::Duration::from_secs_f64(c.wall_ms / 1e3));
             suite.add_test_case(case);

@@ -12,6 +12,7 @@ use reference::{Problem, Verdict};
 use crate::commands::fuzz::Source;
 use crate::exec::Limits;
 use crate::judge::{mebibytes, seconds};
+use crate::report::{junit_status, paint};
 
 /// A failure, shrunk, with where it came from and what was done with it.
 #[derive(Debug)]
@@ -189,14 +190,7 @@ pub(crate) fn junit(report: &FuzzReport) -> String {
             status
         }
         (None, Some(found)) => {
-            let verdict = found.shrunk.failure.verdict;
-            let kind = match verdict {
-                Verdict::WrongAnswer | Verdict::Presentation => NonSuccessKind::Failure,
-                _ => NonSuccessKind::Error,
-            };
-            let mut status = TestCaseStatus::non_success(kind);
-            status.set_type(verdict.code());
-            status.set_message(report.summary());
+            let mut status = junit_status(found.shrunk.failure.verdict.code(), report.summary());
             status.set_description(format!(
                 "input:\n{}\nexpected:\n{}\ngot:\n{}\n{}\nreplay: {}",
                 found.shrunk.input,
@@ -216,10 +210,6 @@ pub(crate) fn junit(report: &FuzzReport) -> String {
     let mut junit = Report::new("grader fuzz");
     junit.add_test_suite(suite);
     junit.to_string().expect("JUnit serialises")
-}
-
-fn paint(style: Style, text: &str) -> String {
-    format!("{style}{text}{style:#}")
 }
 
 /// The human report.

@@ -5,22 +5,10 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anstyle::{AnsiColor, Style};
+use anstyle::Style;
 
 use crate::batch::gradebook::Gradebook;
-
-fn paint(style: Style, text: &str) -> String {
-    format!("{style}{text}{style:#}")
-}
-
-fn verdict_style(code: &str) -> Style {
-    let colour = match code {
-        "AC" => AnsiColor::Green,
-        "--" => AnsiColor::Yellow,
-        _ => AnsiColor::Red,
-    };
-    Style::new().fg_color(Some(colour.into())).bold()
-}
+use crate::report::{paint, verdict_style};
 
 /// The summary, with ANSI colours (stripped by the writer when not wanted).
 pub(crate) fn human(book: &Gradebook, out: &Path) -> String {

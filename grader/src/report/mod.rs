@@ -13,6 +13,41 @@ pub(crate) mod verdicts;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// `text` in `style` (the ANSI codes are stripped by the writers when not wanted).
+pub(crate) fn paint(style: anstyle::Style, text: &str) -> String {
+    format!("{style}{text}{style:#}")
+}
+
+/// How a verdict code is shown: `AC` green, `--` (not graded) yellow, any other red;
+/// bold.
+pub(crate) fn verdict_style(code: &str) -> anstyle::Style {
+    let colour = match code {
+        "AC" => anstyle::AnsiColor::Green,
+        "--" => anstyle::AnsiColor::Yellow,
+        _ => anstyle::AnsiColor::Red,
+    };
+    anstyle::Style::new().fg_color(Some(colour.into())).bold()
+}
+
+/// The JUnit status of a verdict: success for `AC`; a failure for a wrong output (`WA`,
+/// `PE`); an error for everything else (limits, crashes, compile errors). Typed by the
+/// verdict code, with `message` as its message.
+pub(crate) fn junit_status(code: &str, message: String) -> quick_junit::TestCaseStatus {
+    use quick_junit::{NonSuccessKind, TestCaseStatus};
+    if code == "AC" {
+        return TestCaseStatus::success();
+    }
+    let kind = if matches!(code, "WA" | "PE") {
+        NonSuccessKind::Failure
+    } else {
+        NonSuccessKind::Error
+    };
+    let mut status = TestCaseStatus::non_success(kind);
+    status.set_type(code.to_owned());
+    status.set_message(message);
+    status
+}
+
 /// Writes `text` to stdout as is.
 pub(crate) fn out(text: &str) {
     out_bytes(text.as_bytes());

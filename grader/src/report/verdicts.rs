@@ -9,6 +9,7 @@ use reference::Verdict;
 use crate::exec::Limits;
 use crate::grade::CaseResult;
 use crate::judge::{mebibytes, seconds};
+use crate::report::{junit_status, paint, verdict_style};
 
 /// How many failing cases the human report shows in full.
 const DETAILED_FAILURES: usize = 3;
@@ -132,22 +133,8 @@ pub(crate) fn junit(graded: &Graded<'_>) -> String {
         }
     }
     for r in graded.results {
-        let status = if r.decision.verdict == Verdict::Accepted {
-            TestCaseStatus::success()
-        } else {
-            let kind = match r.decision.verdict {
-                Verdict::WrongAnswer | Verdict::Presentation => NonSuccessKind::Failure,
-                _ => NonSuccessKind::Error,
-            };
-            let mut status = TestCaseStatus::non_success(kind);
-            status.set_type(r.decision.verdict.code());
-            status.set_message(format!(
-                "{}: {}",
-                r.decision.verdict.code(),
-                r.decision.message
-            ));
-            status
-        };
+        let code = r.decision.verdict.code();
+        let status = junit_status(code, format!("{code}: {}", r.decision.message));
         let mut case = TestCase::new(r.name.clone(), status);
         case.set_time(r.wall);
         suite.add_test_case(case);
@@ -157,24 +144,11 @@ pub(crate) fn junit(graded: &Graded<'_>) -> String {
     report.to_string().expect("JUnit serialises")
 }
 
-fn paint(style: Style, text: &str) -> String {
-    format!("{style}{text}{style:#}")
-}
-
-fn verdict_style(verdict: Verdict) -> Style {
-    let colour = if verdict == Verdict::Accepted {
-        AnsiColor::Green
-    } else {
-        AnsiColor::Red
-    };
-    Style::new().fg_color(Some(colour.into())).bold()
-}
-
 /// The human report, with ANSI colours (stripped by the writer when not wanted).
 pub(crate) fn human(graded: &Graded<'_>) -> String {
     let mut out = header(graded);
     if let Some(message) = &graded.compile_error {
-        let ce = paint(verdict_style(Verdict::CompileError), "CE");
+        let ce = paint(verdict_style("CE"), "CE");
         let _ = writeln!(out, "\n{ce}");
         for line in message.lines() {
             let _ = writeln!(out, "  {line}");
@@ -207,7 +181,7 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
     let _ = write!(
         out,
         "\n{} {}/{} passed",
-        paint(verdict_style(verdict), verdict.code()),
+        paint(verdict_style(verdict.code()), verdict.code()),
         graded.passed(),
         graded.total
     );
@@ -262,7 +236,7 @@ fn table(out: &mut String, results: &[CaseResult]) {
         let _ = writeln!(
             out,
             "  {}  {:<width$}  {:>8.1} ms  {:>7}  {}",
-            paint(verdict_style(v), &format!("{:<3}", v.code())),
+            paint(verdict_style(v.code()), &format!("{:<3}", v.code())),
             r.name,
             ms(r.cpu),
             mebibytes(r.memory_kib * 1024),
@@ -277,7 +251,10 @@ fn details(out: &mut String, r: &CaseResult) {
     let _ = writeln!(
         out,
         "\n{} {}: {}",
-        paint(verdict_style(r.decision.verdict), r.decision.verdict.code()),
+        paint(
+            verdict_style(r.decision.verdict.code()),
+            r.decision.verdict.code()
+        ),
         r.name,
         r.decision.message
     );
