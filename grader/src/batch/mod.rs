@@ -23,6 +23,7 @@ use crate::grade::{self, Plan};
 use crate::report::progress::BatchProgress;
 use crate::runner::Runner;
 use crate::status::Fault;
+use crate::submission::compile::hex;
 use crate::submission::{self, Built, Options, Program, Submission};
 use discover::{Skipped, Student};
 use gradebook::{CaseReport, Gradebook, LimitFacts, SkippedReport, StudentReport, Tally};
@@ -96,6 +97,9 @@ pub(crate) fn grade_class(
     let records = Mutex::new(known);
     let remaining: Vec<AtomicUsize> = remaining.into_iter().map(AtomicUsize::new).collect();
     let failed: Vec<AtomicBool> = students.iter().map(|_| AtomicBool::new(false)).collect();
+    // How many students have a failing case so far, for the progress line: counted as
+    // each first fails, not by a scan of every student after every run.
+    let failing = AtomicUsize::new(0);
     let next = AtomicUsize::new(0);
     let fault: Mutex<Option<Fault>> = Mutex::new(None);
     let plan = Plan {
@@ -107,10 +111,10 @@ pub(crate) fn grade_class(
     let scratch = submission::stage_dir()?;
     std::thread::scope(|scope| {
         for worker in 0..batch.jobs.clamp(1, todo.len().max(1)) {
-            let (todo, next, records, remaining, failed, fault, builds, plan, progress, scratch) = (
-                &todo, &next, &records, &remaining, &failed, &fault, &builds, &plan, &progress,
-                &scratch,
+            let (todo, next, records, remaining, failed, failing, fault) = (
+                &todo, &next, &records, &remaining, &failed, &failing, &fault,
             );
+            let (builds, plan, progress, scratch) = (&builds, &plan, &progress, &scratch);
             scope.spawn(move || {
                 let work = || -> Result<(), Fault> {
                     let mut runner = Runner::start(scratch.path(), worker)?;
@@ -124,15 +128,15 @@ pub(crate) fn grade_class(
                         if !(batch.fail_fast && failed[s].load(Ordering::SeqCst)) {
                             let result = grade::run_case(&mut runner, program, &cases[c], plan)?;
                             let record = record(key(hash, c), &students[s].name, &result);
-                            if record.verdict != "AC" {
-                                failed[s].store(true, Ordering::SeqCst);
+                            if record.verdict != "AC" && !failed[s].swap(true, Ordering::SeqCst) {
+                                failing.fetch_add(1, Ordering::Relaxed);
                             }
                             journal.append(&record)?;
                             records
                                 .lock()
                                 .expect("not poisoned")
                                 .insert(record.key.clone(), record);
-                            progress.run_done(failing(failed));
+                            progress.run_done(failing.load(Ordering::Relaxed));
                         }
                         if remaining[s].fetch_sub(1, Ordering::SeqCst) == 1 {
                             let failing = failed[s].load(Ordering::SeqCst);
@@ -162,11 +166,6 @@ pub(crate) fn grade_class(
         &records,
         |hash, c| key(hash, c),
     ))
-}
-
-/// How many students have a failing case so far (for the progress line).
-fn failing(failed: &[AtomicBool]) -> usize {
-    failed.iter().filter(|f| f.load(Ordering::Relaxed)).count()
 }
 
 /// Builds every submission on the worker pool; a build that fails is that student's
@@ -233,14 +232,6 @@ fn program_hash(program: &Program) -> Result<String, Fault> {
         hash.update(&bytes);
     }
     Ok(hex(&hash.finalize()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
 }
 
 /// A hash of each case's input and answer.

@@ -4,7 +4,6 @@
 use crate::batch::discover::{self, EntryRule, Layout};
 use crate::batch::journal::Journal;
 use crate::batch::{self as class, Batch};
-use crate::cases::{self, discover as case_discover};
 use crate::cli::{BatchArgs, BatchLayout};
 use crate::status::{Fault, Status};
 use crate::submission::{Options, compile, languages::Languages};
@@ -12,23 +11,7 @@ use crate::submission::{Options, compile, languages::Languages};
 pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let folder = args
-        .cases
-        .clone()
-        .unwrap_or_else(|| super::test::default_cases(problem.id()));
-    let cases = case_discover::discover(&cases::data_dir(&folder))?;
-    if cases.is_empty() {
-        return Err(Fault::Usage(format!(
-            "{}: no cases (`*.in` files) below it",
-            folder.display()
-        )));
-    }
-    if let Some(case) = cases.iter().find(|c| c.answer.is_none()) {
-        return Err(Fault::Usage(format!(
-            "{}: no answer file beside it (.ans or .out)",
-            case.input.display()
-        )));
-    }
+    let cases = super::gradable_cases(problem.id(), args.cases.as_deref())?;
     let rule = EntryRule {
         pattern: args
             .entry
@@ -57,7 +40,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let batch = Batch {
         problem,
         limits: super::limits(&args.limits)?,
-        jobs: super::test::jobs(args.jobs),
+        jobs: super::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
         options: Options {
             language: None,

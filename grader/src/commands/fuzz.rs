@@ -75,7 +75,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         Built::Ready(program) => program,
     };
     facts.language.clone_from(&program.language);
-    let jobs = super::test::jobs(args.jobs);
+    let jobs = super::jobs(args.jobs);
     let mut candidates = (0..jobs)
         .map(|worker| ProgramCandidate::start(&program, worker, limits))
         .collect::<Result<Vec<_>, Fault>>()?;

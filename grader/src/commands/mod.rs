@@ -14,6 +14,10 @@ mod solve;
 mod test;
 mod validate;
 
+use crate::cases::{
+    self as case_folders,
+    discover::{self, Case},
+};
 use crate::cli::{Command, LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
 use crate::exec::sandbox::{Machine, Tier};
@@ -46,6 +50,37 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
         Command::Doctor => Ok(doctor::run()),
         Command::Merge(args) => merge::run(&args),
     }
+}
+
+/// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), checked before
+/// anything runs: at least one, and each with its answer.
+fn gradable_cases(problem: &str, dir: Option<&std::path::Path>) -> Result<Vec<Case>, Fault> {
+    let folder = dir.map_or_else(
+        || test::default_cases(problem),
+        std::path::Path::to_path_buf,
+    );
+    let cases = discover::discover(&case_folders::data_dir(&folder))?;
+    if cases.is_empty() {
+        return Err(Fault::Usage(format!(
+            "{}: no cases (`*.in` files) below it",
+            folder.display()
+        )));
+    }
+    if let Some(case) = cases.iter().find(|c| c.answer.is_none()) {
+        return Err(Fault::Usage(format!(
+            "{}: no answer file beside it (.ans or .out)",
+            case.input.display()
+        )));
+    }
+    Ok(cases)
+}
+
+/// `--jobs`, by default the number of cores.
+fn jobs(jobs: Option<u32>) -> usize {
+    jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |j| j as usize,
+    )
 }
 
 /// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the

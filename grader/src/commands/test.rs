@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use crate::cases::{self, discover};
 use crate::cli::{TestArgs, TestReport};
 use crate::files;
 use crate::grade::{self, Plan};
@@ -14,23 +13,7 @@ use crate::submission::Built;
 pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let folder = match &args.cases {
-        Some(dir) => dir.clone(),
-        None => default_cases(problem.id()),
-    };
-    let cases = discover::discover(&cases::data_dir(&folder))?;
-    if cases.is_empty() {
-        return Err(Fault::Usage(format!(
-            "{}: no cases (`*.in` files) below it",
-            folder.display()
-        )));
-    }
-    if let Some(case) = cases.iter().find(|c| c.answer.is_none()) {
-        return Err(Fault::Usage(format!(
-            "{}: no answer file beside it (.ans or .out)",
-            case.input.display()
-        )));
-    }
+    let cases = super::gradable_cases(problem.id(), args.cases.as_deref())?;
     let limits = super::limits(&args.limits)?;
     let (built, shown) = super::build(&args.submission)?;
     let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
@@ -40,7 +23,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             let plan = Plan {
                 problem,
                 limits,
-                jobs: jobs(args.jobs),
+                jobs: super::jobs(args.jobs),
                 fail_fast: args.fail_fast,
             };
             let results = grade::grade(&program, &cases, &plan)?;
@@ -79,14 +62,6 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     Ok(Status::failed_if(
         graded.verdict() != reference::Verdict::Accepted,
     ))
-}
-
-/// `--jobs`, by default the number of cores.
-pub(crate) fn jobs(jobs: Option<u32>) -> usize {
-    jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        |j| j as usize,
-    )
 }
 
 /// `./cases/PROBLEM` when run from a checkout, else the cases this binary was built with.

@@ -76,10 +76,7 @@ pub(crate) fn compile(
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
     }
-    let key = hash.finalize().iter().fold(String::new(), |mut key, b| {
-        let _ = write!(key, "{b:02x}");
-        key
-    });
+    let key = hex(&hash.finalize());
     let entry = cache.join(&key);
     let program = entry.join("program");
     if program.is_file() {
@@ -126,6 +123,14 @@ pub(crate) fn compile(
     Ok(Compiled::Program {
         path: program,
         cached: false,
+    })
+}
+
+/// Lower-case hexadecimal, for digests used as names and keys.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut text, b| {
+        let _ = write!(text, "{b:02x}");
+        text
     })
 }
 
