@@ -9,8 +9,11 @@
 //! Run with `cargo bench -p grader --bench fuzz`.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
-use std::fs::{self, File};
-use std::io::Read;
+mod common;
+
+use common::{bare_run, median};
+
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -46,11 +49,6 @@ int main(void) {
     return 0;
 }
 "#;
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
 
 /// The run number of the first finding for `mutant` with `seed` (shrinking off).
 fn runs_to_finding(grader: &Path, problem: Problem, mutant: &str, seed: u64) -> u64 {
@@ -107,35 +105,7 @@ fn power(grader: &Path) {
 fn bare_loop(program: &Path, inputs: &[PathBuf]) -> Duration {
     let start = Instant::now();
     for input in inputs {
-        #[expect(clippy::zombie_processes, reason = "reaped by wait4 below")]
-        let mut child = Command::new(program)
-            .stdin(File::open(input).expect("input"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut out = Vec::new();
-        child
-            .stdout
-            .take()
-            .expect("piped")
-            .read_to_end(&mut out)
-            .expect("read");
-        let mut err = Vec::new();
-        child
-            .stderr
-            .take()
-            .expect("piped")
-            .read_to_end(&mut err)
-            .expect("read");
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is valid, filled by wait4 for our own child.
-        #[expect(unsafe_code, reason = "wait4 for the rusage std does not give")]
-        let reaped = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            libc::wait4(child.id().cast_signed(), &raw mut status, 0, &raw mut usage)
-        };
-        assert!(reaped > 0 && status == 0 && !out.is_empty());
+        assert!(!bare_run(program, input).is_empty());
     }
     start.elapsed()
 }

@@ -10,10 +10,13 @@
 //! are noisy. Targets (issue 4): overhead ratio at most 1.25, jobs speed-up at least 1.8.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
-use std::fs::{self, File};
-use std::io::Read;
+mod common;
+
+use common::{bare_run, median};
+
+use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const CASES: usize = 1000;
@@ -23,48 +26,11 @@ const TRIVIAL: &str = "#include <stdio.h>\n\
     int main(void) { char b[4][8]; for (int i = 0; i < 4; i++) if (scanf(\"%7s\", b[i]) != 1) return 1;\n\
     puts(\"4\"); return 0; }\n";
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
 /// The bare loop: spawn, feed, read, `wait4`, compare; nothing else.
 fn bare_loop(program: &Path, cases: &[(PathBuf, Vec<u8>)]) -> Duration {
     let start = Instant::now();
     for (input, answer) in cases {
-        #[expect(
-            clippy::zombie_processes,
-            reason = "reaped by wait4 below, for its rusage"
-        )]
-        let mut child = Command::new(program)
-            .stdin(File::open(input).expect("input"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut out = Vec::new();
-        child
-            .stdout
-            .take()
-            .expect("piped")
-            .read_to_end(&mut out)
-            .expect("read");
-        let mut err = Vec::new();
-        child
-            .stderr
-            .take()
-            .expect("piped")
-            .read_to_end(&mut err)
-            .expect("read");
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is valid, to be filled by wait4 for our own child.
-        #[expect(unsafe_code, reason = "wait4 for the rusage std does not give")]
-        let reaped = unsafe {
-            let mut usage: libc::rusage = std::mem::zeroed();
-            libc::wait4(child.id().cast_signed(), &raw mut status, 0, &raw mut usage)
-        };
-        assert!(reaped > 0 && status == 0, "the program failed");
-        assert_eq!(&out, answer, "the program is wrong");
+        assert_eq!(&bare_run(program, input), answer, "the program is wrong");
     }
     start.elapsed()
 }
