@@ -20,15 +20,14 @@ pub(crate) struct ProgramCandidate<'a> {
 }
 
 impl<'a> ProgramCandidate<'a> {
-    /// The candidate of worker number `worker`.
+    /// A candidate with a worker of its own.
     pub(crate) fn start(
         program: &'a Program,
-        worker: usize,
         limits: Limits,
     ) -> Result<ProgramCandidate<'a>, Fault> {
         Ok(ProgramCandidate {
             program,
-            runner: Runner::start(program.staging.path(), worker)?,
+            runner: Runner::start(&limits, [program])?,
             limits,
         })
     }

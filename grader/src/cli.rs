@@ -148,6 +148,10 @@ pub(crate) struct LimitArgs {
     /// Standard output per run.
     #[arg(long, value_name = "MIB", default_value = "64", allow_hyphen_values = true, value_parser = crate::limits::size)]
     pub(crate) output_limit: u64,
+    /// Processes and threads alive at once per run (a box's cap: a fork bomb stops there,
+    /// and other runs are not starved).
+    #[arg(long, value_name = "N", default_value = "64", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub(crate) max_processes: u64,
     /// The isolation tier (`grader doctor` shows what this machine has). Default: auto, the
     /// strongest available.
     #[arg(long, value_enum, value_name = "TIER")]
@@ -159,12 +163,13 @@ pub(crate) struct LimitArgs {
 pub(crate) enum Sandbox {
     /// The strongest tier this machine supports.
     Auto,
-    /// basic, plus Landlock (only system folders and its own files readable, only its
-    /// scratch folder writable) and seccomp (no network).
+    /// basic, plus a box (namespaces: only the system folders and its own files, read-only,
+    /// a private working folder, no network, no other process) and seccomp.
     Strict,
-    /// Process group, rlimits, and the user nobody when the grader is root.
+    /// A session of its own, rlimits, cgroup accounting, and a uid per worker when the
+    /// grader is root.
     Basic,
-    /// Process group and the whole tree killed; nothing else.
+    /// A session of its own and the whole tree killed; nothing else.
     None,
 }
 

@@ -68,11 +68,11 @@ pub(crate) fn grade(
     let failure: Mutex<Option<Fault>> = Mutex::new(None);
     let workers = plan.jobs.clamp(1, cases.len().max(1));
     std::thread::scope(|scope| {
-        for worker in 0..workers {
+        for _ in 0..workers {
             let (next, stop, results, failure) = (&next, &stop, &results, &failure);
             scope.spawn(move || {
                 let outcome = (|| -> Result<(), Fault> {
-                    let mut runner = Runner::start(program.staging.path(), worker)?;
+                    let mut runner = Runner::start(&plan.limits, [program])?;
                     loop {
                         if stop.load(Ordering::Relaxed) {
                             return Ok(());
@@ -135,6 +135,6 @@ pub(crate) fn run_case(
         input: String::from_utf8_lossy(&input).into_owned(),
         expected: String::from_utf8_lossy(&answer).into_owned(),
         output,
-        stderr_tail: outcome.stderr_tail,
+        stderr_tail: outcome.stderr,
     })
 }

@@ -108,16 +108,22 @@ pub(crate) fn grade_class(
         jobs: batch.jobs,
         fail_fast: false,
     };
-    let scratch = submission::stage_dir()?;
+    let programs: Vec<&Program> = builds
+        .iter()
+        .filter_map(|b| match b {
+            Build::Ready { program, .. } => Some(program),
+            _ => None,
+        })
+        .collect();
     std::thread::scope(|scope| {
-        for worker in 0..batch.jobs.clamp(1, todo.len().max(1)) {
+        for _ in 0..batch.jobs.clamp(1, todo.len().max(1)) {
             let (todo, next, records, remaining, failed, failing, fault) = (
                 &todo, &next, &records, &remaining, &failed, &failing, &fault,
             );
-            let (builds, plan, progress, scratch) = (&builds, &plan, &progress, &scratch);
+            let (builds, plan, progress, programs) = (&builds, &plan, &progress, &programs);
             scope.spawn(move || {
                 let work = || -> Result<(), Fault> {
-                    let mut runner = Runner::start(scratch.path(), worker)?;
+                    let mut runner = Runner::start(&batch.limits, programs.iter().copied())?;
                     while let Some(&(s, c)) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
                         if fault.lock().expect("not poisoned").is_some() {
                             return Ok(());

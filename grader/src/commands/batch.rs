@@ -37,9 +37,10 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         students.retain(|s| shard.holds(&s.name));
     }
     let (journal, known) = Journal::open(&args.out.join("journal.jsonl"))?;
+    let limits = super::limits(&args.limits)?;
     let batch = Batch {
         problem,
-        limits: super::limits(&args.limits)?,
+        limits,
         jobs: super::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
         options: Options {
@@ -49,6 +50,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
                 .cache_dir
                 .clone()
                 .unwrap_or_else(compile::default_cache),
+            tier: limits.sandbox,
         },
         class: &args.dir,
     };

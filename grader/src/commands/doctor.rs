@@ -3,52 +3,64 @@
 
 use std::fmt::Write as _;
 
+use crate::exec::cgroup::Hierarchy;
 use crate::exec::sandbox::Machine;
+use crate::exec::uids;
 use crate::report;
 use crate::status::Status;
 
 pub(crate) fn run() -> Status {
-    let m = Machine::probe();
+    let m = Machine::get();
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     let mut lines = vec![
         (
-            "process groups, rlimits, wait4".to_owned(),
+            "sessions, rlimits, whole-run reaping".to_owned(),
             "yes".to_owned(),
         ),
         (
-            "unprivileged user".to_owned(),
+            "a uid per worker".to_owned(),
             if m.root {
-                "yes: the grader is root, programs run as nobody (65534)".to_owned()
+                format!(
+                    "yes: the grader is root, each worker's programs run as a uid of their own from {}",
+                    uids::FIRST
+                )
             } else {
-                "no: the grader is not root, programs run as its own user".to_owned()
+                "no: the grader is not root, programs run as its own user (in strict, inside a user namespace)".to_owned()
+            },
+        ),
+        (
+            "namespaces (the strict box)".to_owned(),
+            if m.root {
+                "yes: as root".to_owned()
+            } else if m.user_namespaces {
+                "yes: through an unprivileged user namespace".to_owned()
+            } else {
+                "no: not root, and unprivileged user namespaces are off".to_owned()
+            },
+        ),
+        ("seccomp".to_owned(), yes_no(m.seccomp).to_owned()),
+        (
+            "cgroups".to_owned(),
+            match &m.cgroups {
+                Ok(Hierarchy::V1 { memory, .. }) => format!(
+                    "v1, below {}: CPU and memory of every process of a run, the memory limit kept by the kernel, a process cap",
+                    memory.display()
+                ),
+                Ok(Hierarchy::V2 { parent }) => format!(
+                    "v2, below {}: CPU and memory of every process of a run, the memory limit kept by the kernel, a process cap",
+                    parent.display()
+                ),
+                Err(why) => format!(
+                    "no ({why}): CPU is counted over every process when it is reaped; memory is the largest process's peak"
+                ),
             },
         ),
         (
             "Landlock".to_owned(),
             match m.landlock {
-                0 => "no".to_owned(),
-                abi => format!(
-                    "ABI {abi}: files{}{}",
-                    if abi >= 4 { ", TCP" } else { "" },
-                    if abi >= 6 {
-                        ", signal and abstract-socket scopes"
-                    } else {
-                        ""
-                    }
-                ),
+                0 => "no (not used: the box's mounts decide what a program sees)".to_owned(),
+                abi => format!("ABI {abi} (not used: the box's mounts decide what a program sees)"),
             },
-        ),
-        ("seccomp".to_owned(), yes_no(m.seccomp).to_owned()),
-        (
-            "user namespaces".to_owned(),
-            format!("{} (not used)", yes_no(m.user_namespaces)),
-        ),
-        (
-            "cgroup v1 memory".to_owned(),
-            format!(
-                "{} (not used: peak memory comes from wait4)",
-                yes_no(m.cgroup_memory)
-            ),
         ),
     ];
     let missing = m.strict_missing();

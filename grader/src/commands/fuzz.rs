@@ -52,7 +52,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     };
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
-    let (built, shown) = super::build(&args.submission)?;
+    let (built, shown) = super::build(&args.submission, limits.sandbox)?;
     let mut facts = FuzzReport {
         problem,
         submission: shown,
@@ -77,7 +77,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     facts.language.clone_from(&program.language);
     let jobs = super::jobs(args.jobs);
     let mut candidates = (0..jobs)
-        .map(|worker| ProgramCandidate::start(&program, worker, limits))
+        .map(|_| ProgramCandidate::start(&program, limits))
         .collect::<Result<Vec<_>, Fault>>()?;
     let start = Instant::now();
     let progress = Progress::new();

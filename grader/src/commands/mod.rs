@@ -92,7 +92,7 @@ fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
         Sandbox::Basic => Some(Tier::Basic),
         Sandbox::None => Some(Tier::None),
     });
-    let sandbox = Machine::probe().resolve(asked)?;
+    let sandbox = Machine::get().resolve(asked)?;
     Ok(Limits {
         cpu: args.time_limit,
         wall: args
@@ -100,13 +100,14 @@ fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
             .unwrap_or(args.time_limit * 3 + std::time::Duration::from_secs(1)),
         memory: args.memory_limit,
         output: args.output_limit,
+        processes: args.max_processes,
         sandbox,
     })
 }
 
 /// Builds the submission the flags name: a program, or the compiler's refusal; with the
 /// name reports show for it.
-fn build(args: &SubmissionArgs) -> Result<(Built, String), Fault> {
+fn build(args: &SubmissionArgs, tier: Tier) -> Result<(Built, String), Fault> {
     let languages = Languages::load(args.config.as_deref())?;
     let submission = match (&args.cmd, &args.submission) {
         (Some(line), _) => Submission::Command(line.clone()),
@@ -124,6 +125,7 @@ fn build(args: &SubmissionArgs) -> Result<(Built, String), Fault> {
             .cache_dir
             .clone()
             .unwrap_or_else(compile::default_cache),
+        tier,
     };
     Ok((submission::build(&submission, &options)?, shown))
 }

@@ -15,7 +15,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     // Everything the call names is checked before anything runs.
     let cases = super::gradable_cases(problem.id(), args.cases.as_deref())?;
     let limits = super::limits(&args.limits)?;
-    let (built, shown) = super::build(&args.submission)?;
+    let (built, shown) = super::build(&args.submission, limits.sandbox)?;
     let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
     let (results, language, cached, compile_error) = match built {
         Built::CompileError { language, message } => (Vec::new(), language, false, Some(message)),

@@ -1,80 +1,68 @@
-//! The `strict` tier's confinement, prepared by the launcher before it starts a program
-//! and applied by the child just before `execve` (so the grader and the launcher are never
-//! confined themselves):
+//! The `strict` tier's system-call filter, compiled once by the launcher and installed by
+//! each child just before `execve` (so neither the grader nor the launcher is filtered).
 //!
-//! - Landlock: the program may read and execute only the system folders and its own staged
-//!   files, and write only its scratch folder (and `/dev/null` and its kind); it cannot
-//!   signal processes outside its own domain or reach abstract Unix sockets;
-//! - seccomp: no Internet, netlink or packet sockets (so no TCP or UDP at all, loopback
-//!   included: Landlock does not cover UDP), and no io_uring, which could open sockets
-//!   around the filter.
+//! - Sockets are an allow-list: `socket` and `socketpair` work for `AF_UNIX` only (pipes
+//!   between a program's own processes); every other family (Internet, packet, netlink,
+//!   vsock, Bluetooth, ...) fails with `EACCES`. The box has its own network namespace too; the filter also covers families that
+//!   namespaces do not (`AF_VSOCK` reaches the hypervisor).
+//! - io_uring is off (it performs operations around this filter), and so are the calls a
+//!   contestant never needs and that reach shared kernel state or other namespaces: BPF,
+//!   perf events, userfaultfd, the key rings (shared by every process of a uid, so a place
+//!   to leave data for a later run), and the mount and namespace calls.
+//!
+//! The filter checks the architecture first, so a 32-bit `int 0x80` system call (a second
+//! `socketcall` door) kills the process.
 
 use std::collections::BTreeMap;
 use std::io;
-use std::os::fd::OwnedFd;
 
-use landlock::{
-    ABI, Access, AccessFs, CompatLevel, Compatible, Ruleset, RulesetAttr, RulesetCreatedAttr,
-    Scope, path_beneath_rules,
-};
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
     SeccompRule, TargetArch,
 };
 
-/// The Landlock ABI the rules are written for: files (v1..v5) and scopes (v6). On an older
-/// kernel the rules apply as far as it supports them.
-const WRITTEN_FOR: ABI = ABI::V6;
+/// System calls that always fail.
+const ABSENT: [i64; 19] = [
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_bpf,
+    libc::SYS_perf_event_open,
+    libc::SYS_userfaultfd,
+    libc::SYS_add_key,
+    libc::SYS_request_key,
+    libc::SYS_keyctl,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_fsopen,
+    libc::SYS_fsmount,
+    libc::SYS_move_mount,
+    libc::SYS_open_tree,
+    libc::SYS_mount_setattr,
+];
 
-/// A Landlock ruleset for one run: `read` may be read and executed, `write` also written.
-pub(crate) fn ruleset(read: &[String], write: &[String]) -> io::Result<OwnedFd> {
-    let fail = |e: landlock::RulesetError| io::Error::other(format!("landlock: {e}"));
-    let created = Ruleset::default()
-        .set_compatibility(CompatLevel::BestEffort)
-        .handle_access(AccessFs::from_all(WRITTEN_FOR))
-        .map_err(fail)?
-        .scope(Scope::from_all(WRITTEN_FOR))
-        .map_err(fail)?
-        .create()
-        .map_err(fail)?
-        .add_rules(path_beneath_rules(read, AccessFs::from_read(WRITTEN_FOR)))
-        .map_err(fail)?
-        .add_rules(path_beneath_rules(write, AccessFs::from_all(WRITTEN_FOR)))
-        .map_err(fail)?;
-    Option::<OwnedFd>::from(created)
-        .ok_or_else(|| io::Error::other("landlock is not supported by this kernel"))
-}
-
-/// The seccomp filter: `socket()` for the Internet, packet and netlink families, and
-/// `io_uring_setup()`, fail with `EACCES`; everything else is allowed.
-pub(crate) fn network_filter() -> io::Result<BpfProgram> {
+/// The filter (see the module's documentation). One action for every refusal, `EACCES`,
+/// so that one filter (one install per run) says it all.
+pub(crate) fn filter() -> io::Result<BpfProgram> {
     let fail = |e: seccompiler::BackendError| io::Error::other(format!("seccomp: {e}"));
-    let mut sockets = Vec::new();
-    for family in [
-        libc::AF_INET,
-        libc::AF_INET6,
-        libc::AF_PACKET,
-        libc::AF_NETLINK,
-    ] {
-        let family = u64::try_from(family).expect("address families are positive");
-        let condition = SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, family)
-            .map_err(fail)?;
-        sockets.push(SeccompRule::new(vec![condition]).map_err(fail)?);
-    }
-    let rules: BTreeMap<i64, Vec<SeccompRule>> = [
-        (libc::SYS_socket, sockets),
-        (libc::SYS_io_uring_setup, Vec::new()),
-    ]
-    .into_iter()
-    .collect();
+    let unix = u64::try_from(libc::AF_UNIX).expect("address families are positive");
+    // A rule matches (and so fails the call) when the family is not AF_UNIX.
+    let not_unix = || -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
+        let condition =
+            SeccompCondition::new(0, SeccompCmpArgLen::Dword, SeccompCmpOp::Ne, unix)?;
+        Ok(vec![SeccompRule::new(vec![condition])?])
+    };
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
+        ABSENT.iter().map(|&call| (call, Vec::new())).collect();
+    rules.insert(libc::SYS_socket, not_unix().map_err(fail)?);
+    rules.insert(libc::SYS_socketpair, not_unix().map_err(fail)?);
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(fail)?;
     let eacces = u32::try_from(libc::EACCES).expect("errno values are positive");
-    let filter = SeccompFilter::new(
-        rules,
-        SeccompAction::Allow,
-        SeccompAction::Errno(eacces),
-        arch,
-    )
-    .map_err(fail)?;
-    filter.try_into().map_err(fail)
+    SeccompFilter::new(rules, SeccompAction::Allow, SeccompAction::Errno(eacces), arch)
+        .map_err(fail)?
+        .try_into()
+        .map_err(fail)
 }

@@ -5,8 +5,13 @@
 //! memory high-water mark of the process it was forked or vfork-spawned from (measured
 //! here: `/bin/true` spawned by posix_spawn, vfork or fork from a 400 MiB process reports
 //! 400 MiB), and forking from a big process is slow. The launcher stays a few MiB, so a
-//! trivial program reports a trivial figure however large the grader grows. It is also the programs' subreaper, so a process that escapes its
-//! process group (`setsid`) after its parent died is still found and killed.
+//! trivial program reports a trivial figure however large the grader grows.
+//!
+//! In `strict` the launcher builds a box (`boxed.rs`) and serves as its init process; in
+//! `basic` and `none` it is the programs' subreaper, so a process that left its session is
+//! still found and killed once its parent died. Either way, when a run ends every process
+//! of it is killed and reaped before the reply, and the CPU time reported is that of every
+//! process of the run (the reaped children's `getrusage`, which includes orphans).
 //!
 //! The child side runs between `clone` and `execve`: it only makes system calls on data
 //! prepared before the clone.
@@ -16,13 +21,18 @@
 )]
 
 use std::ffi::CString;
+use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::net::UnixStream;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+
+use super::boxed::{self, Boxed};
 use super::confine;
-use super::protocol::{Reply, Request, receive, send};
+use super::protocol::{Message, Reply, Request, Setup, receive, send};
 
 /// How the launcher makes a child.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +50,18 @@ enum Spawn {
 /// when it falls back on its own binary as the launcher.
 pub(crate) const COPY_MEMORY_ARG: &str = "--copy-memory";
 
+/// What the launcher keeps between runs.
+struct Launcher {
+    socket: UnixStream,
+    spawn: Spawn,
+    /// `strict`: the box, of which this process is init.
+    boxed: Option<Boxed>,
+    /// `strict`: the system-call filter every program gets.
+    filter: Option<seccompiler::BpfProgram>,
+    /// The worker's `cgroup.procs` files, opened before the box hid them.
+    cgroups: Vec<OwnedFd>,
+}
+
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
 pub(crate) fn serve() -> ! {
     // SAFETY: fd 0 is the socket the grader passed as our standard input; we take sole
@@ -52,39 +74,87 @@ pub(crate) fn serve() -> ! {
         // If the grader dies, so do we (and our children, by their own death signal).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
     }
-    let mut filter: Option<seccompiler::BpfProgram> = None;
     let spawn = if std::env::args().any(|a| a == COPY_MEMORY_ARG) {
         Spawn::Copy
     } else {
         Spawn::SharedMemory
     };
+    let Ok(Some((setup, _))) = receive::<Setup>(&socket) else {
+        std::process::exit(0)
+    };
+    let mut launcher = match set_up(socket, &setup, spawn) {
+        Ok(launcher) => launcher,
+        Err((socket, e)) => {
+            let _ = send(&socket, &Reply::Failed { message: e.to_string() }, &[]);
+            std::process::exit(1)
+        }
+    };
+    if send(&launcher.socket, &Reply::Ready, &[]).is_err() {
+        std::process::exit(0);
+    }
     loop {
-        let Ok(Some((request, fds))) = receive::<Request>(&socket) else {
+        let Ok(Some((message, fds))) = receive::<Message>(&launcher.socket) else {
             std::process::exit(0)
         };
-        if request.confine.is_some() && filter.is_none() {
-            match confine::network_filter() {
-                Ok(f) => filter = Some(f),
-                Err(e) => {
-                    let reply = Reply::Failed {
-                        message: e.to_string(),
-                    };
-                    if send(&socket, &reply, &[]).is_err() {
-                        std::process::exit(0);
-                    }
-                    continue;
-                }
-            }
-        }
-        let reply = match run(&socket, &request, fds, spawn, filter.as_deref()) {
-            Ok(reply) => reply,
-            Err(e) => Reply::Failed {
-                message: e.to_string(),
+        let (reply, attached) = match message {
+            // A kill that raced with the end of the run it was meant for.
+            Message::Kill => continue,
+            Message::Fetch { path } => match fetch(&path) {
+                Ok(file) => (Reply::File, Some(file)),
+                Err(e) => (
+                    Reply::Failed {
+                        message: format!("cannot fetch `{path}`: {e}"),
+                    },
+                    None,
+                ),
             },
+            Message::Run(request) => (
+                launcher.run(&request, fds).unwrap_or_else(|e| Reply::Failed {
+                    message: e.to_string(),
+                }),
+                None,
+            ),
         };
-        if send(&socket, &reply, &[]).is_err() {
+        let fds: Vec<RawFd> = attached.iter().map(AsRawFd::as_raw_fd).collect();
+        if send(&launcher.socket, &reply, &fds).is_err() {
             std::process::exit(0);
         }
+    }
+}
+
+/// Opens the cgroup files, compiles the filter and builds the box, in that order (the box
+/// hides the machine's files).
+fn set_up(
+    socket: UnixStream,
+    setup: &Setup,
+    spawn: Spawn,
+) -> Result<Launcher, (UnixStream, io::Error)> {
+    let prepared = (|| -> io::Result<_> {
+        let cgroups = setup
+            .cgroup_procs
+            .iter()
+            .map(|path| {
+                File::options()
+                    .write(true)
+                    .custom_flags(libc::O_CLOEXEC)
+                    .open(path)
+                    .map(OwnedFd::from)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))
+            })
+            .collect::<io::Result<Vec<_>>>()?;
+        let filter = setup.seccomp.then(confine::filter).transpose()?;
+        let boxed = setup.boxed.as_ref().map(boxed::enter).transpose()?;
+        Ok((cgroups, filter, boxed))
+    })();
+    match prepared {
+        Ok((cgroups, filter, boxed)) => Ok(Launcher {
+            socket,
+            spawn,
+            boxed,
+            filter,
+            cgroups,
+        }),
+        Err(e) => Err((socket, e)),
     }
 }
 
@@ -96,8 +166,6 @@ struct Prepared {
     dir: CString,
     limits: Vec<(libc::__rlimit_resource_t, libc::rlimit)>,
     user: Option<(u32, u32)>,
-    /// `strict`: the Landlock ruleset to enforce.
-    ruleset: Option<OwnedFd>,
 }
 
 fn c_string(s: &str) -> io::Result<CString> {
@@ -108,6 +176,36 @@ fn prepare(request: &Request) -> io::Result<Prepared> {
     let limit = |soft: u64, hard: u64| libc::rlimit {
         rlim_cur: soft,
         rlim_max: hard,
+    };
+    // Soft below hard: the kernel sends SIGXCPU first, a cause we can name.
+    let cpu = (
+        libc::RLIMIT_CPU,
+        limit(request.cpu_secs, request.cpu_secs + 1),
+    );
+    let limits = if request.limited {
+        let mut limits = vec![
+            cpu,
+            (
+                libc::RLIMIT_AS,
+                limit(request.address_space, request.address_space),
+            ),
+            (libc::RLIMIT_STACK, limit(request.stack, request.stack)),
+            (
+                libc::RLIMIT_FSIZE,
+                limit(request.file_size, request.file_size),
+            ),
+            (
+                libc::RLIMIT_NOFILE,
+                limit(request.open_files, request.open_files),
+            ),
+            (libc::RLIMIT_CORE, limit(0, 0)),
+        ];
+        if let Some(n) = request.processes {
+            limits.push((libc::RLIMIT_NPROC, limit(n, n)));
+        }
+        limits
+    } else {
+        vec![cpu]
     };
     Ok(Prepared {
         program: c_string(&request.program)?,
@@ -122,43 +220,7 @@ fn prepare(request: &Request) -> io::Result<Prepared> {
             .map(|a| c_string(a))
             .collect::<io::Result<_>>()?,
         dir: c_string(&request.dir)?,
-        limits: if request.limited {
-            let mut limits = vec![
-                // Soft below hard: the kernel sends SIGXCPU first, a cause we can name.
-                (
-                    libc::RLIMIT_CPU,
-                    limit(request.cpu_secs, request.cpu_secs + 1),
-                ),
-                (
-                    libc::RLIMIT_AS,
-                    limit(request.address_space, request.address_space),
-                ),
-                (libc::RLIMIT_STACK, limit(request.stack, request.stack)),
-                (
-                    libc::RLIMIT_FSIZE,
-                    limit(request.file_size, request.file_size),
-                ),
-                (
-                    libc::RLIMIT_NOFILE,
-                    limit(request.open_files, request.open_files),
-                ),
-                (libc::RLIMIT_CORE, limit(0, 0)),
-            ];
-            if let Some(n) = request.processes {
-                limits.push((libc::RLIMIT_NPROC, limit(n, n)));
-            }
-            limits
-        } else {
-            vec![(
-                libc::RLIMIT_CPU,
-                limit(request.cpu_secs, request.cpu_secs + 1),
-            )]
-        },
-        ruleset: request
-            .confine
-            .as_ref()
-            .map(|c| confine::ruleset(&c.read, &c.write))
-            .transpose()?,
+        limits,
         user: request.user,
     })
 }
@@ -169,8 +231,6 @@ const CHILD_STACK: usize = 64 * 1024;
 
 /// Where the child keeps the write end of its error pipe once its own descriptors are set.
 const ERROR_FD: RawFd = 3;
-/// Where the child keeps the Landlock ruleset until it enforces it.
-const RULESET_FD: RawFd = 4;
 
 /// What the child gets: everything prepared, and a pipe to report `errno` on if a step
 /// fails (closed by a successful exec).
@@ -180,125 +240,217 @@ struct ChildArgs<'a> {
     envp: &'a [*const libc::c_char],
     fds: [RawFd; 3],
     error: RawFd,
+    /// The cgroup files to join.
+    cgroups: &'a [OwnedFd],
     /// `strict`: the seccomp filter to install.
     filter: Option<&'a [seccompiler::sock_filter]>,
 }
 
-/// Starts one program and runs it to its end; replies `Started` on the way, returns
-/// `Ended`.
-///
-/// The child is made by `clone` with `CLONE_VFORK` (see [`Spawn`] for sharing memory): we
-/// sleep until it has exec'd or failed, so its error report, if any, is already in the
-/// pipe when `clone` returns.
-fn run(
-    socket: &UnixStream,
-    request: &Request,
-    fds: Vec<OwnedFd>,
-    spawn: Spawn,
-    filter: Option<&[seccompiler::sock_filter]>,
-) -> io::Result<Reply> {
-    if fds.len() != 3 {
-        return Err(io::Error::other("expected three descriptors"));
-    }
-    let prepared = prepare(request)?;
-    let mut argv: Vec<*const libc::c_char> = prepared.argv.iter().map(|a| a.as_ptr()).collect();
-    argv.push(std::ptr::null());
-    let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
-    envp.push(std::ptr::null());
-    let (error_read, error_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
-    let args = ChildArgs {
-        prepared: &prepared,
-        argv: &argv,
-        envp: &envp,
-        fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
-        error: error_write.as_raw_fd(),
-        filter: request.confine.as_ref().and(filter),
-    };
-    let flags = match spawn {
-        Spawn::SharedMemory => libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-        Spawn::Copy => libc::CLONE_VFORK | libc::SIGCHLD,
-    };
-    let mut stack = vec![0u8; CHILD_STACK];
-    let start = Instant::now();
-    // SAFETY: the child runs `child_main` on its own stack with `args`, which outlive it
-    // (we are suspended until it exec'd or exited). Every signal is blocked around the
-    // clone so that no handler of ours can run on the child's side; the child restores
-    // default dispositions before it unblocks them.
-    let pid = unsafe {
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        let mut old: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&raw mut all);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const all, &raw mut old);
-        let top = stack.as_mut_ptr().add(CHILD_STACK).cast::<libc::c_void>();
-        let pid = libc::clone(child_main, top, flags, (&raw const args).cast_mut().cast());
-        libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
-        pid
-    };
-    if pid < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    drop(fds);
-    drop(error_write);
-    // The child has exec'd (the pipe closed with it) or written its errno and exited.
-    let mut errno = [0u8; 4];
-    let got = nix::unistd::read(&error_read, &mut errno).unwrap_or(0);
-    if got == 4 {
-        let mut status = 0;
-        // SAFETY: reaping our own child, which has exited.
-        unsafe { libc::waitpid(pid, &raw mut status, 0) };
-        let error = io::Error::from_raw_os_error(i32::from_ne_bytes(errno));
-        return Ok(Reply::Failed {
-            message: format!("cannot run {}: {error}", request.program),
-        });
-    }
-    send(socket, &Reply::Started { pid }, &[])?;
-    let mut status = 0;
+/// The CPU time of this process's reaped children, microseconds.
+fn children_cpu_us() -> u64 {
     // SAFETY: an all-zero rusage is a valid value to be overwritten.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: waiting for our own child with valid out-pointers.
-        let r = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
-        if r == pid {
-            break;
-        }
-        if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    let wall = start.elapsed();
-    // SAFETY: signalling the process group the child created; it may already be empty.
-    unsafe { libc::kill(-pid, libc::SIGKILL) };
-    reap_the_rest();
-    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    Ok(Reply::Ended {
-        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
-        signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-        cpu_us: micros(usage.ru_utime) + micros(usage.ru_stime),
-        wall_us: wall.as_micros() as u64,
-        peak_kib: usage.ru_maxrss as u64,
-    })
+    // SAFETY: a valid out-pointer.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &raw mut usage) };
+    micros(usage.ru_utime) + micros(usage.ru_stime)
 }
 
-/// Kills and reaps every remaining child: the rest of the run's process group was killed
-/// already; orphans that left it (by `setsid`) were reparented to us, the subreaper.
-fn reap_the_rest() {
-    loop {
-        let mut status = 0;
-        // SAFETY: non-blocking reap of any child.
-        let r = unsafe { libc::waitpid(-1, &raw mut status, libc::WNOHANG) };
-        if r > 0 {
-            continue;
+fn micros(t: libc::timeval) -> u64 {
+    t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64
+}
+
+impl Launcher {
+    /// Starts one program and runs it to its end; replies `Started` on the way, returns
+    /// `Ended`.
+    ///
+    /// The child is made by `clone` with `CLONE_VFORK` (see [`Spawn`] for sharing memory):
+    /// we sleep until it has exec'd or failed, so its error report, if any, is already in
+    /// the pipe when `clone` returns.
+    fn run(&mut self, request: &Request, mut fds: Vec<OwnedFd>) -> io::Result<Reply> {
+        if fds.len() < 3 {
+            return Err(io::Error::other("expected three descriptors"));
         }
-        if r < 0 {
-            // ECHILD: none left (the common case, at once).
-            return;
+        let staged = fds.split_off(3);
+        if let Some(boxed) = &mut self.boxed {
+            if let Some(files) = &request.stage {
+                boxed.stage(files, staged)?;
+            }
+            boxed.clean_work()?;
         }
-        for pid in children() {
-            // SAFETY: signalling a child of ours.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+        let prepared = prepare(request)?;
+        let mut argv: Vec<*const libc::c_char> =
+            prepared.argv.iter().map(|a| a.as_ptr()).collect();
+        argv.push(std::ptr::null());
+        let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
+        envp.push(std::ptr::null());
+        let (error_read, error_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let args = ChildArgs {
+            prepared: &prepared,
+            argv: &argv,
+            envp: &envp,
+            fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
+            error: error_write.as_raw_fd(),
+            cgroups: &self.cgroups,
+            filter: self.filter.as_deref(),
+        };
+        let flags = match self.spawn {
+            Spawn::SharedMemory => libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            Spawn::Copy => libc::CLONE_VFORK | libc::SIGCHLD,
+        };
+        let cpu_before = children_cpu_us();
+        let mut stack = vec![0u8; CHILD_STACK];
+        let start = Instant::now();
+        // SAFETY: the child runs `child_main` on its own stack with `args`, which outlive
+        // it (we are suspended until it exec'd or exited). Every signal is blocked around
+        // the clone so that no handler of ours can run on the child's side; the child
+        // restores default dispositions before it unblocks them.
+        let pid = unsafe {
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&raw mut all);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &raw const all, &raw mut old);
+            let top = stack.as_mut_ptr().add(CHILD_STACK).cast::<libc::c_void>();
+            let pid = libc::clone(child_main, top, flags, (&raw const args).cast_mut().cast());
+            libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
+            pid
+        };
+        if pid < 0 {
+            return Err(io::Error::last_os_error());
         }
-        std::thread::sleep(std::time::Duration::from_millis(1));
+        drop(fds);
+        drop(error_write);
+        // The child has exec'd (the pipe closed with it) or written its errno and exited.
+        let mut errno = [0u8; 4];
+        let got = nix::unistd::read(&error_read, &mut errno).unwrap_or(0);
+        if got == 4 {
+            self.end_run(pid);
+            let error = io::Error::from_raw_os_error(i32::from_ne_bytes(errno));
+            return Ok(Reply::Failed {
+                message: format!("cannot run {}: {error}", request.program),
+            });
+        }
+        send(&self.socket, &Reply::Started { pid }, &[])?;
+        let (status, usage) = self.wait(pid)?;
+        let wall = start.elapsed();
+        self.end_run(pid);
+        Ok(Reply::Ended {
+            code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+            signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+            cpu_us: children_cpu_us().saturating_sub(cpu_before),
+            wall_us: wall.as_micros() as u64,
+            peak_kib: usage.ru_maxrss as u64,
+        })
     }
+
+    /// Waits for the main process to end, killing the run when the grader says `Kill`.
+    fn wait(&mut self, pid: libc::pid_t) -> io::Result<(i32, libc::rusage)> {
+        // SAFETY: pidfd_open on our own unreaped child.
+        let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        if raw < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: the kernel just gave us this descriptor.
+        let pidfd = unsafe { OwnedFd::from_raw_fd(raw as RawFd) };
+        let mut socket_open = true;
+        loop {
+            let mut fds = vec![PollFd::new(pidfd.as_fd(), PollFlags::POLLIN)];
+            if socket_open {
+                fds.push(PollFd::new(self.socket.as_fd(), PollFlags::POLLIN));
+            }
+            match poll(&mut fds, PollTimeout::NONE) {
+                Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+                Err(e) => return Err(e.into()),
+            }
+            let ended = fds[0].revents().is_some_and(|r| !r.is_empty());
+            let asked = fds
+                .get(1)
+                .and_then(PollFd::revents)
+                .is_some_and(|r| !r.is_empty());
+            drop(fds);
+            if ended {
+                break;
+            }
+            if asked {
+                match receive::<Message>(&self.socket) {
+                    Ok(Some((Message::Kill, _))) => self.kill_run(pid),
+                    Ok(Some(_)) => return Err(io::Error::other("a request during a run")),
+                    // The grader is gone: end the run, then the loop in `serve` ends.
+                    Ok(None) | Err(_) => {
+                        socket_open = false;
+                        self.kill_run(pid);
+                    }
+                }
+            }
+        }
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value to be overwritten.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        loop {
+            // SAFETY: waiting for our own child, which has ended, with valid out-pointers.
+            let r = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
+            if r == pid {
+                return Ok((status, usage));
+            }
+            if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+
+    /// Kills every process of the current run: in a box, everything but init; otherwise
+    /// the run's session, and every orphan reparented to us.
+    fn kill_run(&self, pid: libc::pid_t) {
+        // SAFETY: signals only: the whole box, or the run's process group and our
+        // children (all of which belong to the run).
+        unsafe {
+            if self.boxed.is_some() {
+                libc::kill(-1, libc::SIGKILL);
+            } else {
+                libc::kill(-pid, libc::SIGKILL);
+                libc::kill(pid, libc::SIGKILL);
+                for child in children() {
+                    libc::kill(child, libc::SIGKILL);
+                }
+            }
+        }
+    }
+
+    /// After the main process: kills and reaps every remaining process of the run, so
+    /// none outlives it and the CPU time of all of them is in our children's rusage.
+    /// Processes forked while we kill (a fork bomb) are caught by the next round.
+    fn end_run(&self, pid: libc::pid_t) {
+        loop {
+            self.kill_run(pid);
+            loop {
+                let mut status = 0;
+                // SAFETY: non-blocking reap of any child.
+                let r = unsafe { libc::waitpid(-1, &raw mut status, libc::WNOHANG) };
+                if r > 0 {
+                    continue;
+                }
+                if r < 0 {
+                    // ECHILD: none left (the common case, at once).
+                    return;
+                }
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
+}
+
+/// A descriptor of the regular file at `path` (a run's output: a symbolic link or a FIFO
+/// left in its place is refused, never followed or waited on).
+fn fetch(path: &str) -> io::Result<File> {
+    let file = File::options()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    Ok(file)
 }
 
 /// The pids whose parent is this process, from `/proc`.
@@ -353,9 +505,16 @@ fn child(args: &ChildArgs<'_>) -> ! {
                 libc::signal(signal, libc::SIG_DFL);
             }
         }
-        // Its own process group: the whole tree can be killed at once.
-        if libc::setpgid(0, 0) != 0 {
+        // Its own session: no controlling terminal (no TIOCSTI into the user's), and no
+        // process group outside it to hide in.
+        if libc::setsid() < 0 {
             fail(error);
+        }
+        // Into the worker's cgroup before anything is allocated, while still privileged.
+        for cgroup in args.cgroups {
+            if libc::write(cgroup.as_raw_fd(), b"0".as_ptr().cast(), 1) != 1 {
+                fail(error);
+            }
         }
         for (target, &fd) in (0..).zip(args.fds.iter()) {
             if libc::dup2(fd, target) < 0 {
@@ -369,13 +528,7 @@ fn child(args: &ChildArgs<'_>) -> ! {
             fail(error);
         }
         let error = ERROR_FD;
-        // The Landlock ruleset, if any, moves to 4 until it is enforced.
-        if let Some(ruleset) = &p.ruleset
-            && libc::dup2(ruleset.as_raw_fd(), RULESET_FD) < 0
-        {
-            fail(error);
-        }
-        libc::close_range(5, u32::MAX, 0);
+        libc::close_range(4, u32::MAX, 0);
         if libc::chdir(p.dir.as_ptr()) != 0 {
             fail(error);
         }
@@ -386,24 +539,17 @@ fn child(args: &ChildArgs<'_>) -> ! {
         }
         if let Some((uid, gid)) = p.user
             && (libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0
-                || libc::syscall(libc::SYS_setgid, gid) != 0
-                || libc::syscall(libc::SYS_setuid, uid) != 0)
+                || libc::syscall(libc::SYS_setresgid, gid, gid, gid) != 0
+                || libc::syscall(libc::SYS_setresuid, uid, uid, uid) != 0)
         {
             fail(error);
         }
-        // Dies with the launcher (set after setuid, which clears it).
+        // Dies with the launcher (set after the uid change, which clears it).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-        // strict: seccomp first (it sets no_new_privs, which Landlock needs), then Landlock.
         if let Some(filter) = args.filter
             && seccompiler::apply_filter(filter).is_err()
         {
             fail(error);
-        }
-        if p.ruleset.is_some() {
-            if libc::syscall(libc::SYS_landlock_restrict_self, RULESET_FD, 0) != 0 {
-                fail(error);
-            }
-            libc::close(RULESET_FD);
         }
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut none);

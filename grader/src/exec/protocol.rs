@@ -1,6 +1,7 @@
-//! The messages between the grader and its launcher, over a Unix socket pair: a request
-//! (JSON, with the child's three standard file descriptors attached as `SCM_RIGHTS`), then
-//! two replies (the pid as soon as the program started, then how it ended).
+//! The messages between the grader and its launcher, over a Unix socket pair: a set-up
+//! (answered `Ready`), then per run a request (JSON, with the child's three standard file
+//! descriptors attached as `SCM_RIGHTS`) answered by two replies (the pid as soon as the
+//! program started, then how it ended); `Kill` may come between them.
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -11,11 +12,68 @@ use serde::{Deserialize, Serialize};
 
 /// The largest message either side sends: requests hold a few paths and arguments.
 const MAX_MESSAGE: usize = 1 << 20;
+/// The most descriptors one message carries: three standard ones and the staged files.
+pub(crate) const MAX_FDS: usize = 16;
+
+/// The first message: how the launcher sets itself up before serving runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Setup {
+    /// `strict`: the box to build and become the init process of.
+    pub(crate) boxed: Option<BoxSetup>,
+    /// `cgroup.procs` files every program writes `0` to before `execve`, joining the
+    /// worker's cgroup (opened by the launcher at set-up, before the box hides them).
+    pub(crate) cgroup_procs: Vec<String>,
+    /// Whether programs get the seccomp filter (`strict`).
+    pub(crate) seccomp: bool,
+}
+
+/// What the box is made of.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct BoxSetup {
+    /// An empty folder of the machine: the mount point of the box's root.
+    pub(crate) root: String,
+    /// Paths of the machine shown read-only at the same place in the box (system folders,
+    /// a toolchain); symbolic links among them are copied as links.
+    pub(crate) read_only: Vec<String>,
+    /// Bytes of the box's writable folder (`/box`, also `/tmp`), a memory file system.
+    pub(crate) work_size: u64,
+    /// Who owns `/box`: the uid and gid programs run as, seen from inside the box.
+    pub(crate) owner: (u32, u32),
+    /// Whether to make a user namespace first (the grader is not root), mapping the
+    /// grader's own uid and gid to themselves.
+    pub(crate) user_namespace: bool,
+}
+
+/// The grader's messages after [`Setup`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) enum Message {
+    /// Start a program (the three standard descriptors attached, then one per staged
+    /// file).
+    Run(Request),
+    /// End the current run now: every process of it. Ignored between runs (it raced
+    /// with the end of the run).
+    Kill,
+    /// Send back a descriptor of this regular file (a compiler's output in the work
+    /// folder); a symbolic link is refused.
+    Fetch {
+        /// The file's path, as the launcher sees it.
+        path: String,
+    },
+}
+
+/// A staged file given to a boxed launcher: copied read-only into the box's `/prog`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Staged {
+    /// Its name in `/prog`.
+    pub(crate) name: String,
+    /// Whether it is executable.
+    pub(crate) executable: bool,
+}
 
 /// What to run and under which limits.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Request {
-    /// The program (a path).
+    /// The program (a path, as the launcher sees it).
     pub(crate) program: String,
     /// Its arguments, `argv[0]` first.
     pub(crate) argv: Vec<String>,
@@ -23,9 +81,10 @@ pub(crate) struct Request {
     pub(crate) env: Vec<String>,
     /// The working directory.
     pub(crate) dir: String,
-    /// Run as this uid and gid (when the launcher is root).
+    /// Run as this uid and gid (when the launcher may change user).
     pub(crate) user: Option<(u32, u32)>,
-    /// `RLIMIT_CPU` soft limit in seconds (the hard limit is one more).
+    /// `RLIMIT_CPU` soft limit in seconds (the hard limit is one more): a backstop per
+    /// process; the CPU limit itself is enforced from outside on the whole run.
     pub(crate) cpu_secs: u64,
     /// `RLIMIT_AS`, bytes: a generous backstop, never the memory verdict.
     pub(crate) address_space: u64,
@@ -35,34 +94,29 @@ pub(crate) struct Request {
     pub(crate) file_size: u64,
     /// `RLIMIT_NOFILE`.
     pub(crate) open_files: u64,
-    /// `RLIMIT_NPROC` (per user: it counts every process of the user the program runs as).
+    /// `RLIMIT_NPROC`, when no cgroup caps the processes (it counts every process of the
+    /// user the program runs as).
     pub(crate) processes: Option<u64>,
     /// Whether the rlimits above apply (`basic` and `strict`); without them only the CPU
     /// limit's backstop does (`none`).
     pub(crate) limited: bool,
-    /// The `strict` tier's confinement, when asked for.
-    pub(crate) confine: Option<Confinement>,
-}
-
-/// What a confined program may touch.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct Confinement {
-    /// Paths it may read and execute (with everything below them).
-    pub(crate) read: Vec<String>,
-    /// Paths it may also write.
-    pub(crate) write: Vec<String>,
+    /// Boxed launchers: the program's files, when they differ from the last run's (one
+    /// descriptor each, attached after the standard three).
+    pub(crate) stage: Option<Vec<Staged>>,
 }
 
 /// The launcher's replies.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum Reply {
-    /// The program was forked with this pid, which is also its process group.
+    /// Set-up is done; runs may be asked for.
+    Ready,
+    /// The program was started with this pid (as the launcher sees it).
     Started {
         /// The pid.
         pid: i32,
     },
-    /// The program could not be started (exec failed): a fault of the setup, not a
-    /// verdict.
+    /// The program could not be started, or the launcher could not set up: a fault of
+    /// the setup, not a verdict.
     Failed {
         /// Why.
         message: String,
@@ -73,13 +127,16 @@ pub(crate) enum Reply {
         code: Option<i32>,
         /// Terminating signal, when it was killed.
         signal: Option<i32>,
-        /// User + system CPU time, microseconds (`wait4`).
+        /// User + system CPU time of every process of the run, microseconds (`getrusage`
+        /// of the reaped children: the launcher reaps them all).
         cpu_us: u64,
-        /// Wall time from fork to reaping, microseconds.
+        /// Wall time from start to reaping, microseconds.
         wall_us: u64,
-        /// Peak resident memory, KiB (`wait4`'s `ru_maxrss`).
+        /// Peak resident memory of the main process, KiB (`wait4`'s `ru_maxrss`).
         peak_kib: u64,
     },
+    /// The file asked for with [`Message::Fetch`] (its descriptor attached).
+    File,
 }
 
 /// Sends one JSON message, with `fds` attached when not empty.
@@ -131,7 +188,7 @@ pub(crate) fn receive<T: for<'de> Deserialize<'de>>(
 fn read_exact(socket: &UnixStream, buffer: &mut [u8], fds: &mut Vec<OwnedFd>) -> io::Result<bool> {
     let mut filled = 0;
     while filled < buffer.len() {
-        let mut space = nix::cmsg_space!([RawFd; 4]);
+        let mut space = nix::cmsg_space!([RawFd; MAX_FDS]);
         let mut iov = [IoSliceMut::new(&mut buffer[filled..])];
         let msg = match recvmsg::<()>(
             socket.as_raw_fd(),

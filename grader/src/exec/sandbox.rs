@@ -1,17 +1,18 @@
 //! Isolation tiers: what this machine can give, what `auto` picks, and what each tier
-//! asks of the launcher.
+//! asks of a worker.
 //!
-//! - `none`: a process group and the whole tree killed; the CPU limit's backstop; the
+//! - `none`: a session of its own and the whole tree killed; the CPU limit's backstop; the
 //!   program runs as the grader's user. For trusted code and debugging.
-//! - `basic`: adds the rlimits (address space backstop, stack, file size, open files, a
-//!   process cap), and, when the grader is root, the unprivileged user `nobody`.
-//! - `strict`: adds Landlock (reads only the system folders and its own files, writes only
-//!   its scratch folder, cannot signal outside its domain) and a seccomp filter (no TCP or
-//!   UDP sockets, loopback included, no io_uring).
+//! - `basic`: adds the rlimits (address space backstop, stack, file size, open files),
+//!   and, when the grader is root, a uid of the worker's own; CPU, memory and a process cap
+//!   by cgroup where the machine has them.
+//! - `strict`: adds the box (namespaces and a root file system of its own, `boxed.rs`) and
+//!   the seccomp filter (`confine.rs`).
 
 use std::fmt;
-use std::path::Path;
+use std::sync::OnceLock;
 
+use super::cgroup::{self, Hierarchy};
 use crate::status::Fault;
 
 /// An isolation tier.
@@ -48,15 +49,21 @@ pub(crate) struct Machine {
     pub(crate) landlock: i64,
     /// Whether seccomp filters can be installed.
     pub(crate) seccomp: bool,
-    /// Whether unprivileged user namespaces are allowed (not used by any tier yet).
+    /// Whether unprivileged user namespaces are allowed (a box without root).
     pub(crate) user_namespaces: bool,
-    /// Whether the cgroup v1 memory controller is mounted (not used by any tier yet).
-    pub(crate) cgroup_memory: bool,
+    /// The cgroups workers can make, or why there are none.
+    pub(crate) cgroups: Result<Hierarchy, String>,
 }
 
 impl Machine {
+    /// The machine, probed once per process.
+    pub(crate) fn get() -> &'static Machine {
+        static MACHINE: OnceLock<Machine> = OnceLock::new();
+        MACHINE.get_or_init(Machine::probe)
+    }
+
     /// Probes the running kernel.
-    pub(crate) fn probe() -> Machine {
+    fn probe() -> Machine {
         // SAFETY: landlock_create_ruleset with a NULL attribute, size 0 and the VERSION
         // flag only returns the ABI version (or an error); prctl(PR_GET_SECCOMP) only
         // reads the caller's seccomp mode.
@@ -79,18 +86,23 @@ impl Machine {
             seccomp,
             user_namespaces: std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
                 .is_ok_and(|n| n.trim().parse::<u64>().is_ok_and(|n| n > 0)),
-            cgroup_memory: Path::new("/sys/fs/cgroup/memory/memory.limit_in_bytes").exists(),
+            cgroups: cgroup::probe(),
         }
     }
 
     /// What `strict` needs and this machine lacks.
     pub(crate) fn strict_missing(&self) -> Vec<&'static str> {
         let mut missing = Vec::new();
-        if self.landlock < 1 {
-            missing.push("Landlock (a kernel 5.13 or later with the LSM enabled)");
+        if !self.root && !self.user_namespaces {
+            missing.push("namespaces (root, or unprivileged user namespaces)");
         }
         if !self.seccomp {
             missing.push("seccomp");
+        }
+        // Root can always have the cgroups' accounting, so strict insists on it; an
+        // unprivileged user gets the box's own accounting (see the README's tier table).
+        if self.root && self.cgroups.is_err() {
+            missing.push("cgroups (memory, CPU accounting and pids controllers)");
         }
         missing
     }
@@ -118,9 +130,8 @@ impl Machine {
     }
 }
 
-/// The folders a confined program may read and execute below: the system's, whatever of
-/// them exists.
-pub(crate) const SYSTEM_READ: [&str; 10] = [
+/// The machine's folders a box shows, read-only: the system's, whatever of them exists.
+pub(crate) const SYSTEM_READ: [&str; 9] = [
     "/usr",
     "/lib",
     "/lib64",
@@ -129,47 +140,64 @@ pub(crate) const SYSTEM_READ: [&str; 10] = [
     "/sbin",
     "/etc",
     "/opt",
-    "/proc",
+    // Runtimes count the processors here.
     "/sys/devices/system/cpu",
-];
-
-/// Device files a confined program may read and write.
-pub(crate) const DEVICES: [&str; 5] = [
-    "/dev/null",
-    "/dev/zero",
-    "/dev/full",
-    "/dev/random",
-    "/dev/urandom",
 ];
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn machine(landlock: i64, seccomp: bool) -> Machine {
+    fn machine(root: bool, user_namespaces: bool, seccomp: bool, cgroups: bool) -> Machine {
         Machine {
-            root: true,
-            landlock,
+            root,
+            landlock: 0,
             seccomp,
-            user_namespaces: true,
-            cgroup_memory: false,
+            user_namespaces,
+            cgroups: if cgroups {
+                Ok(Hierarchy::V2 {
+                    parent: "/sys/fs/cgroup".into(),
+                })
+            } else {
+                Err("no cgroup controllers".to_owned())
+            },
         }
     }
 
     #[test]
     fn auto_picks_the_strongest_and_strict_names_what_is_missing() {
-        assert_eq!(machine(7, true).resolve(None).unwrap(), Tier::Strict);
-        assert_eq!(machine(0, true).resolve(None).unwrap(), Tier::Basic);
         assert_eq!(
-            machine(0, true).resolve(Some(Tier::Basic)).unwrap(),
+            machine(true, false, true, true).resolve(None).unwrap(),
+            Tier::Strict
+        );
+        // Unprivileged: a user namespace is enough, cgroups are not required.
+        assert_eq!(
+            machine(false, true, true, false).resolve(None).unwrap(),
+            Tier::Strict
+        );
+        assert_eq!(
+            machine(false, false, true, false).resolve(None).unwrap(),
             Tier::Basic
         );
-        let Err(Fault::Usage(message)) = machine(0, false).resolve(Some(Tier::Strict)) else {
-            panic!("strict without Landlock must be refused");
+        assert_eq!(
+            machine(true, true, true, false)
+                .resolve(Some(Tier::Basic))
+                .unwrap(),
+            Tier::Basic
+        );
+        let Err(Fault::Usage(message)) = machine(true, true, false, false).resolve(Some(Tier::Strict))
+        else {
+            panic!("strict without seccomp and cgroups must be refused");
         };
         assert!(
-            message.contains("Landlock") && message.contains("seccomp"),
+            message.contains("seccomp") && message.contains("cgroups"),
             "{message}"
         );
+        let Err(Fault::Usage(message)) =
+            machine(false, false, true, true).resolve(Some(Tier::Strict))
+        else {
+            panic!("strict without namespaces must be refused");
+        };
+        assert!(message.contains("namespaces"), "{message}");
     }
 }

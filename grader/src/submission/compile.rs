@@ -1,25 +1,37 @@
-//! Compiling a source, cached by a hash of the source, the compiler's version and the
-//! command, so that a second run of the same submission does not compile again.
+//! Compiling a source in a worker of the run's tier (in `strict`, a box that shows only the
+//! system folders, the toolchain and the one source), under the language's compile
+//! limits, with a clean environment; cached by a hash of the source, the compiler's
+//! version and the command, so that a second run of the same submission does not compile
+//! again.
+//!
+//! The cache is trusted only when nobody else can write it: its folder must belong to the
+//! grader's user and be writable by nobody else (a folder made here is mode 0700), and a
+//! cached program must still have the hash recorded when it was compiled.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Read;
+use std::io::{self, Read};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use super::{compile_path, resolve};
+use super::languages::{CompileLimits, Language};
+use super::{PATH, compile_path, resolve};
+use crate::exec::sandbox::{SYSTEM_READ, Tier};
+use crate::exec::{self, Input, Job, Killed, Limits, Outcome, Stderr, Worker};
 use crate::files;
 use crate::status::Fault;
 
-/// How long a compiler may run: generous, a compile is trusted code.
-const COMPILE_WALL: Duration = Duration::from_mins(2);
 /// How much of a compiler's message the report keeps.
 const MESSAGE_LINES: usize = 40;
+/// How many bytes of a compiler's standard error are read into memory: the first errors.
+const MESSAGE_BYTES: usize = 256 * 1024;
+/// The name of the compiled program in the work folder and in a cache entry.
+const PROGRAM: &str = "program";
 
 /// The result of a compile.
 #[derive(Debug)]
@@ -36,7 +48,8 @@ pub(crate) enum Compiled {
 }
 
 /// The default cache: `$GRADER_CACHE_DIR`, else `$XDG_CACHE_HOME/grader`, else
-/// `~/.cache/grader`.
+/// `~/.cache/grader`, else a folder of the temporary folder named for the user (checked
+/// like any other: a folder planted there by someone else is refused).
 pub(crate) fn default_cache() -> PathBuf {
     if let Some(dir) = std::env::var_os("GRADER_CACHE_DIR") {
         return dir.into();
@@ -46,84 +59,229 @@ pub(crate) fn default_cache() -> PathBuf {
     }
     match std::env::var_os("HOME") {
         Some(home) => Path::new(&home).join(".cache/grader"),
-        None => std::env::temp_dir().join("grader-cache"),
+        None => std::env::temp_dir().join(format!("grader-cache-{}", nix::unistd::geteuid())),
     }
 }
 
-/// Compiles `source` with the `command` template of language `name`, or takes it from the
-/// cache.
+/// Makes sure `dir` is a cache only the grader's user can write: created mode 0700 when
+/// missing; refused (a usage error naming it) when it is not a folder, belongs to someone
+/// else, or others may write it.
+fn checked_cache(dir: &Path) -> Result<(), Fault> {
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
+    }
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(files::cannot(dir, "create", &e)),
+    }
+    let meta = fs::symlink_metadata(dir).map_err(|e| files::cannot(dir, "read", &e))?;
+    let refuse = |why: &str| {
+        Err(Fault::Usage(format!(
+            "{}: the compile cache {why}; a program in it could be planted (use a folder of your own, mode 0700, or --cache-dir)",
+            dir.display()
+        )))
+    };
+    if !meta.is_dir() {
+        return refuse("is not a folder");
+    }
+    if meta.uid() != nix::unistd::geteuid().as_raw() {
+        return refuse(&format!("belongs to uid {}, not to you", meta.uid()));
+    }
+    if meta.permissions().mode() & 0o022 != 0 {
+        return refuse(&format!(
+            "may be written by others (mode {:o})",
+            meta.permissions().mode() & 0o7777
+        ));
+    }
+    Ok(())
+}
+
+/// Compiles `source` as language `name`, or takes it from the cache.
 pub(crate) fn compile(
     source: &Path,
     name: &str,
-    command: &[String],
+    language: &Language,
     cache: &Path,
+    tier: Tier,
 ) -> Result<Compiled, Fault> {
+    let command = language
+        .compile
+        .as_ref()
+        .expect("only compiled languages are compiled");
     let bytes = files::read_capped(source)?;
-    let compiler = resolve(&command[0], &compile_path()).map_err(|_| {
-        Fault::Usage(format!(
-            "{}: the compiler `{}` for {name} is not installed (or choose another with --lang, or --cmd)",
-            source.display(),
-            command[0]
-        ))
-    })?;
+    let toolchain = toolchain(name, language, source)?;
     let mut hash = Sha256::new();
     for part in [
         name.as_bytes(),
         command.join("\0").as_bytes(),
-        version(&compiler).as_bytes(),
+        toolchain.version.as_bytes(),
         &bytes,
     ] {
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
     }
     let key = hex(&hash.finalize());
+    checked_cache(cache)?;
     let entry = cache.join(&key);
-    let program = entry.join("program");
-    if program.is_file() {
+    let program = entry.join(PROGRAM);
+    if verified(&entry) {
         return Ok(Compiled::Program {
             path: program,
             cached: true,
         });
     }
-    fs::create_dir_all(cache).map_err(|e| files::cannot(cache, "create", &e))?;
-    let work = tempfile::Builder::new()
-        .prefix(".compile-")
-        .tempdir_in(cache)
-        .map_err(|e| files::cannot(cache, "write into", &e))?;
-    let out = work.path().join("program");
-    // The compiler runs in its work folder on a copy of the source under its own name, so
-    // its messages say `sol.cpp:4:23`, not a path of this machine.
-    let name = source
+    let staging = super::stage_dir()?;
+    // The compiler runs beside a copy of the source under its own name, so its messages
+    // say `sol.cpp:4:23`, not a path of this machine.
+    let file_name = source
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| n != "program")
+        .filter(|n| n != PROGRAM && !n.starts_with('.'))
         .unwrap_or_else(|| "source".to_owned());
-    let copy = work.path().join(&name);
+    let copy = staging.path().join(&file_name);
     fs::write(&copy, &bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
-    let argv: Vec<String> = command
-        .iter()
-        .map(|w| {
-            w.replace("{src}", &name)
-                .replace("{out}", &out.to_string_lossy())
-        })
-        .collect();
-    let (ok, message) = run_compiler(&compiler, &argv[1..], work.path())?;
-    if !ok || !out.is_file() {
-        return Ok(Compiled::Error(trim(&message)));
+    fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
+        .map_err(|e| files::cannot(&copy, "write", &e))?;
+    let limits = limits(&language.compile_limits, tier);
+    let config = exec::Config {
+        tier,
+        memory: limits.memory,
+        toolchain: toolchain.folders.clone(),
+    };
+    let fault = |e: io::Error| Fault::Internal(format!("cannot compile {}: {e}", source.display()));
+    let mut worker = Worker::start(&config).map_err(fault)?;
+    let out = worker.work_dir().join(PROGRAM);
+    let mut argv = vec![toolchain.compiler.clone()];
+    argv.extend(command[1..].iter().map(|w| {
+        w.replace("{src}", &file_name)
+            .replace("{out}", &out.to_string_lossy())
+    }));
+    let job = Job {
+        argv,
+        files: staging.path(),
+        in_files: true,
+        env: vec![
+            format!("PATH={}", toolchain.path),
+            "LANG=C.UTF-8".to_owned(),
+        ],
+        stdin: Input::Empty,
+        stderr: Stderr::Head(MESSAGE_BYTES),
+    };
+    let outcome = worker.run(&job, &limits).map_err(fault)?;
+    if let Some(refusal) = refusal(&outcome, &limits) {
+        return Ok(Compiled::Error(refusal));
     }
-    // Publish atomically: a concurrent grader either finds the whole entry or none.
-    let staged = work.keep();
-    match fs::rename(&staged, &entry) {
-        Ok(()) => {}
-        Err(_) if program.is_file() => {
-            let _ = fs::remove_dir_all(&staged);
-        }
-        Err(e) => return Err(files::cannot(&entry, "write", &e)),
-    }
+    let Ok(mut built) = worker.fetch(PROGRAM) else {
+        return Ok(Compiled::Error(trim(&message(&outcome))));
+    };
+    publish(&mut built, cache, &entry)?;
     Ok(Compiled::Program {
         path: program,
         cached: false,
     })
+}
+
+/// The limits of a compile in `tier`.
+fn limits(limits: &CompileLimits, tier: Tier) -> Limits {
+    Limits {
+        cpu: Duration::from_secs(limits.cpu_secs),
+        wall: Duration::from_secs(limits.wall_secs),
+        memory: limits.memory_mib << 20,
+        output: limits.messages_mib << 20,
+        processes: limits.processes,
+        sandbox: tier,
+    }
+}
+
+/// Why a compile failed, for the `CE` message; `None` when it succeeded.
+fn refusal(outcome: &Outcome, limits: &Limits) -> Option<String> {
+    let over = |what: String| Some(format!("the compiler was stopped: {what}\n{}", trim(&message(outcome))));
+    match outcome.killed {
+        Some(Killed::Cpu) => return over(format!("over the {} s CPU limit", limits.cpu.as_secs())),
+        Some(Killed::Wall) => {
+            return over(format!("over the {} s wall limit", limits.wall.as_secs()));
+        }
+        Some(Killed::Memory) => {
+            return over(format!("over the {} MiB memory limit", limits.memory >> 20));
+        }
+        Some(Killed::Output) => {
+            return over(format!("over {} MiB of messages", limits.output >> 20));
+        }
+        None => {}
+    }
+    if outcome.cpu > limits.cpu || outcome.signal == Some(libc::SIGXCPU) {
+        return over(format!("over the {} s CPU limit", limits.cpu.as_secs()));
+    }
+    if outcome.peak_kib.saturating_mul(1024) > limits.memory {
+        return over(format!("over the {} MiB memory limit", limits.memory >> 20));
+    }
+    if outcome.code == Some(0) {
+        return None;
+    }
+    Some(trim(&message(outcome)))
+}
+
+/// What the compiler printed: standard error, then standard output.
+fn message(outcome: &Outcome) -> String {
+    let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
+    text.push_str(&String::from_utf8_lossy(&outcome.stdout));
+    text
+}
+
+/// Whether the cache entry holds a program with the hash recorded beside it.
+fn verified(entry: &Path) -> bool {
+    let (Ok(recorded), Ok(mut file)) = (
+        fs::read_to_string(entry.join(format!("{PROGRAM}.sha256"))),
+        fs::File::open(entry.join(PROGRAM)),
+    ) else {
+        return false;
+    };
+    digest(&mut file).is_ok_and(|d| d == recorded.trim())
+}
+
+fn digest(reader: &mut impl Read) -> io::Result<String> {
+    let mut hash = Sha256::new();
+    let mut buffer = vec![0u8; 64 * 1024];
+    loop {
+        let n = reader.read(&mut buffer)?;
+        if n == 0 {
+            return Ok(hex(&hash.finalize()));
+        }
+        hash.update(&buffer[..n]);
+    }
+}
+
+/// Copies the compiled program into the cache with its hash, and publishes the entry
+/// atomically: a concurrent grader either finds the whole entry or none.
+fn publish(built: &mut fs::File, cache: &Path, entry: &Path) -> Result<(), Fault> {
+    let work = tempfile::Builder::new()
+        .prefix(".compile-")
+        .tempdir_in(cache)
+        .map_err(|e| files::cannot(cache, "write into", &e))?;
+    let program = work.path().join(PROGRAM);
+    let mut to = fs::File::create(&program).map_err(|e| files::cannot(&program, "write", &e))?;
+    io::copy(built, &mut to).map_err(|e| files::cannot(&program, "write", &e))?;
+    drop(to);
+    fs::set_permissions(&program, fs::Permissions::from_mode(0o755))
+        .map_err(|e| files::cannot(&program, "write", &e))?;
+    let hash = digest(&mut fs::File::open(&program).map_err(|e| files::cannot(&program, "read", &e))?)
+        .map_err(|e| files::cannot(&program, "read", &e))?;
+    let record = work.path().join(format!("{PROGRAM}.sha256"));
+    fs::write(&record, hash).map_err(|e| files::cannot(&record, "write", &e))?;
+    // A stale entry (it failed verification) makes way.
+    if entry.exists() && !verified(entry) {
+        let _ = fs::remove_dir_all(entry);
+    }
+    let staged = work.keep();
+    match fs::rename(&staged, entry) {
+        Ok(()) => Ok(()),
+        Err(_) if verified(entry) => {
+            let _ = fs::remove_dir_all(&staged);
+            Ok(())
+        }
+        Err(e) => Err(files::cannot(entry, "write", &e)),
+    }
 }
 
 /// Lower-case hexadecimal, for digests used as names and keys.
@@ -134,86 +292,130 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     })
 }
 
-/// The first line of `compiler --version`, remembered for the life of the process.
-fn version(compiler: &str) -> String {
-    static VERSIONS: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
-    let versions = VERSIONS.get_or_init(Mutex::default);
-    if let Some(v) = versions.lock().expect("not poisoned").get(compiler) {
-        return v.clone();
-    }
-    let v = Command::new(compiler)
-        .arg("--version")
-        .env("PATH", compile_path())
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .map(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_owned()
-        })
-        .unwrap_or_default();
-    versions
-        .lock()
-        .expect("not poisoned")
-        .insert(compiler.to_owned(), v.clone());
-    v
+/// A compiler as the box runs it.
+#[derive(Debug, Clone)]
+struct Toolchain {
+    /// The compiler's absolute path.
+    compiler: String,
+    /// Folders outside the system's that it needs.
+    folders: Vec<PathBuf>,
+    /// `PATH` in the compile's environment.
+    path: String,
+    /// The first line of its `--version`, for the cache key.
+    version: String,
 }
 
-/// Runs a compiler in `dir`, its output merged, with a wall limit.
-fn run_compiler(compiler: &str, args: &[String], dir: &Path) -> Result<(bool, String), Fault> {
-    let mut child = Command::new(compiler)
-        .args(args)
-        .current_dir(dir)
-        .env("PATH", compile_path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| Fault::Usage(format!("{compiler}: cannot run: {e}")))?;
-    // Both pipes are read on their own threads so a chatty compiler never blocks.
-    let mut out = child.stdout.take().expect("piped");
-    let mut err = child.stderr.take().expect("piped");
-    let out = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = out.read_to_end(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = err.read_to_end(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child
-            .try_wait()
-            .map_err(|e| Fault::Internal(e.to_string()))?
-        {
-            break Some(status);
-        }
-        if start.elapsed() > COMPILE_WALL {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let mut message = err.join().unwrap_or_default();
-    message.extend(out.join().unwrap_or_default());
-    let message = String::from_utf8_lossy(&message).into_owned();
-    match status {
-        Some(status) => Ok((status.success(), message)),
-        None => Ok((
-            false,
-            format!(
-                "the compiler ran over {} s\n{message}",
-                COMPILE_WALL.as_secs()
-            ),
-        )),
+/// The toolchain of language `name`, probed once per process: where the compiler is
+/// (through its `sysroot` command when it has one), the folders the box must show, and
+/// its version. The probes run the user's own compiler with fixed arguments (trusted, no
+/// source involved), as the grader's user.
+fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain, Fault> {
+    static KNOWN: OnceLock<Mutex<HashMap<String, Toolchain>>> = OnceLock::new();
+    let known = KNOWN.get_or_init(Mutex::default);
+    let command = language.compile.as_ref().expect("a compiled language");
+    let cache_key = format!("{name}\0{}", command.join("\0"));
+    if let Some(t) = known.lock().expect("not poisoned").get(&cache_key) {
+        return Ok(t.clone());
     }
+    let compiler = resolve(&command[0], &compile_path()).map_err(|_| {
+        Fault::Usage(format!(
+            "{}: the compiler `{}` for {name} is not installed (or choose another with --lang, or --cmd)",
+            source.display(),
+            command[0]
+        ))
+    })?;
+    let system = |p: &Path| SYSTEM_READ.iter().any(|root| p.starts_with(root));
+    let mut toolchain = Toolchain {
+        compiler: compiler.clone(),
+        folders: Vec::new(),
+        path: PATH.to_owned(),
+        version: String::new(),
+    };
+    let sysroot = language
+        .sysroot
+        .as_ref()
+        .and_then(|probe| first_line(&compiler, &probe[1..]))
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute() && p.is_dir());
+    if let Some(root) = sysroot {
+        let inner = root.join("bin").join(
+            Path::new(&compiler)
+                .file_name()
+                .unwrap_or_default(),
+        );
+        if inner.is_file() {
+            toolchain.compiler = inner.to_string_lossy().into_owned();
+        }
+        if !system(&root) {
+            toolchain.path = format!("{}:{PATH}", root.join("bin").display());
+            toolchain.folders.push(root);
+        }
+    } else if !system(Path::new(&compiler)) {
+        // A compiler installed elsewhere: its installation, two levels up from
+        // `bin/gcc`.
+        if let Some(prefix) = Path::new(&compiler).parent().and_then(Path::parent) {
+            toolchain.folders.push(prefix.to_path_buf());
+            toolchain.path = format!(
+                "{}:{PATH}",
+                Path::new(&compiler).parent().unwrap_or(prefix).display()
+            );
+        }
+    }
+    toolchain.version = first_line(&toolchain.compiler, &["--version".to_owned()]).unwrap_or_default();
+    known
+        .lock()
+        .expect("not poisoned")
+        .insert(cache_key, toolchain.clone());
+    Ok(toolchain)
+}
+
+/// The first line `program args` prints, run as the grader's user with the user's `PATH`.
+fn first_line(program: &str, args: &[String]) -> Option<String> {
+    let staging = super::stage_dir().ok()?;
+    let limits = Limits {
+        cpu: Duration::from_secs(10),
+        wall: Duration::from_secs(30),
+        memory: 1 << 30,
+        output: 1 << 20,
+        processes: 64,
+        sandbox: Tier::None,
+    };
+    let mut worker = Worker::start(&exec::Config {
+        tier: Tier::None,
+        memory: limits.memory,
+        toolchain: Vec::new(),
+    })
+    .ok()?;
+    let mut argv = vec![program.to_owned()];
+    argv.extend(args.iter().cloned());
+    let mut env = vec![format!("PATH={}", compile_path()), "LANG=C.UTF-8".to_owned()];
+    // A rustup proxy finds its toolchains through these.
+    for name in ["RUSTUP_HOME", "CARGO_HOME", "RUSTUP_TOOLCHAIN"] {
+        if let Some(value) = std::env::var_os(name) {
+            env.push(format!("{name}={}", value.to_string_lossy()));
+        }
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        for (name, folder) in [("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")] {
+            if std::env::var_os(name).is_none() {
+                env.push(format!("{name}={}/{folder}", home.to_string_lossy()));
+            }
+        }
+    }
+    let job = Job {
+        argv,
+        files: staging.path(),
+        in_files: true,
+        env,
+        stdin: Input::Empty,
+        stderr: Stderr::Tail(4096),
+    };
+    let outcome = worker.run(&job, &limits).ok()?;
+    (outcome.code == Some(0)).then_some(())?;
+    String::from_utf8_lossy(&outcome.stdout)
+        .lines()
+        .next()
+        .map(str::to_owned)
 }
 
 /// The first lines of a compiler's message.

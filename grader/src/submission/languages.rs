@@ -25,6 +25,43 @@ pub(crate) struct Language {
     pub(crate) compile: Option<Vec<String>>,
     /// The run command.
     pub(crate) run: Vec<String>,
+    /// A command that prints the folder of the compiler's own installation (a rustup
+    /// toolchain's `--print sysroot`): the box shows it read-only, and the compiler is
+    /// run from its `bin/` rather than through a proxy that needs the user's home.
+    #[serde(default)]
+    pub(crate) sysroot: Option<Vec<String>>,
+    /// The limits of a compile.
+    #[serde(default)]
+    pub(crate) compile_limits: CompileLimits,
+}
+
+/// The limits of one compile: generous for any honest source, and what stops a compiler
+/// made to loop, fill memory or print without end.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct CompileLimits {
+    /// CPU seconds.
+    pub(crate) cpu_secs: u64,
+    /// Wall seconds.
+    pub(crate) wall_secs: u64,
+    /// MiB of memory.
+    pub(crate) memory_mib: u64,
+    /// Processes and threads at once.
+    pub(crate) processes: u64,
+    /// MiB of messages (standard output and error together).
+    pub(crate) messages_mib: u64,
+}
+
+impl Default for CompileLimits {
+    fn default() -> CompileLimits {
+        CompileLimits {
+            cpu_secs: 10,
+            wall_secs: 30,
+            memory_mib: 1024,
+            processes: 1024,
+            messages_mib: 64,
+        }
+    }
 }
 
 /// The table: language name to entry, in file order for extension lookups.

@@ -9,6 +9,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use crate::exec::sandbox::{SYSTEM_READ, Tier};
 use crate::files;
 use crate::status::Fault;
 use languages::Languages;
@@ -34,6 +35,8 @@ pub(crate) struct Options<'a> {
     pub(crate) languages: &'a Languages,
     /// Where compiled programs are cached.
     pub(crate) cache: PathBuf,
+    /// The tier compiles run in.
+    pub(crate) tier: Tier,
 }
 
 /// A runnable program: its command line, in a staging folder readable by the user the
@@ -46,8 +49,27 @@ pub(crate) struct Program {
     pub(crate) language: String,
     /// Whether the compiled program came from the cache.
     pub(crate) cached: bool,
-    /// The staging folder.
+    /// The staging folder: the program's files (a compiled program, a source for an
+    /// interpreter, the files a `--cmd` line names), and nothing else.
     pub(crate) staging: tempfile::TempDir,
+    /// Folders outside the system's its interpreter needs (a pyenv installation): a box
+    /// shows them read-only.
+    pub(crate) toolchain: Vec<PathBuf>,
+}
+
+impl Program {
+    /// Its command line with the staging folder's paths under `files` instead (where a
+    /// box shows them).
+    pub(crate) fn argv_in(&self, files: &Path) -> Vec<String> {
+        let staging = self.staging.path();
+        self.argv
+            .iter()
+            .map(|word| match Path::new(word).strip_prefix(staging) {
+                Ok(rest) => files.join(rest).to_string_lossy().into_owned(),
+                Err(_) => word.clone(),
+            })
+            .collect()
+    }
 }
 
 /// A program, or the compiler's refusal.
@@ -72,22 +94,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
             let words = shlex::split(line)
                 .filter(|w| !w.is_empty())
                 .ok_or_else(|| Fault::Usage(format!("--cmd {line:?}: not a command line")))?;
-            // The program runs in a scratch folder: a word naming a file here (`sol.py`)
-            // becomes its absolute path, so `--cmd 'python3 sol.py'` means what it says.
-            let words = words
-                .into_iter()
-                .enumerate()
-                .map(|(i, word)| {
-                    let path = Path::new(&word);
-                    if i > 0 && !word.starts_with('-') && path.is_relative() && path.is_file() {
-                        std::path::absolute(path)
-                            .map_or(word.clone(), |p| p.to_string_lossy().into_owned())
-                    } else {
-                        word
-                    }
-                })
-                .collect();
-            (words, "command".to_owned(), false)
+            (stage_command(words, staging.path())?, "command".to_owned(), false)
         }
         Submission::File(path) => {
             let metadata = fs::metadata(path).map_err(|e| files::cannot(path, "read", &e))?;
@@ -105,8 +112,14 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
             match chosen {
                 Some((name, language)) => {
                     let (out, cached) = match &language.compile {
-                        Some(command) => {
-                            match compile::compile(path, name, command, &options.cache)? {
+                        Some(_) => {
+                            match compile::compile(
+                                path,
+                                name,
+                                language,
+                                &options.cache,
+                                options.tier,
+                            )? {
                                 compile::Compiled::Program { path, cached } => (Some(path), cached),
                                 compile::Compiled::Error(message) => {
                                     return Ok(Built::CompileError {
@@ -157,12 +170,61 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
     };
     let mut argv = argv;
     argv[0] = resolve(&argv[0], &run_path())?;
+    let toolchain = interpreter_home(Path::new(&argv[0]), staging.path())
+        .into_iter()
+        .collect();
     Ok(Built::Ready(Program {
         argv,
         language,
         cached,
         staging,
+        toolchain,
     }))
+}
+
+/// A `--cmd` line, with every word that names a file of the user (the program itself, a
+/// script, a data file) copied into the staging folder and named there: a box shows the
+/// program nothing else of the machine. Programs of the system (`python3`) stay as they
+/// are.
+fn stage_command(words: Vec<String>, staging: &Path) -> Result<Vec<String>, Fault> {
+    let mut staged = Vec::with_capacity(words.len());
+    for (i, word) in words.into_iter().enumerate() {
+        let path = Path::new(&word);
+        let names_a_file = if i == 0 {
+            word.contains('/') && path.is_file()
+        } else {
+            !word.starts_with('-') && path.is_file()
+        };
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let system = SYSTEM_READ.iter().any(|root| absolute.starts_with(root));
+        if !names_a_file || system {
+            staged.push(word);
+            continue;
+        }
+        let name = path
+            .file_name()
+            .map_or_else(|| format!("file-{i}"), |n| n.to_string_lossy().into_owned());
+        let to = staging.join(&name);
+        if to.exists() {
+            return Err(Fault::Usage(format!(
+                "--cmd: two files named `{name}`; give them different names"
+            )));
+        }
+        copy_readable(path, &to)?;
+        staged.push(to.to_string_lossy().into_owned());
+    }
+    Ok(staged)
+}
+
+/// The installation folder of an interpreter outside the system folders (pyenv's
+/// `.../versions/3.11/bin/python3`: two levels up), which a box must show; `None` for
+/// the system's programs and for a staged program.
+fn interpreter_home(program: &Path, staging: &Path) -> Option<PathBuf> {
+    let real = fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
+    if real.starts_with(staging) || SYSTEM_READ.iter().any(|root| real.starts_with(root)) {
+        return None;
+    }
+    real.parent()?.parent().map(Path::to_path_buf)
 }
 
 fn known_extensions(languages: &Languages) -> String {

@@ -1,0 +1,339 @@
+//! The box of the `strict` tier, built once per worker by its launcher: new PID, mount,
+//! network, IPC and UTS namespaces (and a user namespace when the grader is not root), in
+//! which the launcher is the init process, with a root file system of its own:
+//!
+//! | path | what |
+//! |---|---|
+//! | `/usr`, `/lib*`, `/bin`, `/sbin`, `/etc`, `/opt`, a toolchain | the machine's, read-only |
+//! | `/prog` | the program's staged files, copied in, read-only |
+//! | `/box` (and `/tmp`, `/dev/shm`, links to it) | the only writable place: a memory file system owned by the run's uid, so its pages count in the run's cgroup |
+//! | `/dev` | `null`, `zero`, `full`, `random`, `urandom` and the `/proc/self/fd` links |
+//! | `/proc` | the box's own: only the processes of the current run |
+//!
+//! Nothing else of the machine is in it: no case file, no other submission, no home
+//! folder, no socket of the machine's services (`/run`, `/var` and `/tmp` are not there;
+//! abstract sockets belong to the network namespace, which is empty).
+//!
+//! Why init: as PID 1 of the namespace the launcher sees every process of a run, whatever
+//! session or process group it moved to and whoever its parent is, and `kill(-1)` reaches
+//! them all (and nothing outside). Orphans are reparented to it, so it reaps everything,
+//! and its children's `getrusage` counts the CPU time of every process of the run. If the
+//! launcher dies, the kernel kills the whole namespace.
+//!
+//! Why the work folder is remounted rather than emptied: a run can leave a folder chain
+//! thousands deep, a million files or folders it made unreadable; a fresh memory file
+//! system (about 0.1 ms) removes all of it at once and cannot fail half-way. It is only
+//! remounted when the last run left something, so a run that writes nothing costs one
+//! directory read.
+#![expect(
+    unsafe_code,
+    reason = "namespaces, mounts and pivot_root have no safe wrapper in our dependencies"
+)]
+
+use std::ffi::CString;
+use std::fs::{self, File};
+use std::io;
+use std::os::fd::OwnedFd;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::Path;
+
+use super::protocol::{BoxSetup, Staged};
+
+/// The box's writable folder, the working directory of every run.
+pub(crate) const WORK: &str = "/box";
+/// Where a program's staged files are, read-only.
+pub(crate) const PROGRAM: &str = "/prog";
+
+/// The devices a program may open, bound from the machine's `/dev`.
+const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
+
+/// A launcher that is the init process of its box.
+#[derive(Debug)]
+pub(crate) struct Boxed {
+    /// The owner of `/box` (the run's uid and gid inside the box).
+    owner: (u32, u32),
+    /// `size=` of `/box`.
+    work_size: u64,
+    /// Whether `/prog` holds a mount.
+    staged: bool,
+}
+
+fn c_path(path: &str) -> io::Result<CString> {
+    CString::new(path).map_err(|_| io::Error::other(format!("a NUL byte in `{path}`")))
+}
+
+/// `-1` from a system call as an `io::Error` naming what failed.
+fn check(result: libc::c_long, what: &str) -> io::Result<()> {
+    if result < 0 {
+        let e = io::Error::last_os_error();
+        return Err(io::Error::new(e.kind(), format!("{what}: {e}")));
+    }
+    Ok(())
+}
+
+fn mount(source: &str, target: &str, fstype: &str, flags: libc::c_ulong, data: &str) -> io::Result<()> {
+    let (s, t, f, d) = (c_path(source)?, c_path(target)?, c_path(fstype)?, c_path(data)?);
+    // SAFETY: valid NUL-terminated strings that outlive the call.
+    let r = unsafe {
+        libc::mount(
+            if source.is_empty() { std::ptr::null() } else { s.as_ptr() },
+            t.as_ptr(),
+            if fstype.is_empty() { std::ptr::null() } else { f.as_ptr() },
+            flags,
+            if data.is_empty() { std::ptr::null() } else { d.as_ptr().cast() },
+        )
+    };
+    check(r.into(), &format!("mount {source} on {target}"))
+}
+
+fn unmount(target: &str) -> io::Result<()> {
+    let t = c_path(target)?;
+    // SAFETY: a valid path; MNT_DETACH only detaches the mount.
+    let r = unsafe { libc::umount2(t.as_ptr(), libc::MNT_DETACH) };
+    check(r.into(), &format!("unmount {target}"))
+}
+
+/// `struct mount_attr` of `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const MOUNT_ATTR_NOSUID: u64 = 0x2;
+const MOUNT_ATTR_NODEV: u64 = 0x4;
+
+/// Makes the mount at `target` (and, with `recursive`, every mount below it) read-only,
+/// set-uid-free and device-free. A bind's own flags cannot be changed by `MS_REMOUNT`
+/// without repeating the flags the kernel locked on it; `mount_setattr` only adds.
+fn seal(target: &str, recursive: bool, devices: bool) -> io::Result<()> {
+    let t = c_path(target)?;
+    let mut attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    if !devices {
+        attr.attr_set |= MOUNT_ATTR_NODEV;
+    }
+    let flags = if recursive { libc::AT_RECURSIVE } else { 0 };
+    // SAFETY: a valid path and a `mount_attr` of the size passed.
+    let r = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            t.as_ptr(),
+            flags,
+            &raw mut attr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    check(r, &format!("make {target} read-only"))
+}
+
+/// Enters a new box. Returns in the box's init process, with the root changed; the
+/// process that called it stays outside, waits for that init and exits as it does.
+pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
+    let (uid, gid) = (nix::unistd::geteuid().as_raw(), nix::unistd::getegid().as_raw());
+    let mut flags = libc::CLONE_NEWNS
+        | libc::CLONE_NEWPID
+        | libc::CLONE_NEWNET
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUTS;
+    if setup.user_namespace {
+        flags |= libc::CLONE_NEWUSER;
+    }
+    // SAFETY: unshare with namespace flags changes only this (single-threaded) process.
+    check(unsafe { libc::unshare(flags) }.into(), "unshare")?;
+    if setup.user_namespace {
+        // The grader's own uid and gid, mapped to themselves: the only mapping an
+        // unprivileged user may write. Programs keep that uid, so they hold no capability.
+        fs::write("/proc/self/setgroups", "deny")?;
+        fs::write("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
+        fs::write("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
+    }
+    // SAFETY: the launcher is single-threaded, so fork is sound; the child returns into
+    // ordinary code.
+    let pid = unsafe { libc::fork() };
+    check(pid.into(), "fork the box's init")?;
+    if pid > 0 {
+        wait_for_init(pid);
+    }
+    // The init process: it dies with the launcher outside (and the box with it). Had
+    // that launcher died before this line, the grader is gone too, and the socket's end
+    // stops this process at its first read.
+    // SAFETY: a plain prctl call.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
+    build(setup)?;
+    Ok(Boxed {
+        owner: setup.owner,
+        work_size: setup.work_size,
+        staged: false,
+    })
+}
+
+/// The launcher outside the box: it holds nothing (the grader's socket goes to the init
+/// process alone, so the grader sees the end of the box when init ends) and exits as init
+/// does.
+fn wait_for_init(pid: libc::pid_t) -> ! {
+    // SAFETY: closing our copy of the socket, then waiting for our only child.
+    unsafe {
+        libc::close(0);
+        let mut status = 0;
+        while libc::waitpid(pid, &raw mut status, 0) < 0
+            && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+        {}
+        libc::_exit(if libc::WIFEXITED(status) {
+            libc::WEXITSTATUS(status)
+        } else {
+            1
+        })
+    }
+}
+
+/// Builds the root file system on `setup.root` and moves into it.
+fn build(setup: &BoxSetup) -> io::Result<()> {
+    // Nothing mounted here may reach the machine's mount table.
+    mount("", "/", "", libc::MS_REC | libc::MS_PRIVATE, "")?;
+    let root = setup.root.trim_end_matches('/');
+    let nosuid = libc::MS_NOSUID | libc::MS_NODEV;
+    mount("tmpfs", root, "tmpfs", nosuid, "size=4m,mode=0755")?;
+    for path in &setup.read_only {
+        show(root, path)?;
+    }
+    let dev = format!("{root}/dev");
+    fs::create_dir(&dev)?;
+    mount("tmpfs", &dev, "tmpfs", nosuid | libc::MS_NOEXEC, "size=64k,mode=0755")?;
+    for device in DEVICES {
+        let inside = format!("{dev}/{device}");
+        File::create(&inside)?;
+        mount(&format!("/dev/{device}"), &inside, "", libc::MS_BIND, "")?;
+    }
+    for (link, target) in [
+        ("fd", "/proc/self/fd"),
+        ("stdin", "/proc/self/fd/0"),
+        ("stdout", "/proc/self/fd/1"),
+        ("stderr", "/proc/self/fd/2"),
+        ("shm", WORK),
+    ] {
+        std::os::unix::fs::symlink(target, format!("{dev}/{link}"))?;
+    }
+    seal(&dev, false, true)?;
+    let proc = format!("{root}/proc");
+    fs::create_dir(&proc)?;
+    mount("proc", &proc, "proc", nosuid | libc::MS_NOEXEC, "")?;
+    fs::create_dir(format!("{root}{WORK}"))?;
+    fs::create_dir(format!("{root}{PROGRAM}"))?;
+    std::os::unix::fs::symlink(WORK, format!("{root}/tmp"))?;
+    mount_work(&format!("{root}{WORK}"), setup.work_size, setup.owner)?;
+    // The old root goes: pivot onto the new one and detach the old from under it.
+    let r = c_path(root)?;
+    let dot = c_path(".")?;
+    // SAFETY: valid paths; after pivot_root(".", ".") the old root is stacked on "." and
+    // detached at once.
+    unsafe {
+        check(libc::chdir(r.as_ptr()).into(), "enter the box")?;
+        check(
+            libc::syscall(libc::SYS_pivot_root, dot.as_ptr(), dot.as_ptr()),
+            "pivot_root",
+        )?;
+        check(libc::umount2(dot.as_ptr(), libc::MNT_DETACH).into(), "detach the old root")?;
+        check(libc::chdir(c"/".as_ptr()).into(), "enter the box")?;
+    }
+    seal("/", false, false)?;
+    // SAFETY: a valid buffer of the given length.
+    unsafe { libc::sethostname(c"box".as_ptr(), 3) };
+    Ok(())
+}
+
+/// Shows the machine's `path` at the same place in the box, read-only: a symbolic link
+/// as the same link (Debian's `/bin -> usr/bin`), a folder or file as a bind mount.
+fn show(root: &str, path: &str) -> io::Result<()> {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let inside = format!("{root}{path}");
+    if let Some(parent) = Path::new(&inside).parent() {
+        fs::create_dir_all(parent)?;
+    }
+    if meta.file_type().is_symlink() {
+        // A link inside a folder already shown is already there.
+        if fs::symlink_metadata(&inside).is_err() {
+            std::os::unix::fs::symlink(fs::read_link(path)?, &inside)?;
+        }
+        return Ok(());
+    }
+    if meta.is_dir() {
+        fs::create_dir_all(&inside)?;
+    } else {
+        File::create(&inside)?;
+    }
+    mount(path, &inside, "", libc::MS_BIND | libc::MS_REC, "")?;
+    seal(&inside, true, false)
+}
+
+/// Mounts a fresh, empty work folder at `target`.
+fn mount_work(target: &str, size: u64, (uid, gid): (u32, u32)) -> io::Result<()> {
+    mount(
+        "tmpfs",
+        target,
+        "tmpfs",
+        libc::MS_NOSUID | libc::MS_NODEV,
+        &format!("size={size},mode=0700,uid={uid},gid={gid}"),
+    )
+}
+
+impl Boxed {
+    /// Before a run: a fresh `/box` when the last run left anything in it or changed it.
+    pub(crate) fn clean_work(&mut self) -> io::Result<()> {
+        let meta = fs::metadata(WORK)?;
+        let untouched = meta.permissions().mode() & 0o7777 == 0o700
+            && (meta.uid(), meta.gid()) == self.owner
+            && fs::read_dir(WORK)?.next().is_none();
+        if !untouched {
+            unmount(WORK)?;
+            mount_work(WORK, self.work_size, self.owner)?;
+        }
+        Ok(())
+    }
+
+    /// Copies a new program's files into a fresh, read-only `/prog`.
+    pub(crate) fn stage(&mut self, files: &[Staged], fds: Vec<OwnedFd>) -> io::Result<()> {
+        if files.len() != fds.len() {
+            return Err(io::Error::other("staged files and descriptors differ"));
+        }
+        if self.staged {
+            unmount(PROGRAM)?;
+            self.staged = false;
+        }
+        let mut size = 1u64 << 20;
+        for fd in &fds {
+            size += File::from(fd.try_clone()?).metadata()?.len();
+        }
+        mount(
+            "tmpfs",
+            PROGRAM,
+            "tmpfs",
+            libc::MS_NOSUID | libc::MS_NODEV,
+            &format!("size={size},mode=0755"),
+        )?;
+        self.staged = true;
+        for (file, fd) in files.iter().zip(fds) {
+            if file.name.is_empty() || file.name.contains('/') || file.name.starts_with('.') {
+                return Err(io::Error::other(format!("bad staged name `{}`", file.name)));
+            }
+            let mode = if file.executable { 0o755 } else { 0o644 };
+            let mut to = fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(mode)
+                .open(format!("{PROGRAM}/{}", file.name))?;
+            io::copy(&mut File::from(fd), &mut to)?;
+        }
+        seal(PROGRAM, false, false)
+    }
+}

@@ -1,0 +1,368 @@
+//! The grader's side of a launcher: starting it, asking for runs, and watching each run:
+//! feeding standard input, reading stdout (capped) and stderr in one `poll` loop, and
+//! enforcing the wall, output, CPU and memory limits from outside by telling the launcher
+//! to kill the run (which it does to every process of the run, see `launcher.rs`).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
+use std::os::unix::net::UnixStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+
+use super::cgroup::Group;
+use super::facts::{Killed, Limits, Outcome};
+use super::launcher;
+use super::protocol::{Message, Reply, Request, Setup, receive, send};
+
+/// How often the CPU time and memory of a running program are sampled.
+const SAMPLE_EVERY: Duration = Duration::from_millis(20);
+/// How far past the CPU limit a sample must be before the run is cut short: `/proc` counts
+/// in clock ticks, and the verdict is decided on the exact figure at the end anyway.
+const CPU_GRACE: Duration = Duration::from_millis(50);
+
+/// How the grader keeps a run's standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stderr {
+    /// Its last bytes: a program's error is usually at the end.
+    Tail(usize),
+    /// Its first bytes (all of it counts against the output limit): a compiler's first
+    /// error is the one that matters.
+    Head(usize),
+}
+
+/// A launcher process and the socket to it.
+#[derive(Debug)]
+pub(crate) struct Client {
+    socket: UnixStream,
+    process: Child,
+}
+
+impl Client {
+    /// Starts a launcher and sets it up: the small `grader-launcher` binary installed
+    /// beside this one, or, where it is missing (`cargo run` builds only `grader`), this
+    /// binary with the hidden launcher argument, copying memory at each start so that its
+    /// larger size does not become the floor of the peak memory programs report.
+    pub(crate) fn start(setup: &Setup) -> io::Result<Client> {
+        let (ours, theirs) = UnixStream::pair()?;
+        let exe = std::env::current_exe()?;
+        let small = exe.with_file_name("grader-launcher");
+        let mut command = if small.is_file() {
+            Command::new(small)
+        } else {
+            let mut command = Command::new(exe);
+            command.args([super::LAUNCHER_ARG, launcher::COPY_MEMORY_ARG]);
+            command
+        };
+        let process = command
+            .stdin(Stdio::from(OwnedFd::from(theirs)))
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .env_clear()
+            .spawn()?;
+        // The command holds the launcher's end of the socket: without dropping it, a
+        // launcher that dies while setting up would never be seen to.
+        drop(command);
+        let client = Client {
+            socket: ours,
+            process,
+        };
+        send(&client.socket, setup, &[])?;
+        match receive::<Reply>(&client.socket)? {
+            Some((Reply::Ready, _)) => Ok(client),
+            Some((Reply::Failed { message }, _)) => Err(io::Error::other(message)),
+            _ => Err(io::Error::other("the launcher stopped while setting up")),
+        }
+    }
+
+    /// Runs `request` with `stdin` and the `staged` files, under `limits`, and returns
+    /// what happened. `Err` means the run could not be made (a missing interpreter, a
+    /// broken launcher), never that the program failed.
+    pub(crate) fn run(
+        &mut self,
+        request: Request,
+        stdin: File,
+        staged: &[File],
+        limits: &Limits,
+        stderr: Stderr,
+        mut cgroup: Option<&mut Group>,
+    ) -> io::Result<Outcome> {
+        if let Some(group) = cgroup.as_deref_mut() {
+            group.prepare(limits.memory, limits.processes)?;
+        }
+        let (out_read, out_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let (err_read, err_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let mut fds: Vec<RawFd> = vec![
+            stdin.as_raw_fd(),
+            out_write.as_raw_fd(),
+            err_write.as_raw_fd(),
+        ];
+        fds.extend(staged.iter().map(AsRawFd::as_raw_fd));
+        send(&self.socket, &Message::Run(request), &fds)?;
+        // Our copies of the write ends must go, or the reads below never see the end.
+        drop((stdin, out_write, err_write));
+        let mut watch = Watch {
+            socket: &self.socket,
+            cgroup,
+            limits,
+            kill_sent: false,
+            out: Some(File::from(out_read)),
+            err: Some(File::from(err_read)),
+            ended: None,
+            outcome: Outcome::default(),
+            stderr,
+            stderr_seen: 0,
+            buffer: vec![0u8; 64 * 1024],
+        };
+        watch.watch()?;
+        watch.finish()
+    }
+
+    /// A descriptor of the regular file at `path`, as the launcher sees it.
+    pub(crate) fn fetch(&mut self, path: &str) -> io::Result<File> {
+        send(
+            &self.socket,
+            &Message::Fetch {
+                path: path.to_owned(),
+            },
+            &[],
+        )?;
+        match receive::<Reply>(&self.socket)? {
+            Some((Reply::File, mut fds)) if fds.len() == 1 => {
+                Ok(File::from(fds.pop().expect("one descriptor")))
+            }
+            Some((Reply::Failed { message }, _)) => Err(io::Error::other(message)),
+            _ => Err(io::Error::other("the launcher did not send the file")),
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        // Closing the socket ends the launcher's loop (and its box with it).
+        let _ = self.socket.shutdown(std::net::Shutdown::Both);
+        let _ = self.process.wait();
+    }
+}
+
+/// One run being watched: its pipes, what was read, and which limit it was killed for.
+struct Watch<'a> {
+    socket: &'a UnixStream,
+    cgroup: Option<&'a mut Group>,
+    limits: &'a Limits,
+    kill_sent: bool,
+    out: Option<File>,
+    err: Option<File>,
+    ended: Option<Reply>,
+    outcome: Outcome,
+    stderr: Stderr,
+    /// Bytes of stderr read so far.
+    stderr_seen: u64,
+    buffer: Vec<u8>,
+}
+
+/// What `poll` watches.
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    Launcher,
+    Stdout,
+    Stderr,
+}
+
+impl Watch<'_> {
+    /// Reads stdout and stderr and waits for the end, killing the run when a limit passes.
+    ///
+    /// The launcher's replies are read once both pipes are closed: a trivial run thus
+    /// wakes this thread about twice, which matters when N workers share N cores with the
+    /// programs.
+    fn watch(&mut self) -> io::Result<()> {
+        let start = Instant::now();
+        let deadline = start + self.limits.wall;
+        let mut next_sample = start + SAMPLE_EVERY;
+        while self.ended.is_none() || self.out.is_some() || self.err.is_some() {
+            let now = Instant::now();
+            let wait = if self.ended.is_some() {
+                // Everything of the run is dead: the pipes are about to close.
+                Duration::from_millis(100)
+            } else {
+                if now >= deadline {
+                    self.kill(Killed::Wall)?;
+                }
+                if now >= next_sample {
+                    next_sample = now + SAMPLE_EVERY;
+                    self.sample()?;
+                }
+                deadline.min(next_sample).saturating_duration_since(now)
+            };
+            self.wait_and_read(wait)?;
+        }
+        Ok(())
+    }
+
+    /// Reads one reply of the launcher (blocking).
+    fn receive(&mut self) -> io::Result<()> {
+        let (reply, _) = receive::<Reply>(self.socket)?
+            .ok_or_else(|| io::Error::other("the launcher stopped"))?;
+        match reply {
+            Reply::Started { .. } => {}
+            other => self.ended = Some(other),
+        }
+        Ok(())
+    }
+
+    /// Tells the launcher to end the run, once; the first cause is the one reported.
+    fn kill(&mut self, why: Killed) -> io::Result<()> {
+        self.outcome.killed.get_or_insert(why);
+        if !self.kill_sent && self.ended.is_none() {
+            self.kill_sent = true;
+            send(self.socket, &Message::Kill, &[])?;
+        }
+        Ok(())
+    }
+
+    /// Kills the run early when the CPU time or memory of all its processes, read from
+    /// its cgroup, is already over the limit (the exact figures come at the end).
+    fn sample(&mut self) -> io::Result<()> {
+        let Some(group) = self.cgroup.as_deref_mut() else {
+            return Ok(());
+        };
+        let sample = group.sample()?;
+        if sample.cpu > self.limits.cpu + CPU_GRACE {
+            self.kill(Killed::Cpu)
+        } else if sample.memory > self.limits.memory {
+            self.kill(Killed::Memory)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Waits up to `wait` for the socket or a pipe, then handles what is ready.
+    fn wait_and_read(&mut self, wait: Duration) -> io::Result<()> {
+        let timeout = PollTimeout::try_from(wait.as_millis().max(1)).unwrap_or(PollTimeout::MAX);
+        let mut fds = Vec::with_capacity(3);
+        let mut which = Vec::with_capacity(3);
+        if self.ended.is_none() && self.out.is_none() && self.err.is_none() {
+            fds.push(PollFd::new(self.socket.as_fd(), PollFlags::POLLIN));
+            which.push(Source::Launcher);
+        }
+        if let Some(out) = &self.out {
+            fds.push(PollFd::new(out.as_fd(), PollFlags::POLLIN));
+            which.push(Source::Stdout);
+        }
+        if let Some(err) = &self.err {
+            fds.push(PollFd::new(err.as_fd(), PollFlags::POLLIN));
+            which.push(Source::Stderr);
+        }
+        match poll(&mut fds, timeout) {
+            Ok(_) | Err(nix::errno::Errno::EINTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let ready: Vec<Source> = which
+            .into_iter()
+            .zip(&fds)
+            .filter(|(_, fd)| fd.revents().is_some_and(|r| !r.is_empty()))
+            .map(|(which, _)| which)
+            .collect();
+        drop(fds);
+        for source in ready {
+            match source {
+                Source::Launcher => self.receive()?,
+                Source::Stdout => self.read_stdout()?,
+                Source::Stderr => self.read_stderr()?,
+            }
+        }
+        Ok(())
+    }
+
+    fn read_stdout(&mut self) -> io::Result<()> {
+        let Some(out) = &mut self.out else {
+            return Ok(());
+        };
+        let n = read_some(out, &mut self.buffer)?;
+        if n == 0 {
+            self.out = None;
+            return Ok(());
+        }
+        let room = usize::try_from(self.limits.output)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(self.outcome.stdout.len());
+        self.outcome
+            .stdout
+            .extend_from_slice(&self.buffer[..n.min(room)]);
+        if n > room {
+            self.kill(Killed::Output)?;
+        }
+        Ok(())
+    }
+
+    fn read_stderr(&mut self) -> io::Result<()> {
+        let Some(err) = &mut self.err else {
+            return Ok(());
+        };
+        let n = read_some(err, &mut self.buffer)?;
+        if n == 0 {
+            self.err = None;
+            return Ok(());
+        }
+        self.stderr_seen += n as u64;
+        let kept = &mut self.outcome.stderr;
+        match self.stderr {
+            Stderr::Tail(keep) => {
+                kept.extend_from_slice(&self.buffer[..n]);
+                let excess = kept.len().saturating_sub(keep);
+                kept.drain(..excess);
+            }
+            Stderr::Head(keep) => {
+                let room = keep.saturating_sub(kept.len());
+                kept.extend_from_slice(&self.buffer[..n.min(room)]);
+                // A compiler's messages count against the output limit: an endless
+                // message (an `#include` of /dev/zero's kind) is cut off, not collected.
+                if self.stderr_seen > self.limits.output {
+                    self.kill(Killed::Output)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> io::Result<Outcome> {
+        let mut outcome = self.outcome;
+        match self.ended {
+            Some(Reply::Ended {
+                code,
+                signal,
+                cpu_us,
+                wall_us,
+                peak_kib,
+            }) => {
+                outcome.code = code;
+                outcome.signal = signal;
+                outcome.cpu = Duration::from_micros(cpu_us);
+                outcome.wall = Duration::from_micros(wall_us);
+                outcome.peak_kib = peak_kib;
+                if let Some(group) = self.cgroup {
+                    let usage = group.finish()?;
+                    outcome.cpu = outcome.cpu.max(usage.cpu);
+                    outcome.peak_kib = outcome.peak_kib.max(usage.peak.div_ceil(1024));
+                    if usage.oom_killed {
+                        outcome.killed.get_or_insert(Killed::Memory);
+                    }
+                }
+                Ok(outcome)
+            }
+            Some(Reply::Failed { message }) => Err(io::Error::other(message)),
+            _ => Err(io::Error::other("launcher: no end of run")),
+        }
+    }
+}
+
+fn read_some(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match file.read(buffer) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            other => return other,
+        }
+    }
+}

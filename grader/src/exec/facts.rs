@@ -1,0 +1,93 @@
+//! The plain data of one run: its limits, what it reads, and the facts it ends with. No
+//! processes here; `judge` turns the facts into a verdict.
+
+use std::fs::File;
+use std::io::{self, Seek, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::sandbox::Tier;
+
+/// The limits of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limits {
+    /// CPU time (user + system) of every process and thread of the run.
+    pub(crate) cpu: Duration,
+    /// Wall time: catches programs that sleep or wait.
+    pub(crate) wall: Duration,
+    /// Peak memory of the whole run, bytes.
+    pub(crate) memory: u64,
+    /// Bytes of standard output.
+    pub(crate) output: u64,
+    /// Processes (and threads) alive at once in the run.
+    pub(crate) processes: u64,
+    /// The isolation tier.
+    pub(crate) sandbox: Tier,
+}
+
+/// Standard input of a run.
+#[derive(Debug, Clone)]
+pub(crate) enum Input {
+    /// A file (a case's `.in`), opened read-only.
+    File(PathBuf),
+    /// Bytes (a fuzz input), given in a memory file: rewriting a file on disk for every
+    /// run costs a truncation, which on these machines' ext4 (mounted with `discard`)
+    /// waits for the disk, a third of a trivial run.
+    Bytes(Vec<u8>),
+    /// Nothing (`/dev/null`): compilers.
+    Empty,
+}
+
+impl Input {
+    pub(crate) fn open(&self) -> io::Result<File> {
+        match self {
+            Input::File(path) => File::open(path),
+            Input::Bytes(bytes) => {
+                let fd = nix::sys::memfd::memfd_create(
+                    c"grader-input",
+                    nix::sys::memfd::MFdFlags::MFD_CLOEXEC,
+                )?;
+                let mut file = File::from(fd);
+                file.write_all(bytes)?;
+                file.seek(io::SeekFrom::Start(0))?;
+                Ok(file)
+            }
+            Input::Empty => File::open("/dev/null"),
+        }
+    }
+}
+
+/// Which limit the grader enforced by killing the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Killed {
+    /// CPU time passed the limit (seen while it ran, before the rlimit's signal).
+    Cpu,
+    /// The wall limit passed.
+    Wall,
+    /// Standard output (or, for a compiler, its messages) passed the output limit.
+    Output,
+    /// Memory passed the limit (seen while it ran, or the kernel's OOM killer acted).
+    Memory,
+}
+
+/// The facts of one run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    /// Exit status, when the program exited.
+    pub(crate) code: Option<i32>,
+    /// Terminating signal, when it was killed.
+    pub(crate) signal: Option<i32>,
+    /// CPU time of every process and thread of the run.
+    pub(crate) cpu: Duration,
+    /// Wall time from start to end.
+    pub(crate) wall: Duration,
+    /// Peak memory, KiB: the run's cgroup peak where there is one, and never less than
+    /// the main process's peak resident memory.
+    pub(crate) peak_kib: u64,
+    /// Standard output, at most the output limit.
+    pub(crate) stdout: Vec<u8>,
+    /// Standard error: its last bytes (programs), or its first (compilers).
+    pub(crate) stderr: Vec<u8>,
+    /// The limit the grader enforced, if any.
+    pub(crate) killed: Option<Killed>,
+}

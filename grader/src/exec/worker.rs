@@ -1,0 +1,294 @@
+//! One worker's place to run programs, in its tier:
+//!
+//! - `strict`: a launcher that is the init of a box (`boxed.rs`), programs run as the
+//!   worker's own uid (root) or in a user namespace (not root), a seccomp filter;
+//! - `basic`: a launcher that is a subreaper, rlimits, the worker's own uid when root, and
+//!   a scratch folder of the machine, emptied before each run;
+//! - `none`: the same without rlimits or uid change.
+//!
+//! In `basic` and `strict`, when the machine gives cgroups, every run's processes join the
+//! worker's cgroup: CPU time and memory of the whole run, a process cap, and the memory
+//! limit enforced by the kernel.
+//!
+//! Programs and compilers alike run here: a [`Job`] names a program by paths in the
+//! worker's two folders, [`Worker::files_dir`] (the program's own files, read-only) and
+//! [`Worker::work_dir`] (the writable working folder).
+
+use std::fs::{self, File};
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::boxed;
+use super::cgroup::Group;
+use super::client::{Client, Stderr};
+use super::facts::{Input, Limits, Outcome};
+use super::protocol::{BoxSetup, Request, Setup, Staged};
+use super::sandbox::{self, Machine, Tier};
+use super::uids::{self, Lease};
+use crate::scratch::Scratch;
+
+/// The `RLIMIT_NOFILE` of a run.
+const OPEN_FILES: u64 = 64;
+/// The smallest work folder a box gets, whatever the memory limit: compilers and
+/// runtimes write a few files.
+const MIN_WORK: u64 = 16 << 20;
+
+/// How a worker is made.
+#[derive(Debug, Clone)]
+pub(crate) struct Config {
+    /// The tier.
+    pub(crate) tier: Tier,
+    /// The memory limit of its runs: the size of a box's work folder.
+    pub(crate) memory: u64,
+    /// Folders of the machine outside the system's that runs need (an interpreter's or a
+    /// compiler's installation), shown read-only in a box.
+    pub(crate) toolchain: Vec<PathBuf>,
+}
+
+/// One run asked of a worker.
+#[derive(Debug)]
+pub(crate) struct Job<'a> {
+    /// The command line, in terms of [`Worker::files_dir`] and [`Worker::work_dir`] (or
+    /// the system's folders).
+    pub(crate) argv: Vec<String>,
+    /// The program's files on the machine: one folder, its regular files shown
+    /// read-only.
+    pub(crate) files: &'a Path,
+    /// Whether the run starts in the files' folder (a compiler beside its source) rather
+    /// than in the work folder.
+    pub(crate) in_files: bool,
+    /// The environment, apart from `HOME`, `TMPDIR` and `PWD`, which the worker sets.
+    pub(crate) env: Vec<String>,
+    /// Standard input.
+    pub(crate) stdin: Input,
+    /// How much of standard error to keep, and which end.
+    pub(crate) stderr: Stderr,
+}
+
+/// A worker: its launcher, and what its tier gives it.
+#[derive(Debug)]
+pub(crate) struct Worker {
+    client: Client,
+    tier: Tier,
+    cgroup: Option<Group>,
+    lease: Option<Lease>,
+    /// `basic`, `none`: the working folder, on the machine.
+    scratch: Option<Scratch>,
+    /// `strict`: the empty folder the box's root is mounted on (in the box's namespace
+    /// only).
+    _root: Option<tempfile::TempDir>,
+    /// `basic`, `none`: the folder holding the scratch folder.
+    _parent: Option<tempfile::TempDir>,
+    /// `strict`: whose files `/prog` holds now.
+    staged: Option<PathBuf>,
+}
+
+/// Names the cgroups of this process's workers apart.
+static WORKERS: AtomicUsize = AtomicUsize::new(0);
+
+impl Worker {
+    /// Starts a worker: its uid, cgroup, box or scratch folder, and launcher.
+    pub(crate) fn start(config: &Config) -> io::Result<Worker> {
+        let machine = Machine::get();
+        let tier = config.tier;
+        let lease = (machine.root && tier >= Tier::Basic)
+            .then(uids::lease)
+            .transpose()?;
+        let owner = lease.as_ref().map_or_else(
+            || {
+                (
+                    nix::unistd::geteuid().as_raw(),
+                    nix::unistd::getegid().as_raw(),
+                )
+            },
+            Lease::ids,
+        );
+        let cgroup = match (&machine.cgroups, tier >= Tier::Basic) {
+            (Ok(hierarchy), true) => {
+                let n = WORKERS.fetch_add(1, Ordering::Relaxed);
+                Some(Group::create(hierarchy, &format!("w{n}"))?)
+            }
+            _ => None,
+        };
+        let (mut root, mut parent, mut scratch, mut boxed) = (None, None, None, None);
+        if tier == Tier::Strict {
+            let dir = tempfile::Builder::new().prefix("grader-box-").tempdir()?;
+            let mut read_only: Vec<String> = sandbox::SYSTEM_READ
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect();
+            read_only.extend(
+                config
+                    .toolchain
+                    .iter()
+                    .map(|p| p.to_string_lossy().into_owned()),
+            );
+            boxed = Some(BoxSetup {
+                root: dir.path().to_string_lossy().into_owned(),
+                read_only,
+                work_size: config.memory.max(MIN_WORK),
+                owner,
+                user_namespace: !machine.root,
+            });
+            root = Some(dir);
+        } else {
+            let dir = tempfile::Builder::new().prefix("grader-work-").tempdir()?;
+            fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))?;
+            let user = lease.as_ref().map(Lease::ids);
+            scratch = Some(
+                Scratch::create(dir.path(), "work", user)
+                    .map_err(|e| io::Error::other(e.to_string()))?,
+            );
+            parent = Some(dir);
+        }
+        let setup = Setup {
+            boxed,
+            cgroup_procs: cgroup.as_ref().map_or_else(Vec::new, |g| {
+                g.procs()
+                    .iter()
+                    .map(|p| p.to_string_lossy().into_owned())
+                    .collect()
+            }),
+            seccomp: tier == Tier::Strict,
+        };
+        let client = Client::start(&setup)?;
+        Ok(Worker {
+            client,
+            tier,
+            cgroup,
+            lease,
+            scratch,
+            _root: root,
+            _parent: parent,
+            staged: None,
+        })
+    }
+
+    /// Where a job's files are, as its command line must name them.
+    pub(crate) fn files_dir(&self, files: &Path) -> PathBuf {
+        if self.tier == Tier::Strict {
+            PathBuf::from(boxed::PROGRAM)
+        } else {
+            files.to_path_buf()
+        }
+    }
+
+    /// The writable working folder, as a command line must name it.
+    pub(crate) fn work_dir(&self) -> PathBuf {
+        match &self.scratch {
+            Some(scratch) => scratch.path().to_path_buf(),
+            None => PathBuf::from(boxed::WORK),
+        }
+    }
+
+    /// Runs `job` under `limits`. `Err` when the run cannot be made (a fault of the setup,
+    /// never of the program).
+    pub(crate) fn run(&mut self, job: &Job<'_>, limits: &Limits) -> io::Result<Outcome> {
+        if let Some(scratch) = &self.scratch {
+            scratch
+                .reset()
+                .map_err(|e| io::Error::other(e.to_string()))?;
+        }
+        let mut staged_files = Vec::new();
+        let mut stage = None;
+        if self.tier == Tier::Strict && self.staged.as_deref() != Some(job.files) {
+            let (names, files) = staged(job.files)?;
+            stage = Some(names);
+            staged_files = files;
+            self.staged = Some(job.files.to_path_buf());
+        }
+        let work = self.work_dir();
+        let dir = if job.in_files {
+            self.files_dir(job.files)
+        } else {
+            work.clone()
+        };
+        let temp = if self.tier == Tier::Strict {
+            PathBuf::from("/tmp")
+        } else {
+            work.clone()
+        };
+        let mut env = job.env.clone();
+        env.extend([
+            format!("HOME={}", work.display()),
+            format!("TMPDIR={}", temp.display()),
+            format!("PWD={}", dir.display()),
+        ]);
+        let request = Request {
+            program: job.argv[0].clone(),
+            argv: job.argv.clone(),
+            env,
+            dir: dir.to_string_lossy().into_owned(),
+            user: self.lease.as_ref().map(Lease::ids),
+            cpu_secs: limits.cpu.as_secs() + 1,
+            address_space: address_space_backstop(limits.memory),
+            stack: limits.memory,
+            file_size: limits.output,
+            open_files: OPEN_FILES,
+            // Without a cgroup, the per-user cap is a per-worker cap when the worker has a
+            // uid of its own; under the grader's own uid it would count its processes too.
+            processes: (self.cgroup.is_none() && self.lease.is_some()).then_some(limits.processes),
+            limited: self.tier >= Tier::Basic,
+            stage,
+        };
+        let stdin = job.stdin.open()?;
+        let result = self.client.run(
+            request,
+            stdin,
+            &staged_files,
+            limits,
+            job.stderr,
+            self.cgroup.as_mut(),
+        );
+        if result.is_err() {
+            // What the launcher holds is unknown now: stage again next time.
+            self.staged = None;
+        }
+        result
+    }
+
+    /// A descriptor of a regular file the last run left in the work folder (a compiler's
+    /// output); a symbolic link or anything else is refused.
+    pub(crate) fn fetch(&mut self, name: &str) -> io::Result<File> {
+        if name.is_empty() || name.contains('/') {
+            return Err(io::Error::other(format!("`{name}` is not a plain name")));
+        }
+        self.client
+            .fetch(&self.work_dir().join(name).to_string_lossy())
+    }
+}
+
+/// The regular files of `dir`, named and opened, for a box's `/prog`.
+fn staged(dir: &Path) -> io::Result<(Vec<Staged>, Vec<File>)> {
+    let mut names = Vec::new();
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
+    entries.sort_by_key(fs::DirEntry::file_name);
+    for entry in entries {
+        let meta = fs::symlink_metadata(entry.path())?;
+        if !meta.is_file() {
+            continue;
+        }
+        if files.len() + 3 >= super::protocol::MAX_FDS {
+            return Err(io::Error::other(format!(
+                "{}: too many files to stage",
+                dir.display()
+            )));
+        }
+        names.push(Staged {
+            name: entry.file_name().to_string_lossy().into_owned(),
+            executable: meta.permissions().mode() & 0o111 != 0,
+        });
+        files.push(File::open(entry.path())?);
+    }
+    Ok((names, files))
+}
+
+/// The address-space rlimit: only a backstop against a runaway allocation, far above the
+/// memory limit, because address space is not memory (programs reserve big arrays and
+/// touch a little; runtimes map large regions).
+fn address_space_backstop(memory: u64) -> u64 {
+    memory.saturating_mul(4).saturating_add(1 << 30)
+}
