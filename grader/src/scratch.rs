@@ -5,13 +5,19 @@
 //! Why one per worker rather than one per run: creating and removing a folder costs about
 //! 50 µs on these machines' overlay file system, a tenth of a trivial run's overhead
 //! budget; emptying an already empty folder is one directory read.
+//!
+//! Whatever a run leaves (a chain of folders thousands deep, folders it locked, links to
+//! folders outside, FIFOs) is removed by [`remove`](crate::remove), which neither follows
+//! links nor needs a descriptor per level, so a hostile program cannot make the cleanup
+//! fail (and with it every later run of the batch).
 
 use std::fs;
+use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::files;
 use crate::status::Fault;
+use crate::{files, remove};
 
 /// A scratch folder; removed on drop.
 #[derive(Debug)]
@@ -28,7 +34,8 @@ impl Scratch {
         user: Option<(u32, u32)>,
     ) -> Result<Scratch, Fault> {
         let path = parent.join(name);
-        let _ = fs::remove_dir_all(&path);
+        // A folder left by a grader that was killed: its runs' leftovers go too.
+        remove::remove_tree(&path).map_err(|e| cleanup_fault(&e))?;
         fs::create_dir(&path).map_err(|e| files::cannot(&path, "create", &e))?;
         let scratch = Scratch { path, user };
         scratch.own()?;
@@ -43,16 +50,15 @@ impl Scratch {
     /// Empties the folder and restores its mode and owner: whatever the last run left
     /// (files, folders it made unreadable, a changed mode) is gone.
     pub(crate) fn reset(&self) -> Result<(), Fault> {
+        // Mode first: the run may have left its folder unreadable.
+        self.own()?;
         let mut entries =
             fs::read_dir(&self.path).map_err(|e| files::cannot(&self.path, "read", &e))?;
         if entries.next().is_some() {
-            // Restore every folder's permissions first: a run may have left a folder
-            // that even its owner cannot list.
-            unlock(&self.path);
-            fs::remove_dir_all(&self.path).map_err(|e| files::cannot(&self.path, "empty", &e))?;
-            fs::create_dir(&self.path).map_err(|e| files::cannot(&self.path, "create", &e))?;
+            drop(entries);
+            remove::empty_dir(&self.path).map_err(|e| cleanup_fault(&e))?;
         }
-        self.own()
+        Ok(())
     }
 
     fn own(&self) -> Result<(), Fault> {
@@ -68,23 +74,14 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        unlock(&self.path);
-        let _ = fs::remove_dir_all(&self.path);
+        let _ = remove::remove_tree(&self.path);
     }
 }
 
-/// Gives the owner full access to `dir` and every folder below it (never following
-/// symbolic links), so that it can be removed.
-fn unlock(dir: &Path) {
-    let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
-            unlock(&entry.path());
-        }
-    }
+/// The fault of a failed cleanup: the error names the entry that resisted (the folder
+/// alone would not tell which of thousands).
+fn cleanup_fault(error: &io::Error) -> Fault {
+    Fault::Usage(error.to_string())
 }
 
 /// Whether `dir` holds nothing.
@@ -113,5 +110,39 @@ mod tests {
         let path = scratch.path().to_path_buf();
         drop(scratch);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_deep_chain_left_by_a_run_goes_on_reset_and_on_drop() {
+        let parent = crate::remove::tests::temp();
+        fs::write(parent.path().join("outside"), "keep").unwrap();
+        let scratch = Scratch::create(parent.path(), "run-0", None).unwrap();
+        for _ in 0..2 {
+            // What a hostile run leaves: 5,000 levels (a full path of 10,000 bytes), all
+            // locked, a link out at the bottom; its own folder unreadable.
+            let bottom = crate::remove::tests::build_chain(scratch.path(), "d", 5_000, 0o000);
+            nix::unistd::symlinkat(&parent.path().join("outside"), &bottom, "out").unwrap();
+            drop(bottom);
+            fs::set_permissions(scratch.path(), fs::Permissions::from_mode(0o000)).unwrap();
+            scratch.reset().unwrap();
+            assert!(is_empty(scratch.path()).unwrap());
+            let mode = fs::metadata(scratch.path()).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700);
+        }
+        drop(crate::remove::tests::build_chain(
+            scratch.path(),
+            "d",
+            5_000,
+            0o000,
+        ));
+        let path = scratch.path().to_path_buf();
+        drop(scratch);
+        assert!(!path.exists());
+        assert_eq!(fs::read(parent.path().join("outside")).unwrap(), b"keep");
+        // A scratch folder a killed grader left behind is cleared when it is made again.
+        fs::create_dir(&path).unwrap();
+        drop(crate::remove::tests::build_chain(&path, "d", 5_000, 0o000));
+        let scratch = Scratch::create(parent.path(), "run-0", None).unwrap();
+        assert!(is_empty(scratch.path()).unwrap());
     }
 }
