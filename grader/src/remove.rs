@@ -23,8 +23,8 @@
 //!   a folder moved elsewhere mid-walk cannot lead it out of the tree; `..` is otherwise
 //!   safe because nothing else changes the tree while it is cleaned (the run is over,
 //!   its processes are dead). At most five descriptors are open at any depth, and no
-//!   system call gets a path longer than one name (the root's, given by the caller,
-//!   aside).
+//!   system call gets a path longer than one name (but for the root's, given by the
+//!   caller, and `/proc/self/fd/N`, below).
 //! - **Huge folders are read once, never held in memory.** Listing a folder unlinks each
 //!   non-folder as it is read and notes the subfolders; after [`BATCH`] subfolders, or
 //!   at the end of the listing, the noted subfolders are removed one by one, and a
@@ -96,6 +96,11 @@ pub(crate) fn empty_dir(dir: &Path) -> io::Result<()> {
 /// Removes `path` and everything below it; `Ok` if it does not exist. A symbolic link is
 /// removed as a link (its target stays); the folders leading to `path` are the caller's
 /// and are used as they are (following links).
+///
+/// This, not `fs::remove_dir_all` (one descriptor per level, gives up on a locked
+/// folder), is the removal for any folder a contestant's program could write in: for a
+/// `tempfile::TempDir` holding scratch folders, `remove_tree(dir.path())` before it drops
+/// (its own removal then finds nothing to do).
 pub(crate) fn remove_tree(path: &Path) -> io::Result<()> {
     let Some(name) = path.file_name() else {
         return Err(io::Error::new(

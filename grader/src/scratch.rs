@@ -7,7 +7,7 @@
 //! budget; emptying an already empty folder is one directory read.
 //!
 //! Whatever a run leaves (a chain of folders thousands deep, folders it locked, links to
-//! folders outside, FIFOs) is removed by [`remove`](crate::remove), which neither follows
+//! folders outside, FIFOs) is removed by [`remove`], which neither follows
 //! links nor needs a descriptor per level, so a hostile program cannot make the cleanup
 //! fail (and with it every later run of the batch).
 
