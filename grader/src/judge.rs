@@ -118,6 +118,7 @@ mod tests {
         wall: Duration::from_secs(4),
         memory: 256 << 20,
         output: 64 << 20,
+        processes: 64,
         sandbox: crate::exec::sandbox::Tier::Basic,
     };
 
