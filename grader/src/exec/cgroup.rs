@@ -320,6 +320,9 @@ pub(crate) struct Group {
     memory_limit: Option<u64>,
     max_processes: Option<u64>,
     baseline: Baseline,
+    /// Whether the group was made anew since [`Group::take_renewed`] last said so: a
+    /// process that opened its `cgroup.procs` files must open them again.
+    renewed: bool,
 }
 
 /// The counters at `prepare`.
@@ -425,7 +428,14 @@ impl Group {
             memory_limit: None,
             max_processes: None,
             baseline: Baseline::default(),
+            renewed: false,
         })
+    }
+
+    /// Whether `prepare` made the group anew since the last call (its `cgroup.procs`
+    /// files are then new files).
+    pub(crate) fn take_renewed(&mut self) -> bool {
+        std::mem::take(&mut self.renewed)
     }
 
     /// The `cgroup.procs` files a process writes `0` to, to join the group (one per v1
@@ -572,6 +582,7 @@ impl Group {
         remove_group(memory).map_err(|e| context(memory, &e))?;
         fs::create_dir(memory).map_err(|e| context(memory, &e))?;
         self.files = set_up(&self.dirs)?;
+        self.renewed = true;
         self.memory_limit = None;
         if let Files::V2 { .. } = self.files {
             // One directory on v2: the process limit was renewed too.

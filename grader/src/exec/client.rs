@@ -77,21 +77,20 @@ impl Client {
         }
     }
 
-    /// Runs `request` with `stdin` and the `staged` files, under `limits`, and returns
-    /// what happened. `Err` means the run could not be made (a missing interpreter, a
-    /// broken launcher), never that the program failed.
+    /// Runs `request` with `stdin` and the `attached` files (cgroup files, then staged
+    /// files, as the request says), under `limits`, and returns what happened. The
+    /// `cgroup`, prepared by the caller, is sampled and read. `Err` means the run could
+    /// not be made (a missing interpreter, a broken launcher), never that the program
+    /// failed.
     pub(crate) fn run(
         &mut self,
         request: Request,
         stdin: File,
-        staged: &[File],
+        attached: &[File],
         limits: &Limits,
         stderr: Stderr,
-        mut cgroup: Option<&mut Group>,
+        cgroup: Option<&mut Group>,
     ) -> io::Result<Outcome> {
-        if let Some(group) = cgroup.as_deref_mut() {
-            group.prepare(limits.memory, limits.processes)?;
-        }
         let (out_read, out_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let (err_read, err_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let mut fds: Vec<RawFd> = vec![
@@ -99,7 +98,7 @@ impl Client {
             out_write.as_raw_fd(),
             err_write.as_raw_fd(),
         ];
-        fds.extend(staged.iter().map(AsRawFd::as_raw_fd));
+        fds.extend(attached.iter().map(AsRawFd::as_raw_fd));
         send(&self.socket, &Message::Run(request), &fds)?;
         // Our copies of the write ends must go, or the reads below never see the end.
         drop((stdin, out_write, err_write));

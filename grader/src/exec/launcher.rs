@@ -270,7 +270,11 @@ impl Launcher {
         if fds.len() < 3 {
             return Err(io::Error::other("expected three descriptors"));
         }
-        let staged = fds.split_off(3);
+        let mut staged = fds.split_off(3);
+        if request.cgroups > 0 {
+            let rest = staged.split_off(request.cgroups.min(staged.len()));
+            self.cgroups = std::mem::replace(&mut staged, rest);
+        }
         if let Some(boxed) = &mut self.boxed {
             if let Some(files) = &request.stage {
                 boxed.stage(files, staged)?;

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 /// The largest message either side sends: requests hold a few paths and arguments.
 const MAX_MESSAGE: usize = 1 << 20;
-/// The most descriptors one message carries: three standard ones and the staged files.
+/// The most descriptors one message carries: three standard ones, the cgroup files and
+/// the staged files.
 pub(crate) const MAX_FDS: usize = 16;
 
 /// The first message: how the launcher sets itself up before serving runs.
@@ -100,8 +101,11 @@ pub(crate) struct Request {
     /// Whether the rlimits above apply (`basic` and `strict`); without them only the CPU
     /// limit's backstop does (`none`).
     pub(crate) limited: bool,
+    /// How many descriptors, after the standard three, are new `cgroup.procs` files to
+    /// join from now on (the grader made the worker's cgroup anew).
+    pub(crate) cgroups: usize,
     /// Boxed launchers: the program's files, when they differ from the last run's (one
-    /// descriptor each, attached after the standard three).
+    /// descriptor each, attached after the cgroup files).
     pub(crate) stage: Option<Vec<Staged>>,
 }
 

@@ -191,12 +191,23 @@ impl Worker {
                 .reset()
                 .map_err(|e| io::Error::other(e.to_string()))?;
         }
-        let mut staged_files = Vec::new();
+        let mut attached = Vec::new();
+        let mut cgroups = 0;
+        if let Some(group) = &mut self.cgroup {
+            group.prepare(limits.memory, limits.processes)?;
+            if group.take_renewed() {
+                // The launcher's descriptors name the group that was removed.
+                for path in group.procs() {
+                    attached.push(File::options().write(true).open(path)?);
+                    cgroups += 1;
+                }
+            }
+        }
         let mut stage = None;
         if self.tier == Tier::Strict && self.staged.as_deref() != Some(job.files) {
             let (names, files) = staged(job.files)?;
             stage = Some(names);
-            staged_files = files;
+            attached.extend(files);
             self.staged = Some(job.files.to_path_buf());
         }
         let work = self.work_dir();
@@ -231,13 +242,14 @@ impl Worker {
             // uid of its own; under the grader's own uid it would count its processes too.
             processes: (self.cgroup.is_none() && self.lease.is_some()).then_some(limits.processes),
             limited: self.tier >= Tier::Basic,
+            cgroups,
             stage,
         };
         let stdin = job.stdin.open()?;
         let result = self.client.run(
             request,
             stdin,
-            &staged_files,
+            &attached,
             limits,
             job.stderr,
             self.cgroup.as_mut(),
@@ -271,7 +283,7 @@ fn staged(dir: &Path) -> io::Result<(Vec<Staged>, Vec<File>)> {
         if !meta.is_file() {
             continue;
         }
-        if files.len() + 3 >= super::protocol::MAX_FDS {
+        if files.len() + 6 >= super::protocol::MAX_FDS {
             return Err(io::Error::other(format!(
                 "{}: too many files to stage",
                 dir.display()
