@@ -7,19 +7,27 @@
 //! memory limit is enforced by the kernel's OOM killer, and `pids.max` binds root too.
 //!
 //! Layout: below the cgroup the grader runs in (per controller on v1), `grader-<pid>/` holds
-//! one group per worker, `grader-<pid>/<name>/`. A process joins a group by writing `0`
-//! to each file of [`Group::procs`] between clone and exec. Directories of graders that
-//! died are removed at the next [`Group::create`] when they are empty.
+//! one group per worker, `grader-<pid>/<name>/`. Directories of graders that died are
+//! removed at the next [`Group::create`] when they are empty.
+//!
+//! Who joins: on v1 the worker's launcher joins its groups once ([`Group::resident`]) and
+//! every process of every run is born in them. Moving a process between v1 groups takes
+//! a lock whose writer waits for an RCU grace period: about 0.1 ms of wall time per run
+//! here, a seventh of a trivial run. On v2 the launcher cannot live in the group (it is
+//! remade whole, below), so each run's first process joins it ([`Group::procs`]) between
+//! clone and exec.
 //!
 //! Baselines instead of resets: a group's counters (CPU, OOM kills) only grow, so
 //! [`Group::prepare`] remembers them and the run's figures are differences. Memory is the
 //! same: page cache a run left behind stays charged to the group, so the peak is reported
 //! above the usage at `prepare`. That difference undercounts a run by whatever left-over
-//! cache the kernel evicted during it, so when more than [`RENEW_ABOVE`] is left over,
-//! the memory group is removed and made afresh (about 0.15 ms here) instead: reclaiming
+//! cache the kernel evicted during it, so on v2, when more than [`RENEW_ABOVE`] is left
+//! over, the group is removed and made afresh (about 0.15 ms here) instead: reclaiming
 //! (`memory.force_empty`, or lowering the limit) measured 0.03 to 100 ms per call on this
 //! kernel, 100 ms even for an 8 KiB residue, which is the kernel's no-progress reclaim
-//! throttle.
+//! throttle. On v1 the launcher lives in the group, so it is never remade: the launcher
+//! empties a run's working folder (a memory file system, whose pages cannot be evicted)
+//! before it reports the run's end, so what stays charged is little and stable.
 //!
 //! cgroup v2's "no internal processes" rule: a cgroup that holds processes cannot enable
 //! controllers for its children (the root is exempt). When the grader's own cgroup holds
@@ -438,9 +446,30 @@ impl Group {
         std::mem::take(&mut self.renewed)
     }
 
-    /// The `cgroup.procs` files a process writes `0` to, to join the group (one per v1
-    /// controller, one on v2).
+    /// The `cgroup.procs` files each run's first process writes `0` to, to join the
+    /// group: the one group on v2; none on v1, where the launcher lives in the groups.
     pub(crate) fn procs(&self) -> Vec<PathBuf> {
+        match self.files {
+            Files::V1 { .. } => Vec::new(),
+            Files::V2 { .. } => self.all_procs(),
+        }
+    }
+
+    /// The `cgroup.procs` files the launcher joins once, at its start, so that its
+    /// children are born in them (see the module's documentation): every v1 group. The
+    /// launcher's own CPU time then shows in the samples (a few microseconds a run; the
+    /// run's reported CPU time comes from reaping, without it), it counts as one process
+    /// of the cap (see [`Group::prepare`]), and its few pages stay in the baseline. The
+    /// launcher must keep the kernel's OOM killer off itself. Nothing on v2.
+    pub(crate) fn resident(&self) -> Vec<PathBuf> {
+        match self.files {
+            Files::V1 { .. } => self.all_procs(),
+            Files::V2 { .. } => Vec::new(),
+        }
+    }
+
+    /// Every `cgroup.procs` file of the group.
+    fn all_procs(&self) -> Vec<PathBuf> {
         self.dirs.iter().map(|d| d.join("cgroup.procs")).collect()
     }
 
@@ -458,7 +487,8 @@ impl Group {
                 ..
             }
         );
-        if usage > RENEW_ABOVE || since_creation {
+        let resident = matches!(self.files, Files::V1 { .. });
+        if (usage > RENEW_ABOVE && !resident) || since_creation {
             self.renew()?;
             usage = self.usage()?;
         }
@@ -471,8 +501,12 @@ impl Group {
             self.memory_limit = Some(memory_limit);
         }
         if self.max_processes != Some(max_processes) {
-            let (Files::V1 { pids_max, .. } | Files::V2 { pids_max, .. }) = &self.files;
-            write_at(pids_max, &v2_limit(max_processes))?;
+            // On v1 the launcher is one of the group's processes (see `resident`).
+            let (cap, pids_max) = match &self.files {
+                Files::V1 { pids_max, .. } => (max_processes.saturating_add(1), pids_max),
+                Files::V2 { pids_max, .. } => (max_processes, pids_max),
+            };
+            write_at(pids_max, &v2_limit(cap))?;
             self.max_processes = Some(max_processes);
         }
         match &mut self.files {
@@ -537,6 +571,11 @@ impl Group {
     /// safety net, the normal kill is the process group's. v2 uses `cgroup.kill`; v1
     /// SIGKILLs each listed pid, round after round, as a fork bomb may add more between.
     pub(crate) fn kill_all(&self) {
+        self.kill_listed(&self.all_procs());
+    }
+
+    /// Kills every process listed in `procs` (see [`Group::kill_all`]).
+    fn kill_listed(&self, procs: &[PathBuf]) {
         let v2_kill = match self.files {
             Files::V2 { .. } => open(&self.dirs[0].join("cgroup.kill"), Access::Write).ok(),
             Files::V1 { .. } => None,
@@ -548,8 +587,7 @@ impl Group {
         let mut pause = Duration::from_micros(50);
         loop {
             // On v1 every process is listed once per controller.
-            let mut pids: Vec<u32> = self
-                .procs()
+            let mut pids: Vec<u32> = procs
                 .iter()
                 .filter_map(|path| fs::read_to_string(path).ok())
                 .flat_map(|text| parse_pids(&text))
@@ -577,7 +615,8 @@ impl Group {
     /// without a resettable peak, from a fresh peak). A straggler of the last run would
     /// keep the directory, so it is killed.
     fn renew(&mut self) -> io::Result<()> {
-        self.kill_all();
+        // Only the memory group's processes: the launcher lives in the others.
+        self.kill_listed(&self.procs());
         let memory = &self.dirs[0];
         remove_group(memory).map_err(|e| context(memory, &e))?;
         fs::create_dir(memory).map_err(|e| context(memory, &e))?;

@@ -202,8 +202,7 @@ impl Watch<'_> {
 
     /// Reads one reply of the launcher (blocking).
     fn receive(&mut self) -> io::Result<()> {
-        let (reply, _) = receive::<Reply>(self.socket)?
-            .ok_or_else(|| io::Error::other("the launcher stopped"))?;
+        let (reply, _) = receive::<Reply>(self.socket)?.ok_or_else(gone)?;
         match reply {
             Reply::Started { .. } => {}
             other => self.ended = Some(other),
@@ -341,9 +340,10 @@ impl Watch<'_> {
                 outcome.cpu = Duration::from_micros(cpu_us);
                 outcome.wall = Duration::from_micros(wall_us);
                 outcome.peak_kib = peak_kib;
+                // CPU time stays the reaped children's: exact, and without the launcher,
+                // which lives in the CPU group (see `cgroup.rs`).
                 if let Some(group) = self.cgroup {
                     let usage = group.finish()?;
-                    outcome.cpu = outcome.cpu.max(usage.cpu);
                     outcome.peak_kib = outcome.peak_kib.max(usage.peak.div_ceil(1024));
                     if usage.oom_killed {
                         outcome.killed.get_or_insert(Killed::Memory);
@@ -355,6 +355,20 @@ impl Watch<'_> {
             _ => Err(io::Error::other("launcher: no end of run")),
         }
     }
+}
+
+/// The error of a launcher that stopped in the middle of a run.
+fn gone() -> io::Error {
+    io::Error::new(io::ErrorKind::BrokenPipe, "the launcher stopped")
+}
+
+/// Whether `error` says the launcher is gone (it ended, or was killed), rather than that
+/// it refused a run.
+pub(crate) fn launcher_gone(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset | io::ErrorKind::UnexpectedEof
+    )
 }
 
 fn read_some(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {

@@ -56,10 +56,11 @@ struct Launcher {
     spawn: Spawn,
     /// `strict`: the box, of which this process is init.
     boxed: Option<Boxed>,
-    /// `strict`: the system-call filter every program gets.
-    filter: Option<seccompiler::BpfProgram>,
-    /// The worker's `cgroup.procs` files, opened before the box hid them.
+    /// The worker's `cgroup.procs` files each run joins, opened before the box hid them.
     cgroups: Vec<OwnedFd>,
+    /// Whether this process keeps the OOM killer off itself (it lives in a memory group
+    /// its runs fill), so each child must give that up.
+    shielded: bool,
 }
 
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
@@ -85,7 +86,13 @@ pub(crate) fn serve() -> ! {
     let mut launcher = match set_up(socket, &setup, spawn) {
         Ok(launcher) => launcher,
         Err((socket, e)) => {
-            let _ = send(&socket, &Reply::Failed { message: e.to_string() }, &[]);
+            let _ = send(
+                &socket,
+                &Reply::Failed {
+                    message: e.to_string(),
+                },
+                &[],
+            );
             std::process::exit(1)
         }
     };
@@ -109,9 +116,11 @@ pub(crate) fn serve() -> ! {
                 ),
             },
             Message::Run(request) => (
-                launcher.run(&request, fds).unwrap_or_else(|e| Reply::Failed {
-                    message: e.to_string(),
-                }),
+                launcher
+                    .run(&request, fds)
+                    .unwrap_or_else(|e| Reply::Failed {
+                        message: e.to_string(),
+                    }),
                 None,
             ),
         };
@@ -122,8 +131,9 @@ pub(crate) fn serve() -> ! {
     }
 }
 
-/// Opens the cgroup files, compiles the filter and builds the box, in that order (the box
-/// hides the machine's files).
+/// Opens the cgroup files, compiles the filter, builds the box, joins the groups it lives
+/// in and takes the filter on itself, in that order (the box hides the machine's files;
+/// the filter forbids mounting).
 fn set_up(
     socket: UnixStream,
     setup: &Setup,
@@ -142,17 +152,40 @@ fn set_up(
                     .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))
             })
             .collect::<io::Result<Vec<_>>>()?;
+        let resident = setup
+            .cgroup_resident
+            .iter()
+            .map(|path| {
+                File::options()
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))
+            })
+            .collect::<io::Result<Vec<_>>>()?;
         let filter = setup.seccomp.then(confine::filter).transpose()?;
         let boxed = setup.boxed.as_ref().map(boxed::enter).transpose()?;
-        Ok((cgroups, filter, boxed))
+        let shielded = !resident.is_empty();
+        for mut group in &resident {
+            io::Write::write_all(&mut group, b"0")?;
+        }
+        if shielded {
+            // A run that fills the memory group must never take its launcher (and the
+            // box) with it.
+            let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
+        }
+        if let Some(filter) = filter {
+            seccompiler::apply_filter(&filter)
+                .map_err(|e| io::Error::other(format!("seccomp: {e}")))?;
+        }
+        Ok((cgroups, boxed, shielded))
     })();
     match prepared {
-        Ok((cgroups, filter, boxed)) => Ok(Launcher {
+        Ok((cgroups, boxed, shielded)) => Ok(Launcher {
             socket,
             spawn,
             boxed,
-            filter,
             cgroups,
+            shielded,
         }),
         Err(e) => Err((socket, e)),
     }
@@ -242,8 +275,8 @@ struct ChildArgs<'a> {
     error: RawFd,
     /// The cgroup files to join.
     cgroups: &'a [OwnedFd],
-    /// `strict`: the seccomp filter to install.
-    filter: Option<&'a [seccompiler::sock_filter]>,
+    /// Whether to give up the launcher's shield from the OOM killer.
+    unshield: bool,
 }
 
 /// The CPU time of this process's reaped children, microseconds.
@@ -282,8 +315,7 @@ impl Launcher {
             boxed.clean_work()?;
         }
         let prepared = prepare(request)?;
-        let mut argv: Vec<*const libc::c_char> =
-            prepared.argv.iter().map(|a| a.as_ptr()).collect();
+        let mut argv: Vec<*const libc::c_char> = prepared.argv.iter().map(|a| a.as_ptr()).collect();
         argv.push(std::ptr::null());
         let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
         envp.push(std::ptr::null());
@@ -295,7 +327,7 @@ impl Launcher {
             fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
             error: error_write.as_raw_fd(),
             cgroups: &self.cgroups,
-            filter: self.filter.as_deref(),
+            unshield: self.shielded,
         };
         let flags = match self.spawn {
             Spawn::SharedMemory => libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
@@ -337,6 +369,13 @@ impl Launcher {
         let (status, usage) = self.wait(pid)?;
         let wall = start.elapsed();
         self.end_run(pid);
+        // At once, not before the next run: what the run wrote is memory charged to the
+        // worker's cgroup, and the next run's baseline must not hold it.
+        if let Some(boxed) = &mut self.boxed {
+            boxed.clean_work().map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot empty the box's work folder: {e}"))
+            })?;
+        }
         Ok(Reply::Ended {
             code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
             signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
@@ -422,9 +461,20 @@ impl Launcher {
     /// After the main process: kills and reaps every remaining process of the run, so
     /// none outlives it and the CPU time of all of them is in our children's rusage.
     /// Processes forked while we kill (a fork bomb) are caught by the next round.
+    ///
+    /// The first round signals only what is cheap to reach (the box, or the run's
+    /// process group); the `/proc` scan for orphans that left the group costs about a
+    /// millisecond, so it runs only when a child is still alive.
     fn end_run(&self, pid: libc::pid_t) {
+        // SAFETY: signals to the box, or to the run's process group.
+        unsafe {
+            if self.boxed.is_some() {
+                libc::kill(-1, libc::SIGKILL);
+            } else {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
         loop {
-            self.kill_run(pid);
             loop {
                 let mut status = 0;
                 // SAFETY: non-blocking reap of any child.
@@ -438,10 +488,10 @@ impl Launcher {
                 }
                 break;
             }
+            self.kill_run(pid);
             std::thread::sleep(Duration::from_micros(200));
         }
     }
-
 }
 
 /// A descriptor of the regular file at `path` (a run's output: a symbolic link or a FIFO
@@ -520,6 +570,16 @@ fn child(args: &ChildArgs<'_>) -> ! {
                 fail(error);
             }
         }
+        if args.unshield {
+            let fd = libc::open(
+                c"/proc/self/oom_score_adj".as_ptr(),
+                libc::O_WRONLY | libc::O_CLOEXEC,
+            );
+            if fd >= 0 {
+                libc::write(fd, b"0".as_ptr().cast(), 1);
+                libc::close(fd);
+            }
+        }
         for (target, &fd) in (0..).zip(args.fds.iter()) {
             if libc::dup2(fd, target) < 0 {
                 fail(error);
@@ -550,11 +610,6 @@ fn child(args: &ChildArgs<'_>) -> ! {
         }
         // Dies with the launcher (set after the uid change, which clears it).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-        if let Some(filter) = args.filter
-            && seccompiler::apply_filter(filter).is_err()
-        {
-            fail(error);
-        }
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());

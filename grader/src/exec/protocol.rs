@@ -24,7 +24,11 @@ pub(crate) struct Setup {
     /// `cgroup.procs` files every program writes `0` to before `execve`, joining the
     /// worker's cgroup (opened by the launcher at set-up, before the box hides them).
     pub(crate) cgroup_procs: Vec<String>,
-    /// Whether programs get the seccomp filter (`strict`).
+    /// `cgroup.procs` files the launcher joins itself, once: its children are born in
+    /// those groups.
+    pub(crate) cgroup_resident: Vec<String>,
+    /// Whether programs get the seccomp filter (`strict`): the launcher takes it on itself
+    /// once set up, and every program inherits it.
     pub(crate) seccomp: bool,
 }
 

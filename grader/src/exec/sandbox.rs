@@ -185,7 +185,8 @@ mod tests {
                 .unwrap(),
             Tier::Basic
         );
-        let Err(Fault::Usage(message)) = machine(true, true, false, false).resolve(Some(Tier::Strict))
+        let Err(Fault::Usage(message)) =
+            machine(true, true, false, false).resolve(Some(Tier::Strict))
         else {
             panic!("strict without seccomp and cgroups must be refused");
         };

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::boxed;
 use super::cgroup::Group;
-use super::client::{Client, Stderr};
+use super::client::{self, Client, Stderr};
 use super::facts::{Input, Limits, Outcome};
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
@@ -71,6 +71,8 @@ pub(crate) struct Job<'a> {
 #[derive(Debug)]
 pub(crate) struct Worker {
     client: Client,
+    /// How the launcher was set up: again, should it die.
+    setup: Setup,
     tier: Tier,
     cgroup: Option<Group>,
     lease: Option<Lease>,
@@ -145,17 +147,16 @@ impl Worker {
         }
         let setup = Setup {
             boxed,
-            cgroup_procs: cgroup.as_ref().map_or_else(Vec::new, |g| {
-                g.procs()
-                    .iter()
-                    .map(|p| p.to_string_lossy().into_owned())
-                    .collect()
-            }),
+            cgroup_procs: cgroup.as_ref().map_or_else(Vec::new, |g| paths(&g.procs())),
+            cgroup_resident: cgroup
+                .as_ref()
+                .map_or_else(Vec::new, |g| paths(&g.resident())),
             seccomp: tier == Tier::Strict,
         };
         let client = Client::start(&setup)?;
         Ok(Worker {
             client,
+            setup,
             tier,
             cgroup,
             lease,
@@ -246,6 +247,7 @@ impl Worker {
             stage,
         };
         let stdin = job.stdin.open()?;
+        let start = std::time::Instant::now();
         let result = self.client.run(
             request,
             stdin,
@@ -254,11 +256,42 @@ impl Worker {
             job.stderr,
             self.cgroup.as_mut(),
         );
-        if result.is_err() {
-            // What the launcher holds is unknown now: stage again next time.
-            self.staged = None;
+        match result {
+            Ok(outcome) => Ok(outcome),
+            Err(e) if client::launcher_gone(&e) => self.after_launcher_died(e, start.elapsed()),
+            Err(e) => {
+                // What the launcher holds is unknown now: stage again next time.
+                self.staged = None;
+                Err(e)
+            }
         }
-        result
+    }
+
+    /// A launcher that died in the middle of a run: a box's init lives in its memory
+    /// group (see `cgroup.rs`) and this kernel may not let it keep the OOM killer off
+    /// itself, so a run that fills the group with memory no process maps (memory files)
+    /// can have the init killed, and with it the whole box. That run was over its memory
+    /// limit: `MLE`, by cause. Any other death is the grader's fault. Either way the next
+    /// run gets a new launcher.
+    fn after_launcher_died(
+        &mut self,
+        error: io::Error,
+        wall: std::time::Duration,
+    ) -> io::Result<Outcome> {
+        let usage = self.cgroup.as_mut().map(Group::finish).transpose();
+        self.client = Client::start(&self.setup)?;
+        self.staged = None;
+        match usage {
+            Ok(Some(usage)) if usage.oom_killed => Ok(Outcome {
+                signal: Some(libc::SIGKILL),
+                cpu: usage.cpu,
+                wall,
+                peak_kib: usage.peak.div_ceil(1024),
+                killed: Some(super::facts::Killed::Memory),
+                ..Outcome::default()
+            }),
+            _ => Err(error),
+        }
     }
 
     /// A descriptor of a regular file the last run left in the work folder (a compiler's
@@ -270,6 +303,13 @@ impl Worker {
         self.client
             .fetch(&self.work_dir().join(name).to_string_lossy())
     }
+}
+
+fn paths(paths: &[PathBuf]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// The regular files of `dir`, named and opened, for a box's `/prog`.

@@ -196,7 +196,12 @@ fn limits(limits: &CompileLimits, tier: Tier) -> Limits {
 
 /// Why a compile failed, for the `CE` message; `None` when it succeeded.
 fn refusal(outcome: &Outcome, limits: &Limits) -> Option<String> {
-    let over = |what: String| Some(format!("the compiler was stopped: {what}\n{}", trim(&message(outcome))));
+    let over = |what: String| {
+        Some(format!(
+            "the compiler was stopped: {what}\n{}",
+            trim(&message(outcome))
+        ))
+    };
     match outcome.killed {
         Some(Killed::Cpu) => return over(format!("over the {} s CPU limit", limits.cpu.as_secs())),
         Some(Killed::Wall) => {
@@ -265,8 +270,9 @@ fn publish(built: &mut fs::File, cache: &Path, entry: &Path) -> Result<(), Fault
     drop(to);
     fs::set_permissions(&program, fs::Permissions::from_mode(0o755))
         .map_err(|e| files::cannot(&program, "write", &e))?;
-    let hash = digest(&mut fs::File::open(&program).map_err(|e| files::cannot(&program, "read", &e))?)
-        .map_err(|e| files::cannot(&program, "read", &e))?;
+    let hash =
+        digest(&mut fs::File::open(&program).map_err(|e| files::cannot(&program, "read", &e))?)
+            .map_err(|e| files::cannot(&program, "read", &e))?;
     let record = work.path().join(format!("{PROGRAM}.sha256"));
     fs::write(&record, hash).map_err(|e| files::cannot(&record, "write", &e))?;
     // A stale entry (it failed verification) makes way.
@@ -338,11 +344,9 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
         .map(PathBuf::from)
         .filter(|p| p.is_absolute() && p.is_dir());
     if let Some(root) = sysroot {
-        let inner = root.join("bin").join(
-            Path::new(&compiler)
-                .file_name()
-                .unwrap_or_default(),
-        );
+        let inner = root
+            .join("bin")
+            .join(Path::new(&compiler).file_name().unwrap_or_default());
         if inner.is_file() {
             toolchain.compiler = inner.to_string_lossy().into_owned();
         }
@@ -361,7 +365,8 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
             );
         }
     }
-    toolchain.version = first_line(&toolchain.compiler, &["--version".to_owned()]).unwrap_or_default();
+    toolchain.version =
+        first_line(&toolchain.compiler, &["--version".to_owned()]).unwrap_or_default();
     known
         .lock()
         .expect("not poisoned")
@@ -388,7 +393,10 @@ fn first_line(program: &str, args: &[String]) -> Option<String> {
     .ok()?;
     let mut argv = vec![program.to_owned()];
     argv.extend(args.iter().cloned());
-    let mut env = vec![format!("PATH={}", compile_path()), "LANG=C.UTF-8".to_owned()];
+    let mut env = vec![
+        format!("PATH={}", compile_path()),
+        "LANG=C.UTF-8".to_owned(),
+    ];
     // A rustup proxy finds its toolchains through these.
     for name in ["RUSTUP_HOME", "CARGO_HOME", "RUSTUP_TOOLCHAIN"] {
         if let Some(value) = std::env::var_os(name) {

@@ -94,7 +94,11 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
             let words = shlex::split(line)
                 .filter(|w| !w.is_empty())
                 .ok_or_else(|| Fault::Usage(format!("--cmd {line:?}: not a command line")))?;
-            (stage_command(words, staging.path())?, "command".to_owned(), false)
+            (
+                stage_command(words, staging.path())?,
+                "command".to_owned(),
+                false,
+            )
         }
         Submission::File(path) => {
             let metadata = fs::metadata(path).map_err(|e| files::cannot(path, "read", &e))?;
