@@ -172,8 +172,14 @@ pub(crate) fn compile(
     if let Some(refusal) = refusal(&outcome, &limits) {
         return Ok(Compiled::Error(refusal));
     }
-    let Ok(mut built) = worker.fetch(PROGRAM) else {
-        return Ok(Compiled::Error(trim(&message(&outcome))));
+    let mut built = match worker.fetch(PROGRAM) {
+        Ok(built) => built,
+        Err(e) => {
+            return Ok(Compiled::Error(format!(
+                "the compiler ended without writing the program ({e})\n{}",
+                trim(&message(&outcome))
+            )));
+        }
     };
     publish(&mut built, cache, &entry)?;
     Ok(Compiled::Program {
@@ -224,7 +230,20 @@ fn refusal(outcome: &Outcome, limits: &Limits) -> Option<String> {
     if outcome.code == Some(0) {
         return None;
     }
-    Some(trim(&message(outcome)))
+    let message = message(outcome);
+    if message.trim().is_empty() {
+        return Some(match (outcome.code, outcome.signal) {
+            (_, Some(signal)) => format!(
+                "the compiler was killed by {} without a message",
+                crate::judge::signal_name(signal)
+            ),
+            (Some(code), None) => {
+                format!("the compiler failed with exit status {code} without a message")
+            }
+            (None, None) => "the compiler failed without a message".to_owned(),
+        });
+    }
+    Some(trim(&message))
 }
 
 /// What the compiler printed: standard error, then standard output.
