@@ -157,6 +157,7 @@ fn run_suite(
 /// would see each other's.
 #[test]
 fn the_hostile_suite_gets_its_verdicts_in_the_basic_and_strict_tiers() {
+    let _serial = crate::machine_wide();
     run_suite(Some("basic"), |row| row.1);
     run_suite(Some("strict"), |row| row.2);
 }

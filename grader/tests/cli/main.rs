@@ -8,6 +8,8 @@
 )]
 
 mod batch_command;
+#[path = "box.rs"]
+mod box_containment;
 mod fuzz_command;
 mod hostile;
 mod test_command;
@@ -20,6 +22,15 @@ use predicates::prelude::*;
 
 const FLIP_SAMPLE: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
 const FOURINROW_SAMPLE: &str = "BWBO\nWBWB\nBWBW\nWBWO\n";
+
+/// The lock of the tests whose marks are machine-wide (processes named `grader-hostile`,
+/// box uids, files in /tmp): each takes it for its whole length, so that none sees
+/// another's programs as its own left-overs.
+fn machine_wide() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 fn grader() -> Command {
     let mut cmd = Command::cargo_bin("grader").unwrap();
