@@ -60,9 +60,11 @@ impl Runner {
             ],
             stdin,
             stderr: Stderr::Tail(STDERR_TAIL),
+            keep: None,
         };
         self.worker
             .run(&job, limits)
+            .map(|(outcome, _)| outcome)
             .map_err(|e| Fault::Usage(format!("{}: {e}", program.argv[0])))
     }
 }

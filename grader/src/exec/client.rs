@@ -17,6 +17,9 @@ use super::facts::{Killed, Limits, Outcome};
 use super::launcher;
 use super::protocol::{Message, Reply, Request, Setup, receive, send};
 
+/// What a run gives back: its facts, and the file it was asked to keep, if it left one.
+pub(crate) type Ran = (Outcome, Option<File>);
+
 /// How often the CPU time and memory of a running program are sampled.
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
 /// How far past the CPU limit a sample must be before the run is cut short: `/proc` counts
@@ -90,7 +93,7 @@ impl Client {
         limits: &Limits,
         stderr: Stderr,
         cgroup: Option<&mut Group>,
-    ) -> io::Result<Outcome> {
+    ) -> io::Result<Ran> {
         let (out_read, out_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let (err_read, err_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let mut fds: Vec<RawFd> = vec![
@@ -110,6 +113,7 @@ impl Client {
             out: Some(File::from(out_read)),
             err: Some(File::from(err_read)),
             ended: None,
+            kept: None,
             outcome: Outcome::default(),
             stderr,
             stderr_seen: 0,
@@ -117,24 +121,6 @@ impl Client {
         };
         watch.watch()?;
         watch.finish()
-    }
-
-    /// A descriptor of the regular file at `path`, as the launcher sees it.
-    pub(crate) fn fetch(&mut self, path: &str) -> io::Result<File> {
-        send(
-            &self.socket,
-            &Message::Fetch {
-                path: path.to_owned(),
-            },
-            &[],
-        )?;
-        match receive::<Reply>(&self.socket)? {
-            Some((Reply::File, mut fds)) if fds.len() == 1 => {
-                Ok(File::from(fds.pop().expect("one descriptor")))
-            }
-            Some((Reply::Failed { message }, _)) => Err(io::Error::other(message)),
-            _ => Err(io::Error::other("the launcher did not send the file")),
-        }
     }
 }
 
@@ -155,6 +141,8 @@ struct Watch<'a> {
     out: Option<File>,
     err: Option<File>,
     ended: Option<Reply>,
+    /// The file the run was asked to keep, sent with `Ended`.
+    kept: Option<File>,
     outcome: Outcome,
     stderr: Stderr,
     /// Bytes of stderr read so far.
@@ -202,10 +190,15 @@ impl Watch<'_> {
 
     /// Reads one reply of the launcher (blocking).
     fn receive(&mut self) -> io::Result<()> {
-        let (reply, _) = receive::<Reply>(self.socket)?.ok_or_else(gone)?;
+        let (reply, mut fds) = receive::<Reply>(self.socket)?.ok_or_else(gone)?;
         match reply {
             Reply::Started { .. } => {}
-            other => self.ended = Some(other),
+            other => {
+                if let Reply::Ended { kept: true, .. } = other {
+                    self.kept = fds.pop().map(File::from);
+                }
+                self.ended = Some(other);
+            }
         }
         Ok(())
     }
@@ -325,7 +318,7 @@ impl Watch<'_> {
         Ok(())
     }
 
-    fn finish(self) -> io::Result<Outcome> {
+    fn finish(self) -> io::Result<Ran> {
         let mut outcome = self.outcome;
         match self.ended {
             Some(Reply::Ended {
@@ -334,6 +327,7 @@ impl Watch<'_> {
                 cpu_us,
                 wall_us,
                 peak_kib,
+                ..
             }) => {
                 outcome.code = code;
                 outcome.signal = signal;
@@ -349,7 +343,7 @@ impl Watch<'_> {
                         outcome.killed.get_or_insert(Killed::Memory);
                     }
                 }
-                Ok(outcome)
+                Ok((outcome, self.kept))
             }
             Some(Reply::Failed { message }) => Err(io::Error::other(message)),
             _ => Err(io::Error::other("launcher: no end of run")),

@@ -106,23 +106,12 @@ pub(crate) fn serve() -> ! {
         let (reply, attached) = match message {
             // A kill that raced with the end of the run it was meant for.
             Message::Kill => continue,
-            Message::Fetch { path } => match fetch(&path) {
-                Ok(file) => (Reply::File, Some(file)),
-                Err(e) => (
-                    Reply::Failed {
-                        message: format!("cannot fetch `{path}`: {e}"),
-                    },
-                    None,
-                ),
-            },
-            Message::Run(request) => (
-                launcher
-                    .run(&request, fds)
-                    .unwrap_or_else(|e| Reply::Failed {
-                        message: e.to_string(),
-                    }),
-                None,
-            ),
+            Message::Run(request) => launcher.run(&request, fds).unwrap_or_else(|e| {
+                let failed = Reply::Failed {
+                    message: e.to_string(),
+                };
+                (failed, None)
+            }),
         };
         let fds: Vec<RawFd> = attached.iter().map(AsRawFd::as_raw_fd).collect();
         if send(&launcher.socket, &reply, &fds).is_err() {
@@ -294,12 +283,16 @@ fn micros(t: libc::timeval) -> u64 {
 
 impl Launcher {
     /// Starts one program and runs it to its end; replies `Started` on the way, returns
-    /// `Ended`.
+    /// `Ended` (and the file the request asked to keep).
     ///
     /// The child is made by `clone` with `CLONE_VFORK` (see [`Spawn`] for sharing memory):
     /// we sleep until it has exec'd or failed, so its error report, if any, is already in
     /// the pipe when `clone` returns.
-    fn run(&mut self, request: &Request, mut fds: Vec<OwnedFd>) -> io::Result<Reply> {
+    fn run(
+        &mut self,
+        request: &Request,
+        mut fds: Vec<OwnedFd>,
+    ) -> io::Result<(Reply, Option<File>)> {
         if fds.len() < 3 {
             return Err(io::Error::other("expected three descriptors"));
         }
@@ -361,14 +354,16 @@ impl Launcher {
         if got == 4 {
             self.end_run(pid);
             let error = io::Error::from_raw_os_error(i32::from_ne_bytes(errno));
-            return Ok(Reply::Failed {
+            let failed = Reply::Failed {
                 message: format!("cannot run {}: {error}", request.program),
-            });
+            };
+            return Ok((failed, None));
         }
         send(&self.socket, &Reply::Started { pid }, &[])?;
         let (status, usage) = self.wait(pid)?;
         let wall = start.elapsed();
         self.end_run(pid);
+        let kept = request.keep.as_deref().and_then(|path| keep(path).ok());
         // At once, not before the next run: what the run wrote is memory charged to the
         // worker's cgroup, and the next run's baseline must not hold it.
         if let Some(boxed) = &mut self.boxed {
@@ -376,13 +371,15 @@ impl Launcher {
                 io::Error::new(e.kind(), format!("cannot empty the box's work folder: {e}"))
             })?;
         }
-        Ok(Reply::Ended {
+        let ended = Reply::Ended {
             code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
             signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
             cpu_us: children_cpu_us().saturating_sub(cpu_before),
             wall_us: wall.as_micros() as u64,
             peak_kib: usage.ru_maxrss as u64,
-        })
+            kept: kept.is_some(),
+        };
+        Ok((ended, kept))
     }
 
     /// Waits for the main process to end, killing the run when the grader says `Kill`.
@@ -496,7 +493,7 @@ impl Launcher {
 
 /// A descriptor of the regular file at `path` (a run's output: a symbolic link or a FIFO
 /// left in its place is refused, never followed or waited on).
-fn fetch(path: &str) -> io::Result<File> {
+fn keep(path: &str) -> io::Result<File> {
     let file = File::options()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC)

@@ -58,12 +58,6 @@ pub(crate) enum Message {
     /// End the current run now: every process of it. Ignored between runs (it raced
     /// with the end of the run).
     Kill,
-    /// Send back a descriptor of this regular file (a compiler's output in the work
-    /// folder); a symbolic link is refused.
-    Fetch {
-        /// The file's path, as the launcher sees it.
-        path: String,
-    },
 }
 
 /// A staged file given to a boxed launcher: copied read-only into the box's `/prog`.
@@ -111,6 +105,10 @@ pub(crate) struct Request {
     /// Boxed launchers: the program's files, when they differ from the last run's (one
     /// descriptor each, attached after the cgroup files).
     pub(crate) stage: Option<Vec<Staged>>,
+    /// A file the run leaves (a compiler's output), as the launcher sees it: its
+    /// descriptor comes with `Ended` when it is a regular file, taken before the work
+    /// folder is emptied. A symbolic link or a FIFO in its place is not followed.
+    pub(crate) keep: Option<String>,
 }
 
 /// The launcher's replies.
@@ -142,9 +140,9 @@ pub(crate) enum Reply {
         wall_us: u64,
         /// Peak resident memory of the main process, KiB (`wait4`'s `ru_maxrss`).
         peak_kib: u64,
+        /// Whether the file the request asked to keep is attached.
+        kept: bool,
     },
-    /// The file asked for with [`Message::Fetch`] (its descriptor attached).
-    File,
 }
 
 /// Sends one JSON message, with `fds` attached when not empty.

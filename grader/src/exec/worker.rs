@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::boxed;
 use super::cgroup::Group;
-use super::client::{self, Client, Stderr};
+use super::client::{self, Client, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
@@ -63,6 +63,9 @@ pub(crate) struct Job<'a> {
     pub(crate) env: Vec<String>,
     /// Standard input.
     pub(crate) stdin: Input,
+    /// A file of the work folder to keep (a compiler's output): its descriptor comes
+    /// back with the outcome when the run left it as a regular file.
+    pub(crate) keep: Option<&'a str>,
     /// How much of standard error to keep, and which end.
     pub(crate) stderr: Stderr,
 }
@@ -186,7 +189,7 @@ impl Worker {
 
     /// Runs `job` under `limits`. `Err` when the run cannot be made (a fault of the setup,
     /// never of the program).
-    pub(crate) fn run(&mut self, job: &Job<'_>, limits: &Limits) -> io::Result<Outcome> {
+    pub(crate) fn run(&mut self, job: &Job<'_>, limits: &Limits) -> io::Result<Ran> {
         if let Some(scratch) = &self.scratch {
             scratch
                 .reset()
@@ -245,6 +248,15 @@ impl Worker {
             limited: self.tier >= Tier::Basic,
             cgroups,
             stage,
+            keep: match job.keep {
+                Some(name) if !name.is_empty() && !name.contains('/') => {
+                    Some(work.join(name).to_string_lossy().into_owned())
+                }
+                Some(name) => {
+                    return Err(io::Error::other(format!("`{name}` is not a plain name")));
+                }
+                None => None,
+            },
         };
         let stdin = job.stdin.open()?;
         let start = std::time::Instant::now();
@@ -257,7 +269,7 @@ impl Worker {
             self.cgroup.as_mut(),
         );
         match result {
-            Ok(outcome) => Ok(outcome),
+            Ok(ran) => Ok(ran),
             Err(e) if client::launcher_gone(&e) => self.after_launcher_died(e, start.elapsed()),
             Err(e) => {
                 // What the launcher holds is unknown now: stage again next time.
@@ -277,31 +289,24 @@ impl Worker {
         &mut self,
         error: io::Error,
         wall: std::time::Duration,
-    ) -> io::Result<Outcome> {
+    ) -> io::Result<Ran> {
         let usage = self.cgroup.as_mut().map(Group::finish).transpose();
         self.client = Client::start(&self.setup)?;
         self.staged = None;
         match usage {
-            Ok(Some(usage)) if usage.oom_killed => Ok(Outcome {
-                signal: Some(libc::SIGKILL),
-                cpu: usage.cpu,
-                wall,
-                peak_kib: usage.peak.div_ceil(1024),
-                killed: Some(super::facts::Killed::Memory),
-                ..Outcome::default()
-            }),
+            Ok(Some(usage)) if usage.oom_killed => {
+                let outcome = Outcome {
+                    signal: Some(libc::SIGKILL),
+                    cpu: usage.cpu,
+                    wall,
+                    peak_kib: usage.peak.div_ceil(1024),
+                    killed: Some(super::facts::Killed::Memory),
+                    ..Outcome::default()
+                };
+                Ok((outcome, None))
+            }
             _ => Err(error),
         }
-    }
-
-    /// A descriptor of a regular file the last run left in the work folder (a compiler's
-    /// output); a symbolic link or anything else is refused.
-    pub(crate) fn fetch(&mut self, name: &str) -> io::Result<File> {
-        if name.is_empty() || name.contains('/') {
-            return Err(io::Error::other(format!("`{name}` is not a plain name")));
-        }
-        self.client
-            .fetch(&self.work_dir().join(name).to_string_lossy())
     }
 }
 

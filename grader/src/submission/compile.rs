@@ -167,19 +167,17 @@ pub(crate) fn compile(
         ],
         stdin: Input::Empty,
         stderr: Stderr::Head(MESSAGE_BYTES),
+        keep: Some(PROGRAM),
     };
-    let outcome = worker.run(&job, &limits).map_err(fault)?;
+    let (outcome, built) = worker.run(&job, &limits).map_err(fault)?;
     if let Some(refusal) = refusal(&outcome, &limits) {
         return Ok(Compiled::Error(refusal));
     }
-    let mut built = match worker.fetch(PROGRAM) {
-        Ok(built) => built,
-        Err(e) => {
-            return Ok(Compiled::Error(format!(
-                "the compiler ended without writing the program ({e})\n{}",
-                trim(&message(&outcome))
-            )));
-        }
+    let Some(mut built) = built else {
+        return Ok(Compiled::Error(format!(
+            "the compiler ended without writing the program\n{}",
+            trim(&message(&outcome))
+        )));
     };
     publish(&mut built, cache, &entry)?;
     Ok(Compiled::Program {
@@ -436,8 +434,9 @@ fn first_line(program: &str, args: &[String]) -> Option<String> {
         env,
         stdin: Input::Empty,
         stderr: Stderr::Tail(4096),
+        keep: None,
     };
-    let outcome = worker.run(&job, &limits).ok()?;
+    let (outcome, _) = worker.run(&job, &limits).ok()?;
     (outcome.code == Some(0)).then_some(())?;
     String::from_utf8_lossy(&outcome.stdout)
         .lines()

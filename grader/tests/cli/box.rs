@@ -11,7 +11,7 @@
 //! - the grader's own elapsed time: its runs' wall limits plus a second (a compile: the
 //!   compile limit plus slack; a batch: plus its compiles);
 //! - no process of the run is left: none named `grader-hostile` (the fixtures name their
-//!   processes so), none under a box uid (60000..=65534) that was not there before, none
+//!   processes so), none under a box uid (990000..=990999) that was not there before, none
 //!   running a file of the test, unless a grader still running owns it;
 //! - nothing written outside: no `grader-hostile*` entry in /tmp or /dev/shm, the grader's
 //!   TMPDIR left empty, a canary folder outside intact;
@@ -63,7 +63,7 @@ const HUNG_AFTER: Duration = Duration::from_secs(25);
 /// How long the processes of a finished run get to disappear.
 const GRACE: Duration = Duration::from_secs(3);
 /// The uids a grader running as root gives its boxes: never the machine's users'.
-const BOX_UIDS: RangeInclusive<u32> = 60000..=65534;
+const BOX_UIDS: RangeInclusive<u32> = 990_000..=990_999;
 /// The flip sample and its answer; most fixtures answer it blindly.
 const SAMPLE: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
 /// A flip board with no solution: its answer is a word that no report holds otherwise.
