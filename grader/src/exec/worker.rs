@@ -238,7 +238,13 @@ impl Worker {
             dir: dir.to_string_lossy().into_owned(),
             user: self.lease.as_ref().map(Lease::ids),
             cpu_secs: limits.cpu.as_secs() + 1,
-            address_space: address_space_backstop(limits.memory),
+            address_space: if self.cgroup.is_some() {
+                // The kernel keeps the memory limit; address space is not memory (thread
+                // stacks sized by RLIMIT_STACK, a runtime's reservations).
+                libc::RLIM_INFINITY
+            } else {
+                address_space_backstop(limits.memory)
+            },
             stack: limits.memory,
             file_size: limits.output,
             open_files: OPEN_FILES,

@@ -1002,8 +1002,14 @@ fn compile_time_readers_in_a_batch_are_compile_errors_and_no_gradebook_holds_a_s
     if student_verdict(&book, "honest") != "AC" {
         scene.fail(format!("batch: the honest student is not AC: {book}"));
     }
-    let mut texts = scene.gradebooks("out");
-    texts.push(("batch stdout".to_owned(), outcome.stdout));
+    // The gradebook's `boards` are the case folder's own inputs and answers, for the
+    // teacher: the answer is a secret only in what a student's build or run produced.
+    let mut texts: Vec<(String, String)> = scene
+        .gradebooks("out")
+        .into_iter()
+        .map(|(place, text)| (place, without_boards(&text)))
+        .collect();
+    texts.push(("batch stdout".to_owned(), without_boards(&outcome.stdout)));
     texts.push(("batch stderr".to_owned(), outcome.stderr));
     scene.no_secrets("batch", &texts, &secrets);
     // The human summary too.
@@ -1014,6 +1020,20 @@ fn compile_time_readers_in_a_batch_are_compile_errors_and_no_gradebook_holds_a_s
     let texts = [("batch --report human".to_owned(), outcome.stdout)];
     scene.no_secrets("batch --report human", &texts, &secrets);
     scene.finish();
+}
+
+/// A JSON gradebook without its `boards` (the cases' inputs and answers); other texts as
+/// they are.
+fn without_boards(text: &str) -> String {
+    match serde_json::from_str::<Value>(text) {
+        Ok(mut book) => {
+            if let Some(book) = book.as_object_mut() {
+                book.remove("boards");
+            }
+            book.to_string()
+        }
+        Err(_) => text.to_owned(),
+    }
 }
 
 /// One compile-time attack of `grader test`: CE within the compile limit plus slack, the
