@@ -68,7 +68,7 @@ pub(crate) fn grade_class(
     let case_keys = case_hashes(cases)?;
     let limits_key = format!("{:?}", batch.limits);
     let progress = BatchProgress::new(students.len());
-    let builds = build_all(batch, students);
+    let mut builds = build_all(batch, students);
     // Every run still to make, student by student (so students finish one after another).
     let key = |hash: &str, c: usize| run_key(hash, &case_keys[c], &limits_key);
     let mut todo: Vec<(usize, usize)> = Vec::new();
@@ -115,11 +115,15 @@ pub(crate) fn grade_class(
             _ => None,
         })
         .collect();
+    // Runs the grader could not make (its fault, not the student's), by student: that
+    // student is reported as not graded, and the batch goes on with a fresh worker.
+    let run_faults: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
     std::thread::scope(|scope| {
         for _ in 0..batch.jobs.clamp(1, todo.len().max(1)) {
             let (todo, next, records, remaining, failed, failing, fault) = (
                 &todo, &next, &records, &remaining, &failed, &failing, &fault,
             );
+            let run_faults = &run_faults;
             let (builds, plan, progress, programs) = (&builds, &plan, &progress, &programs);
             scope.spawn(move || {
                 let work = || -> Result<(), Fault> {
@@ -131,8 +135,30 @@ pub(crate) fn grade_class(
                         let Build::Ready { program, hash } = &builds[s] else {
                             continue;
                         };
-                        if !(batch.fail_fast && failed[s].load(Ordering::SeqCst)) {
-                            let result = grade::run_case(&mut runner, program, &cases[c], plan)?;
+                        let skip = batch.fail_fast && failed[s].load(Ordering::SeqCst);
+                        let ran = if skip {
+                            None
+                        } else {
+                            match grade::run_case(&mut runner, program, &cases[c], plan) {
+                                Ok(result) => Some(result),
+                                Err(e) => {
+                                    run_faults
+                                        .lock()
+                                        .expect("not poisoned")
+                                        .entry(s)
+                                        .or_insert_with(|| {
+                                            format!(
+                                                "the grader could not run case {}: {e}",
+                                                cases[c].name
+                                            )
+                                        });
+                                    runner =
+                                        Runner::start(&batch.limits, programs.iter().copied())?;
+                                    None
+                                }
+                            }
+                        };
+                        if let Some(result) = ran {
                             let record = record(key(hash, c), &students[s].name, &result);
                             if record.verdict != "AC" && !failed[s].swap(true, Ordering::SeqCst) {
                                 failing.fetch_add(1, Ordering::Relaxed);
@@ -161,6 +187,10 @@ pub(crate) fn grade_class(
     progress.finish();
     if let Some(e) = fault.into_inner().expect("not poisoned") {
         return Err(e);
+    }
+    drop(programs);
+    for (s, message) in run_faults.into_inner().expect("not poisoned") {
+        builds[s] = Build::Error(message);
     }
     let records = records.into_inner().expect("not poisoned");
     Ok(assemble(

@@ -455,3 +455,33 @@ fn the_html_gradebook_loads_in_a_real_browser_without_console_errors() {
     let console: Vec<&str> = stderr.lines().filter(|l| l.contains(":CONSOLE")).collect();
     assert!(console.is_empty(), "console messages: {console:?}");
 }
+
+#[test]
+fn a_run_the_grader_cannot_make_is_that_students_fault_line_not_the_end_of_the_batch() {
+    // A language whose run command is its source, which is never executable: every run
+    // of that student fails to start (a fault of the setup, not a verdict), in every tier.
+    let class = Class::new(&[("bob.py", "ac_rows.py")]);
+    fs::write(class.path("class/alice.sh"), "#!/bin/sh\necho 4\n").unwrap();
+    let config = class.path("languages.toml");
+    fs::write(
+        &config,
+        "[shell]\nextensions = [\"sh\"]\nrun = [\"{src}\"]\n",
+    )
+    .unwrap();
+    for tier in ["strict", "basic"] {
+        let out = format!("out-{tier}");
+        let (book, status) = class.batch(
+            &out,
+            &["--sandbox", tier, "--config", config.to_str().unwrap()],
+        );
+        assert_eq!(status, 1, "{tier}: {book:#}");
+        let alice = student(&book, "alice");
+        assert_eq!(alice["verdict"], "--", "{tier}: {alice:#}");
+        let error = alice["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains("the grader could not run case"),
+            "{tier}: {alice:#}"
+        );
+        assert_eq!(student(&book, "bob")["verdict"], "AC", "{tier}: {book:#}");
+    }
+}
