@@ -1664,3 +1664,145 @@ fn a_program_planted_in_the_cache_is_never_run() {
     }
     scene.finish();
 }
+
+// ---------------------------------------------------------------- without root
+
+/// The uid the unprivileged grader runs as.
+const NOBODY: u32 = 65534;
+
+/// (fixture, cases, expected verdict) for the grader run by an unprivileged user: the box
+/// then lives in a user namespace and, without cgroups, CPU is counted by reaping.
+const UNPRIVILEGED: &[(&str, usize, &str)] = &[
+    ("tle_setpgid_escape_self.c", 1, "TLE"),
+    ("ac_setpgid_escape_child.c", 1, "AC"),
+    ("tle_cpu_in_unreaped_child.c", 1, "TLE"),
+    ("tle_cpu_split_over_children.c", 1, "TLE"),
+    ("ac_socket_families_strict.c", 1, "AC"),
+    ("ac_io_uring_strict.c", 1, "AC"),
+    ("ac_deep_folder_chain.c", 2, "AC"),
+];
+
+/// The grader and its launcher copied where an unprivileged user may run them (the build
+/// folder may be below a home it cannot enter), and a command that runs that copy as
+/// `nobody`, with a TMPDIR and a compile cache of its own.
+fn unprivileged_grader(scene: &Scene) -> impl Fn() -> Command + use<> {
+    let bin = scene.path("grader-bin");
+    fs::create_dir_all(&bin).unwrap();
+    fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).unwrap();
+    let grader = assert_cmd::cargo::cargo_bin("grader");
+    for name in ["grader", "grader-launcher"] {
+        let from = grader.with_file_name(name);
+        if from.exists() {
+            fs::copy(&from, bin.join(name)).unwrap();
+            fs::set_permissions(bin.join(name), fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    let own = scene.path("nobody");
+    for dir in [own.clone(), own.join("cache")] {
+        fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::chown(&dir, Some(NOBODY), Some(NOBODY)).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let root = scene.root.clone();
+    move || {
+        let mut cmd = Command::new("setpriv");
+        cmd.args([
+            format!("--reuid={NOBODY}"),
+            format!("--regid={NOBODY}"),
+            "--clear-groups".to_owned(),
+            "--".to_owned(),
+        ])
+        .arg(bin.join("grader"))
+        .env_remove("HOME")
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", &own)
+        .env("GRADER_CACHE_DIR", own.join("cache"))
+        .current_dir(&root);
+        cmd
+    }
+}
+
+#[test]
+fn without_root_the_box_holds_in_a_user_namespace() {
+    if !nix::unistd::geteuid().is_root() {
+        // Becoming `nobody` needs root; CI runs as root, so this runs there.
+        eprintln!("without_root_the_box_holds_in_a_user_namespace: needs root to become nobody");
+        return;
+    }
+    let mut scene = Scene::new();
+    let grader = unprivileged_grader(&scene);
+    let doctor = grader().arg("doctor").output().unwrap();
+    let text = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        text.contains("through an unprivileged user namespace")
+            && text
+                .lines()
+                .any(|l| l.starts_with("--sandbox auto picks") && l.ends_with("strict")),
+        "{text}"
+    );
+    let canary = canary(&scene);
+    let limits = Limits {
+        cpu: 1,
+        wall: 3,
+        memory_mib: 256,
+    };
+    for (name, count, want) in UNPRIVILEGED {
+        let cases = scene.sample_cases(&format!("cases-{count}"), *count);
+        let vars = [("CANARY", canary.to_string_lossy().into_owned())];
+        let binary = scene.gcc(name, &vars);
+        let mut cmd = grader();
+        cmd.args(["test", "flip"])
+            .arg(&binary)
+            .arg("--cases")
+            .arg(&cases)
+            .args(limits.args())
+            .args(["--sandbox", "strict"]);
+        let bound = limits.bound(u32::try_from(*count).unwrap());
+        scene.test_json(&format!("{name} (nobody)"), cmd, bound, want);
+    }
+    // Compiles in the user namespace's box too: a honest source, and one that reads a
+    // case's answer at compile time.
+    let answers = impossible_case(&scene);
+    let samples = scene.sample_cases("cases-1", 1);
+    let honest = scene.path("src").join(format!("honest-{}.c", scene.nonce));
+    fs::create_dir_all(honest.parent().unwrap()).unwrap();
+    fs::set_permissions(honest.parent().unwrap(), fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(
+        &honest,
+        "#include <stdio.h>\nint main(void) { puts(\"4\"); return 0; }\n",
+    )
+    .unwrap();
+    fs::set_permissions(&honest, fs::Permissions::from_mode(0o644)).unwrap();
+    let compile = COMPILE_WALL + COMPILE_SLACK;
+    let mut cmd = grader();
+    cmd.args(["test", "flip"])
+        .arg(&honest)
+        .arg("--cases")
+        .arg(&samples);
+    scene.test_json("an honest source (nobody)", cmd, compile, "AC");
+    let answer = answers.join("01.ans").to_string_lossy().into_owned();
+    let reader = scene.source("src", "ce_includes_case_answer.c", &[("ANSWER", answer)]);
+    let mut cmd = grader();
+    cmd.args(["test", "flip"])
+        .arg(&reader)
+        .arg("--cases")
+        .arg(&answers);
+    let report = scene.test_json("a compile-time reader (nobody)", cmd, compile, "CE");
+    scene.no_secrets(
+        "a compile-time reader (nobody)",
+        &[("json".to_owned(), report.to_string())],
+        &["Impossible"],
+    );
+    let left: Vec<_> = fs::read_dir(scene.path("nobody"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "cache")
+        .collect();
+    if !left.is_empty() {
+        scene.fail(format!(
+            "the unprivileged grader left {left:?} in its TMPDIR"
+        ));
+    }
+    scene.finish();
+}
