@@ -94,91 +94,41 @@ pub(crate) fn grade_class(
             progress.student_done(&student.name, how);
         }
     }
-    let records = Mutex::new(known);
-    let remaining: Vec<AtomicUsize> = remaining.into_iter().map(AtomicUsize::new).collect();
-    let failed: Vec<AtomicBool> = students.iter().map(|_| AtomicBool::new(false)).collect();
-    // How many students have a failing case so far, for the progress line: counted as
-    // each first fails, not by a scan of every student after every run.
-    let failing = AtomicUsize::new(0);
-    let next = AtomicUsize::new(0);
-    let fault: Mutex<Option<Fault>> = Mutex::new(None);
-    let plan = Plan {
-        problem: batch.problem,
-        limits: batch.limits,
-        jobs: batch.jobs,
-        fail_fast: false,
+    let pool = Pool {
+        batch,
+        students,
+        cases,
+        journal,
+        builds: &builds,
+        programs: builds
+            .iter()
+            .filter_map(|b| match b {
+                Build::Ready { program, .. } => Some(program),
+                _ => None,
+            })
+            .collect(),
+        plan: Plan {
+            problem: batch.problem,
+            limits: batch.limits,
+            jobs: batch.jobs,
+            fail_fast: false,
+        },
+        key: &key,
+        todo: &todo,
+        next: AtomicUsize::new(0),
+        records: Mutex::new(known),
+        remaining: remaining.into_iter().map(AtomicUsize::new).collect(),
+        failed: students.iter().map(|_| AtomicBool::new(false)).collect(),
+        failing: AtomicUsize::new(0),
+        progress: &progress,
+        run_faults: Mutex::new(BTreeMap::new()),
     };
-    let programs: Vec<&Program> = builds
-        .iter()
-        .filter_map(|b| match b {
-            Build::Ready { program, .. } => Some(program),
-            _ => None,
-        })
-        .collect();
-    // Runs the grader could not make (its fault, not the student's), by student: that
-    // student is reported as not graded, and the batch goes on with a fresh worker.
-    let run_faults: Mutex<BTreeMap<usize, String>> = Mutex::new(BTreeMap::new());
+    let fault: Mutex<Option<Fault>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..batch.jobs.clamp(1, todo.len().max(1)) {
-            let (todo, next, records, remaining, failed, failing, fault) = (
-                &todo, &next, &records, &remaining, &failed, &failing, &fault,
-            );
-            let run_faults = &run_faults;
-            let (builds, plan, progress, programs) = (&builds, &plan, &progress, &programs);
+            let (pool, fault) = (&pool, &fault);
             scope.spawn(move || {
-                let work = || -> Result<(), Fault> {
-                    let mut runner = Runner::start(&batch.limits, programs.iter().copied())?;
-                    while let Some(&(s, c)) = todo.get(next.fetch_add(1, Ordering::SeqCst)) {
-                        if fault.lock().expect("not poisoned").is_some() {
-                            return Ok(());
-                        }
-                        let Build::Ready { program, hash } = &builds[s] else {
-                            continue;
-                        };
-                        let skip = batch.fail_fast && failed[s].load(Ordering::SeqCst);
-                        let ran = if skip {
-                            None
-                        } else {
-                            match grade::run_case(&mut runner, program, &cases[c], plan) {
-                                Ok(result) => Some(result),
-                                Err(e) => {
-                                    run_faults
-                                        .lock()
-                                        .expect("not poisoned")
-                                        .entry(s)
-                                        .or_insert_with(|| {
-                                            format!(
-                                                "the grader could not run case {}: {e}",
-                                                cases[c].name
-                                            )
-                                        });
-                                    runner =
-                                        Runner::start(&batch.limits, programs.iter().copied())?;
-                                    None
-                                }
-                            }
-                        };
-                        if let Some(result) = ran {
-                            let record = record(key(hash, c), &students[s].name, &result);
-                            if record.verdict != "AC" && !failed[s].swap(true, Ordering::SeqCst) {
-                                failing.fetch_add(1, Ordering::Relaxed);
-                            }
-                            journal.append(&record)?;
-                            records
-                                .lock()
-                                .expect("not poisoned")
-                                .insert(record.key.clone(), record);
-                            progress.run_done(failing.load(Ordering::Relaxed));
-                        }
-                        if remaining[s].fetch_sub(1, Ordering::SeqCst) == 1 {
-                            let failing = failed[s].load(Ordering::SeqCst);
-                            let how = if failing { "failing" } else { "all AC" };
-                            progress.student_done(&students[s].name, how);
-                        }
-                    }
-                    Ok(())
-                };
-                if let Err(e) = work() {
+                if let Err(e) = pool.work(fault) {
                     fault.lock().expect("not poisoned").get_or_insert(e);
                 }
             });
@@ -188,11 +138,11 @@ pub(crate) fn grade_class(
     if let Some(e) = fault.into_inner().expect("not poisoned") {
         return Err(e);
     }
-    drop(programs);
-    for (s, message) in run_faults.into_inner().expect("not poisoned") {
+    let run_faults = pool.run_faults.into_inner().expect("not poisoned");
+    let records = pool.records.into_inner().expect("not poisoned");
+    for (s, message) in run_faults {
         builds[s] = Build::Error(message);
     }
-    let records = records.into_inner().expect("not poisoned");
     Ok(assemble(
         batch,
         students,
@@ -202,6 +152,88 @@ pub(crate) fn grade_class(
         &records,
         |hash, c| key(hash, c),
     ))
+}
+
+/// What the workers of [`grade_class`] share.
+struct Pool<'a, 'b> {
+    batch: &'a Batch<'b>,
+    students: &'a [Student],
+    cases: &'a [Case],
+    journal: &'a Journal,
+    builds: &'a [Build],
+    /// Every program to run, for the workers' boxes.
+    programs: Vec<&'a Program>,
+    plan: Plan,
+    key: &'a (dyn Fn(&str, usize) -> String + Sync),
+    /// (student, case) runs still to make, in order.
+    todo: &'a [(usize, usize)],
+    next: AtomicUsize,
+    records: Mutex<HashMap<String, Record>>,
+    /// Runs left per student.
+    remaining: Vec<AtomicUsize>,
+    /// Whether a student has a failing case.
+    failed: Vec<AtomicBool>,
+    /// How many students have a failing case so far, for the progress line: counted as
+    /// each first fails, not by a scan of every student after every run.
+    failing: AtomicUsize,
+    progress: &'a BatchProgress,
+    /// Runs the grader could not make (its fault, not the student's), by student: that
+    /// student is reported as not graded, and the batch goes on with a fresh worker.
+    run_faults: Mutex<BTreeMap<usize, String>>,
+}
+
+impl Pool<'_, '_> {
+    /// One worker: takes runs until none is left or another worker failed for good.
+    fn work(&self, fault: &Mutex<Option<Fault>>) -> Result<(), Fault> {
+        let limits = &self.batch.limits;
+        let mut runner = Runner::start(limits, self.programs.iter().copied())?;
+        while let Some(&(s, c)) = self.todo.get(self.next.fetch_add(1, Ordering::SeqCst)) {
+            if fault.lock().expect("not poisoned").is_some() {
+                return Ok(());
+            }
+            let Build::Ready { program, hash } = &self.builds[s] else {
+                continue;
+            };
+            let skip = self.batch.fail_fast && self.failed[s].load(Ordering::SeqCst);
+            if !skip {
+                match grade::run_case(&mut runner, program, &self.cases[c], &self.plan) {
+                    Ok(result) => self.journal_run(s, (self.key)(hash, c), &result)?,
+                    Err(e) => {
+                        let case = &self.cases[c].name;
+                        self.run_faults
+                            .lock()
+                            .expect("not poisoned")
+                            .entry(s)
+                            .or_insert_with(|| {
+                                format!("the grader could not run case {case}: {e}")
+                            });
+                        runner = Runner::start(limits, self.programs.iter().copied())?;
+                    }
+                }
+            }
+            if self.remaining[s].fetch_sub(1, Ordering::SeqCst) == 1 {
+                let failing = self.failed[s].load(Ordering::SeqCst);
+                let how = if failing { "failing" } else { "all AC" };
+                self.progress.student_done(&self.students[s].name, how);
+            }
+        }
+        Ok(())
+    }
+
+    /// Journals one run of student `s` and counts it.
+    fn journal_run(&self, s: usize, key: String, result: &grade::CaseResult) -> Result<(), Fault> {
+        let record = record(key, &self.students[s].name, result);
+        if record.verdict != "AC" && !self.failed[s].swap(true, Ordering::SeqCst) {
+            self.failing.fetch_add(1, Ordering::Relaxed);
+        }
+        self.journal.append(&record)?;
+        self.records
+            .lock()
+            .expect("not poisoned")
+            .insert(record.key.clone(), record);
+        self.progress.run_done(self.failing.load(Ordering::Relaxed));
+        Ok(())
+    }
 }
 
 /// Builds every submission on the worker pool; a build that fails is that student's

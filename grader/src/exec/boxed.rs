@@ -85,35 +85,22 @@ fn mount(
     flags: libc::c_ulong,
     data: &str,
 ) -> io::Result<()> {
-    let (s, t, f, d) = (
-        c_path(source)?,
-        c_path(target)?,
-        c_path(fstype)?,
-        c_path(data)?,
-    );
-    // SAFETY: valid NUL-terminated strings that outlive the call.
-    let r = unsafe {
+    let c_source = c_path(source)?;
+    let c_target = c_path(target)?;
+    let c_fstype = c_path(fstype)?;
+    let c_data = c_path(data)?;
+    let or_null = |empty: bool, p: *const libc::c_char| if empty { std::ptr::null() } else { p };
+    // SAFETY: valid NUL-terminated strings (or NULL) that outlive the call.
+    let result = unsafe {
         libc::mount(
-            if source.is_empty() {
-                std::ptr::null()
-            } else {
-                s.as_ptr()
-            },
-            t.as_ptr(),
-            if fstype.is_empty() {
-                std::ptr::null()
-            } else {
-                f.as_ptr()
-            },
+            or_null(source.is_empty(), c_source.as_ptr()),
+            c_target.as_ptr(),
+            or_null(fstype.is_empty(), c_fstype.as_ptr()),
             flags,
-            if data.is_empty() {
-                std::ptr::null()
-            } else {
-                d.as_ptr().cast()
-            },
+            or_null(data.is_empty(), c_data.as_ptr()).cast(),
         )
     };
-    check(r.into(), &format!("mount {source} on {target}"))
+    check(result.into(), &format!("mount {source} on {target}"))
 }
 
 fn unmount(target: &str) -> io::Result<()> {

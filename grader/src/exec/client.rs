@@ -102,7 +102,7 @@ impl Client {
             err_write.as_raw_fd(),
         ];
         fds.extend(attached.iter().map(AsRawFd::as_raw_fd));
-        send(&self.socket, &Message::Run(request), &fds)?;
+        send(&self.socket, &Message::Run(Box::new(request)), &fds)?;
         // Our copies of the write ends must go, or the reads below never see the end.
         drop((stdin, out_write, err_write));
         let mut watch = Watch {

@@ -54,7 +54,7 @@ pub(crate) struct BoxSetup {
 pub(crate) enum Message {
     /// Start a program (the three standard descriptors attached, then one per staged
     /// file).
-    Run(Request),
+    Run(Box<Request>),
     /// End the current run now: every process of it. Ignored between runs (it raced
     /// with the end of the run).
     Kill,

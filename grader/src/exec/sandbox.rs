@@ -18,11 +18,11 @@ use crate::status::Fault;
 /// An isolation tier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Tier {
-    /// Process group and kill only.
+    /// A session of its own and the whole run killed, only.
     None,
-    /// rlimits and an unprivileged user.
+    /// rlimits, cgroup accounting, and a uid per worker when the grader is root.
     Basic,
-    /// Landlock and seccomp on top.
+    /// The box (namespaces, its own root file system) and seccomp on top.
     Strict,
 }
 
@@ -38,10 +38,6 @@ impl fmt::Display for Tier {
 
 /// What this machine offers, probed.
 #[derive(Debug, Clone)]
-#[expect(
-    clippy::struct_excessive_bools,
-    reason = "independent facts of the machine, each yes or no"
-)]
 pub(crate) struct Machine {
     /// Whether the grader runs as root (programs then run as `nobody`).
     pub(crate) root: bool,
@@ -148,6 +144,10 @@ pub(crate) const SYSTEM_READ: [&str; 9] = [
 mod tests {
     use super::*;
 
+    #[expect(
+        clippy::fn_params_excessive_bools,
+        reason = "a machine is these independent yes-or-no facts"
+    )]
     fn machine(root: bool, user_namespaces: bool, seccomp: bool, cgroups: bool) -> Machine {
         Machine {
             root,
