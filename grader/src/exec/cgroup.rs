@@ -1369,7 +1369,9 @@ os.waitpid(child, 0)
         group.prepare(512 << 20, 16).unwrap();
         let mut child = run_in(
             &group,
-            "import os\nfor _ in range(3):\n    if os.fork() == 0:\n        break\nwhile True:\n    pass\n",
+            // Bounded even if this test fails before its kill: a CPU limit of 10 s per
+            // process and a 30 s wall deadline.
+            "import os, resource, time\nresource.setrlimit(resource.RLIMIT_CPU, (10, 10))\nend = time.time() + 30\nfor _ in range(3):\n    if os.fork() == 0:\n        break\nwhile time.time() < end:\n    pass\n",
         );
         let deadline = Instant::now() + Duration::from_mins(1);
         let sample = loop {
