@@ -68,12 +68,20 @@ pub(crate) fn serve() -> ! {
     // SAFETY: fd 0 is the socket the grader passed as our standard input; we take sole
     // ownership of it for the life of the process.
     let socket = unsafe { UnixStream::from_raw_fd(0) };
-    // SAFETY: plain prctl calls with integer arguments.
+    // SAFETY: plain prctl and signal calls with integer arguments.
     unsafe {
         // Orphans of a run become our children, so none can outlive it unseen.
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         // If the grader dies, so do we (and our children, by their own death signal).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        // Ignored signals pass through exec: whatever the grader was started with
+        // (`nohup` ignores SIGHUP) must not reach programs. Once here, so that each child
+        // only restores SIGPIPE, which Rust's runtime ignores.
+        for signal in 1..32 {
+            if signal != libc::SIGKILL && signal != libc::SIGSTOP && signal != libc::SIGPIPE {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
     }
     let spawn = if std::env::args().any(|a| a == COPY_MEMORY_ARG) {
         Spawn::Copy
@@ -153,15 +161,14 @@ fn set_up(
             .collect::<io::Result<Vec<_>>>()?;
         let filter = setup.seccomp.then(confine::filter).transpose()?;
         let boxed = setup.boxed.as_ref().map(boxed::enter).transpose()?;
-        let shielded = !resident.is_empty();
         for mut group in &resident {
             io::Write::write_all(&mut group, b"0")?;
         }
-        if shielded {
-            // A run that fills the memory group must never take its launcher (and the
-            // box) with it.
-            let _ = std::fs::write("/proc/self/oom_score_adj", "-1000");
-        }
+        // A run that fills the memory group should not take its launcher (and the box)
+        // with it. Some kernels refuse this (EIO here); then a launcher the OOM killer
+        // takes is a run's MLE (see `worker.rs`).
+        let shielded =
+            !resident.is_empty() && std::fs::write("/proc/self/oom_score_adj", "-1000").is_ok();
         if let Some(filter) = filter {
             seccompiler::apply_filter(&filter)
                 .map_err(|e| io::Error::other(format!("seccomp: {e}")))?;
@@ -301,11 +308,11 @@ impl Launcher {
             let rest = staged.split_off(request.cgroups.min(staged.len()));
             self.cgroups = std::mem::replace(&mut staged, rest);
         }
-        if let Some(boxed) = &mut self.boxed {
-            if let Some(files) = &request.stage {
-                boxed.stage(files, staged)?;
-            }
-            boxed.clean_work()?;
+        // `/box` is empty: emptied after the last run, and at the box's birth.
+        if let Some(boxed) = &mut self.boxed
+            && let Some(files) = &request.stage
+        {
+            boxed.stage(files, staged)?;
         }
         let prepared = prepare(request)?;
         let mut argv: Vec<*const libc::c_char> = prepared.argv.iter().map(|a| a.as_ptr()).collect();
@@ -463,6 +470,16 @@ impl Launcher {
     /// process group); the `/proc` scan for orphans that left the group costs about a
     /// millisecond, so it runs only when a child is still alive.
     fn end_run(&self, pid: libc::pid_t) {
+        if self.boxed.is_some() {
+            // Every process of a box descends from its init, and orphans are reparented
+            // to it: no child left means no process left (the common case, and then
+            // `kill(-1)`, which walks every process of the machine, is not needed).
+            let mut status = 0;
+            // SAFETY: non-blocking reap of any child.
+            if unsafe { libc::waitpid(-1, &raw mut status, libc::WNOHANG) } < 0 {
+                return;
+            }
+        }
         // SAFETY: signals to the box, or to the run's process group.
         unsafe {
             if self.boxed.is_some() {
@@ -549,13 +566,10 @@ fn child(args: &ChildArgs<'_>) -> ! {
     let error = args.error;
     // SAFETY: system calls on descriptors and C strings prepared before the clone.
     unsafe {
-        // Default dispositions first, while every signal is still blocked: Rust ignores
-        // SIGPIPE, and an ignored signal would stay ignored across exec.
-        for signal in 1..32 {
-            if signal != libc::SIGKILL && signal != libc::SIGSTOP {
-                libc::signal(signal, libc::SIG_DFL);
-            }
-        }
+        // The default disposition first, while every signal is still blocked: Rust
+        // ignores SIGPIPE, and an ignored signal would stay ignored across exec. It is
+        // the only disposition this process changes (handled ones reset at exec anyway).
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         // Its own session: no controlling terminal (no TIOCSTI into the user's), and no
         // process group outside it to hide in.
         if libc::setsid() < 0 {
