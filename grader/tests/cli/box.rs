@@ -749,6 +749,27 @@ impl Scene {
         }
         report
     }
+
+    /// Each row's fixture, compiled with `vars`, graded on `cases` in each tier of its
+    /// row; `check` looks further at each report (the label, the report) after the verdict.
+    fn grade_rows(
+        &mut self,
+        rows: &[Row],
+        cases: &Path,
+        limits: Limits,
+        vars: &[(&str, String)],
+        mut check: impl FnMut(&mut Scene, &str, &Value),
+    ) {
+        for row in rows {
+            let binary = self.gcc(row.0, vars);
+            for (tier, want) in tiers(row) {
+                let label = format!("{} ({tier})", row.0);
+                let cmd = self.test_cmd(tier, &binary, cases, limits);
+                let report = self.test_json(&label, cmd, limits.bound(1), want);
+                check(self, &label, &report);
+            }
+        }
+    }
 }
 
 impl Drop for Scene {
@@ -817,14 +838,7 @@ fn a_program_in_a_foreign_process_group_neither_hangs_the_grader_nor_outlives_it
         wall: 2,
         memory_mib: 64,
     };
-    for row in FOREIGN_GROUPS {
-        let binary = scene.gcc(row.0, &[]);
-        for (tier, want) in tiers(row) {
-            let label = format!("{} ({tier})", row.0);
-            let cmd = scene.test_cmd(tier, &binary, &cases, limits);
-            scene.test_json(&label, cmd, limits.bound(1), want);
-        }
-    }
+    scene.grade_rows(FOREIGN_GROUPS, &cases, limits, &[], |_, _, _| {});
     scene.finish();
 }
 
@@ -846,18 +860,12 @@ fn cpu_time_in_unreaped_children_counts_against_the_limit() {
         wall: 6,
         memory_mib: 256,
     };
-    for row in CPU {
-        let binary = scene.gcc(row.0, &[]);
-        for (tier, want) in tiers(row) {
-            let label = format!("{} ({tier})", row.0);
-            let cmd = scene.test_cmd(tier, &binary, &cases, limits);
-            let report = scene.test_json(&label, cmd, limits.bound(1), want);
-            let cpu = report["cases"][0]["cpu_ms"].as_f64().unwrap_or(0.0);
-            if cpu < 900.0 {
-                scene.fail(format!("{label}: reported {cpu} ms of CPU, not the run's"));
-            }
+    scene.grade_rows(CPU, &cases, limits, &[], |scene, label, report| {
+        let cpu = report["cases"][0]["cpu_ms"].as_f64().unwrap_or(0.0);
+        if cpu < 900.0 {
+            scene.fail(format!("{label}: reported {cpu} ms of CPU, not the run's"));
         }
-    }
+    });
     scene.finish();
 }
 
@@ -878,18 +886,12 @@ fn memory_in_children_memfds_and_shared_memory_counts_against_the_limit() {
         wall: 6,
         memory_mib: 64,
     };
-    for row in MEMORY {
-        let binary = scene.gcc(row.0, &[]);
-        for (tier, want) in tiers(row) {
-            let label = format!("{} ({tier})", row.0);
-            let cmd = scene.test_cmd(tier, &binary, &cases, limits);
-            let report = scene.test_json(&label, cmd, limits.bound(1), want);
-            let kib = report["cases"][0]["memory_kib"].as_u64().unwrap_or(0);
-            if kib < 60 << 10 {
-                scene.fail(format!("{label}: reported {kib} KiB, not the run's memory"));
-            }
+    scene.grade_rows(MEMORY, &cases, limits, &[], |scene, label, report| {
+        let kib = report["cases"][0]["memory_kib"].as_u64().unwrap_or(0);
+        if kib < 60 << 10 {
+            scene.fail(format!("{label}: reported {kib} KiB, not the run's memory"));
         }
-    }
+    });
     scene.finish();
 }
 
@@ -1442,19 +1444,13 @@ fn unix_sockets_outside_other_families_and_io_uring_are_out_of_reach() {
         wall: 3,
         memory_mib: 256,
     };
-    for row in SOCKETS {
-        let binary = scene.gcc(row.0, &vars);
-        for (tier, want) in tiers(row) {
-            let label = format!("{} ({tier})", row.0);
-            let cmd = scene.test_cmd(tier, &binary, &cases, limits);
-            scene.test_json(&label, cmd, limits.bound(1), want);
-            for (listener, which) in [(&service, "pathname"), (&abstract_service, "abstract")] {
-                if listener.accept().is_ok() {
-                    scene.fail(format!("{label}: the {which} socket outside was reached"));
-                }
+    scene.grade_rows(SOCKETS, &cases, limits, &vars, |scene, label, _| {
+        for (listener, which) in [(&service, "pathname"), (&abstract_service, "abstract")] {
+            if listener.accept().is_ok() {
+                scene.fail(format!("{label}: the {which} socket outside was reached"));
             }
         }
-    }
+    });
     scene.finish();
 }
 
