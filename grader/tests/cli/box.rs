@@ -1789,11 +1789,52 @@ fn without_root_the_box_holds_in_a_user_namespace() {
         &[("json".to_owned(), report.to_string())],
         &["Impossible"],
     );
+    // A class as `nobody`: a student who kills whatever it may signal for 3 s, one whose
+    // CPU is in an unreaped child, and an honest one, in boxes of their own.
+    let class = scene.folder(
+        "class-nobody",
+        &[
+            ("killer.c", &Scene::render("ac_kills_everyone.c", &[])),
+            (
+                "child.c",
+                &Scene::render("tle_cpu_in_unreaped_child.c", &[]),
+            ),
+            ("honest.c", &Scene::render("ac_honest_slow.c", &[])),
+        ],
+    );
+    let limits = Limits {
+        cpu: 1,
+        wall: 6,
+        memory_mib: 256,
+    };
+    let mut cmd = grader();
+    cmd.args(["batch", "flip"])
+        .arg(&class)
+        .arg("--cases")
+        .arg(&samples)
+        .arg("--out")
+        .arg(scene.path("nobody/out"))
+        .args(["--report", "json", "--jobs", "3", "--sandbox", "strict"])
+        .args(limits.args());
+    let outcome = scene.call(
+        "batch (nobody)",
+        cmd,
+        &Call::within(BATCH_COMPILES + limits.bound(1)),
+    );
+    let book = json(&outcome.stdout);
+    for (student, want) in [("killer", "AC"), ("child", "TLE"), ("honest", "AC")] {
+        let got = student_verdict(&book, student);
+        if got != want {
+            scene.fail(format!(
+                "batch (nobody): {student}: expected {want}, got {got}"
+            ));
+        }
+    }
     let left: Vec<_> = fs::read_dir(scene.path("nobody"))
         .unwrap()
         .flatten()
         .map(|e| e.file_name())
-        .filter(|n| n != "cache")
+        .filter(|n| n != "cache" && n != "out")
         .collect();
     if !left.is_empty() {
         scene.fail(format!(
