@@ -1718,15 +1718,42 @@ fn unprivileged_grader(scene: &Scene) -> impl Fn() -> Command + use<> {
     }
 }
 
+/// A scene and its unprivileged grader, or `None` when this process cannot become
+/// `nobody` (it must be root; under CI that is a failure).
+fn without_root(test: &str) -> Option<(Scene, impl Fn() -> Command + use<>)> {
+    if !nix::unistd::geteuid().is_root() {
+        // A developer's own run may skip it; CI must not pass without it.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: needs root to become nobody"
+        );
+        return None;
+    }
+    let scene = Scene::new();
+    let grader = unprivileged_grader(&scene);
+    Some((scene, grader))
+}
+
+/// Whether the unprivileged grader left anything in its TMPDIR.
+fn nothing_left_by_nobody(scene: &mut Scene) {
+    let left: Vec<_> = fs::read_dir(scene.path("nobody"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| n != "cache" && n != "out")
+        .collect();
+    if !left.is_empty() {
+        scene.fail(format!(
+            "the unprivileged grader left {left:?} in its TMPDIR"
+        ));
+    }
+}
+
 #[test]
 fn without_root_the_box_holds_in_a_user_namespace() {
-    if !nix::unistd::geteuid().is_root() {
-        // Becoming `nobody` needs root; CI runs as root, so this runs there.
-        eprintln!("without_root_the_box_holds_in_a_user_namespace: needs root to become nobody");
+    let Some((mut scene, grader)) = without_root("without_root_the_box_holds") else {
         return;
-    }
-    let mut scene = Scene::new();
-    let grader = unprivileged_grader(&scene);
+    };
     let doctor = grader().arg("doctor").output().unwrap();
     let text = String::from_utf8_lossy(&doctor.stdout);
     assert!(
@@ -1756,8 +1783,16 @@ fn without_root_the_box_holds_in_a_user_namespace() {
         let bound = limits.bound(u32::try_from(*count).unwrap());
         scene.test_json(&format!("{name} (nobody)"), cmd, bound, want);
     }
-    // Compiles in the user namespace's box too: a honest source, and one that reads a
-    // case's answer at compile time.
+    nothing_left_by_nobody(&mut scene);
+    scene.finish();
+}
+
+#[test]
+fn without_root_compiles_happen_in_the_box() {
+    let Some((mut scene, grader)) = without_root("without_root_compiles") else {
+        return;
+    };
+    // An honest source, and one that reads a case's answer at compile time.
     let answers = impossible_case(&scene);
     let samples = scene.sample_cases("cases-1", 1);
     let honest = scene.path("src").join(format!("honest-{}.c", scene.nonce));
@@ -1789,8 +1824,18 @@ fn without_root_the_box_holds_in_a_user_namespace() {
         &[("json".to_owned(), report.to_string())],
         &["Impossible"],
     );
-    // A class as `nobody`: a student who kills whatever it may signal for 3 s, one whose
-    // CPU is in an unreaped child, and an honest one, in boxes of their own.
+    nothing_left_by_nobody(&mut scene);
+    scene.finish();
+}
+
+#[test]
+fn without_root_a_class_is_graded_in_boxes() {
+    let Some((mut scene, grader)) = without_root("without_root_a_class") else {
+        return;
+    };
+    // A student who kills whatever it may signal for 3 s, one whose CPU is in an unreaped
+    // child, and an honest one.
+    let samples = scene.sample_cases("cases-1", 1);
     let class = scene.folder(
         "class-nobody",
         &[
@@ -1816,11 +1861,8 @@ fn without_root_the_box_holds_in_a_user_namespace() {
         .arg(scene.path("nobody/out"))
         .args(["--report", "json", "--jobs", "3", "--sandbox", "strict"])
         .args(limits.args());
-    let outcome = scene.call(
-        "batch (nobody)",
-        cmd,
-        &Call::within(BATCH_COMPILES + limits.bound(1)),
-    );
+    let bound = BATCH_COMPILES + limits.bound(1);
+    let outcome = scene.call("batch (nobody)", cmd, &Call::within(bound));
     let book = json(&outcome.stdout);
     for (student, want) in [("killer", "AC"), ("child", "TLE"), ("honest", "AC")] {
         let got = student_verdict(&book, student);
@@ -1830,16 +1872,6 @@ fn without_root_the_box_holds_in_a_user_namespace() {
             ));
         }
     }
-    let left: Vec<_> = fs::read_dir(scene.path("nobody"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .filter(|n| n != "cache" && n != "out")
-        .collect();
-    if !left.is_empty() {
-        scene.fail(format!(
-            "the unprivileged grader left {left:?} in its TMPDIR"
-        ));
-    }
+    nothing_left_by_nobody(&mut scene);
     scene.finish();
 }
