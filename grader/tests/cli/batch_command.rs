@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,11 @@ impl Class {
             fs::copy(fixture("flip").join(from), to).unwrap();
         }
         fs::create_dir_all(root.path().join("class")).unwrap();
+        // The graders' TMPDIR: a grader killed mid-batch cannot remove its folders, and
+        // they must go with the test. Open to the workers' uids, as /tmp is.
+        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::create_dir(root.path().join("tmp")).unwrap();
+        fs::set_permissions(root.path().join("tmp"), fs::Permissions::from_mode(0o1777)).unwrap();
         Class {
             root,
             cache: tempfile::tempdir().unwrap(),
@@ -50,6 +56,7 @@ impl Class {
         let mut cmd = Command::cargo_bin("grader").unwrap();
         cmd.env("NO_COLOR", "1")
             .env("GRADER_CACHE_DIR", self.cache.path())
+            .env("TMPDIR", self.path("tmp"))
             .current_dir(self.root.path())
             .timeout(TIMEOUT);
         cmd
@@ -237,6 +244,7 @@ fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
         .arg(&cases)
         .current_dir(class.root.path())
         .env("GRADER_CACHE_DIR", class.cache.path())
+        .env("TMPDIR", class.path("tmp"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
