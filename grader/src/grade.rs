@@ -81,7 +81,8 @@ pub(crate) fn grade(
                         let Some(case) = cases.get(index) else {
                             return Ok(());
                         };
-                        let result = run_case(&mut runner, program, case, plan)?;
+                        let text = CaseText::load(case)?;
+                        let result = run_case(&mut runner, program, case, &text, plan)?;
                         if plan.fail_fast && result.decision.verdict != Verdict::Accepted {
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -102,23 +103,43 @@ pub(crate) fn grade(
     Ok(results.into_iter().flatten().collect())
 }
 
+/// A case's input and answer, read once.
+#[derive(Debug, Clone)]
+pub(crate) struct CaseText {
+    /// The input.
+    pub(crate) input: Vec<u8>,
+    /// The expected answer.
+    pub(crate) answer: Vec<u8>,
+}
+
+impl CaseText {
+    /// Reads `case`'s files.
+    pub(crate) fn load(case: &Case) -> Result<CaseText, Fault> {
+        let answer = case.answer.as_ref().ok_or_else(|| {
+            Fault::Usage(format!(
+                "{}: no answer file (.ans or .out)",
+                case.input.display()
+            ))
+        })?;
+        Ok(CaseText {
+            input: files::read_capped(&case.input)?,
+            answer: files::read_capped(answer)?,
+        })
+    }
+}
+
+/// Runs `program` on `case` (whose files hold `text`) and judges it.
 pub(crate) fn run_case(
     runner: &mut Runner,
     program: &Program,
     case: &Case,
+    text: &CaseText,
     plan: &Plan,
 ) -> Result<CaseResult, Fault> {
-    let input = files::read_capped(&case.input)?;
-    let answer_path = case.answer.as_ref().ok_or_else(|| {
-        Fault::Usage(format!(
-            "{}: no answer file (.ans or .out)",
-            case.input.display()
-        ))
-    })?;
-    let answer = files::read_capped(answer_path)?;
+    let (input, answer) = (&text.input, &text.answer);
     let outcome = runner.run(program, Input::File(case.input.clone()), &plan.limits)?;
     let decision = judge(&outcome, &plan.limits, |output| {
-        match plan.problem.check(&input, Some(&answer), output) {
+        match plan.problem.check(input, Some(answer), output) {
             Ok(judgement) => judgement,
             // The case folder itself is broken: say so as the verdict's reason.
             Err(e) => reference::Judgement::wrong(format!("the case is malformed: {e}")),
@@ -132,8 +153,8 @@ pub(crate) fn run_case(
         cpu: outcome.cpu,
         wall: outcome.wall,
         memory_kib: outcome.peak_kib,
-        input: String::from_utf8_lossy(&input).into_owned(),
-        expected: String::from_utf8_lossy(&answer).into_owned(),
+        input: String::from_utf8_lossy(input).into_owned(),
+        expected: String::from_utf8_lossy(answer).into_owned(),
         output,
         stderr_tail: outcome.stderr,
     })

@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use crate::cases::discover::Case;
 use crate::exec::Limits;
 use crate::files;
-use crate::grade::{self, Plan};
+use crate::grade::{self, CaseText, Plan};
 use crate::report::progress::BatchProgress;
 use crate::runner::Runner;
 use crate::status::Fault;
@@ -65,7 +65,7 @@ pub(crate) fn grade_class(
     journal: &Journal,
     known: HashMap<String, Record>,
 ) -> Result<Gradebook, Fault> {
-    let case_keys = case_hashes(cases)?;
+    let (texts, case_keys): (Vec<CaseText>, Vec<String>) = case_texts(cases)?.into_iter().unzip();
     let limits_key = format!("{:?}", batch.limits);
     let progress = BatchProgress::new(students.len());
     let mut builds = build_all(batch, students);
@@ -98,6 +98,7 @@ pub(crate) fn grade_class(
         batch,
         students,
         cases,
+        texts: &texts,
         journal,
         builds: &builds,
         programs: builds
@@ -159,6 +160,8 @@ struct Pool<'a, 'b> {
     batch: &'a Batch<'b>,
     students: &'a [Student],
     cases: &'a [Case],
+    /// The cases' texts, read once.
+    texts: &'a [CaseText],
     journal: &'a Journal,
     builds: &'a [Build],
     /// Every program to run, for the workers' boxes.
@@ -196,7 +199,8 @@ impl Pool<'_, '_> {
             };
             let skip = self.batch.fail_fast && self.failed[s].load(Ordering::SeqCst);
             if !skip {
-                match grade::run_case(&mut runner, program, &self.cases[c], &self.plan) {
+                let (case, text) = (&self.cases[c], &self.texts[c]);
+                match grade::run_case(&mut runner, program, case, text, &self.plan) {
                     Ok(result) => self.journal_run(s, (self.key)(hash, c), &result)?,
                     Err(e) => {
                         let case = &self.cases[c].name;
@@ -303,20 +307,19 @@ fn program_hash(program: &Program) -> Result<String, Fault> {
 }
 
 /// A hash of each case's input and answer.
-fn case_hashes(cases: &[Case]) -> Result<Vec<String>, Fault> {
+/// Each case's text (read once for the whole batch) and its hash for the journal keys.
+fn case_texts(cases: &[Case]) -> Result<Vec<(CaseText, String)>, Fault> {
     cases
         .iter()
         .map(|case| {
+            let text = CaseText::load(case)?;
             let mut hash = Sha256::new();
             hash.update(case.name.as_bytes());
             hash.update([0]);
-            let input = files::read_capped(&case.input)?;
-            hash.update((input.len() as u64).to_le_bytes());
-            hash.update(&input);
-            if let Some(answer) = &case.answer {
-                hash.update(files::read_capped(answer)?);
-            }
-            Ok(hex(&hash.finalize()))
+            hash.update((text.input.len() as u64).to_le_bytes());
+            hash.update(&text.input);
+            hash.update(&text.answer);
+            Ok((text, hex(&hash.finalize())))
         })
         .collect()
 }

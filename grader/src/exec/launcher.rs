@@ -29,6 +29,8 @@ use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+use nix::sys::signal::{SigSet, Signal};
+use nix::sys::signalfd::{SfdFlags, SignalFd};
 
 use super::boxed::{self, Boxed};
 use super::confine;
@@ -58,6 +60,9 @@ struct Launcher {
     boxed: Option<Boxed>,
     /// The worker's `cgroup.procs` files each run joins, opened before the box hid them.
     cgroups: Vec<OwnedFd>,
+    /// `SIGCHLD`, blocked and read here: what `wait` sleeps on (a descriptor per run, from
+    /// `pidfd_open`, cost as much as the `clone` itself).
+    children: SignalFd,
     /// Whether this process keeps the OOM killer off itself (it lives in a memory group
     /// its runs fill), so each child must give that up.
     shielded: bool,
@@ -176,15 +181,31 @@ fn set_up(
         Ok((cgroups, boxed, shielded))
     })();
     match prepared {
-        Ok((cgroups, boxed, shielded)) => Ok(Launcher {
-            socket,
-            spawn,
-            boxed,
-            cgroups,
-            shielded,
-        }),
+        Ok((cgroups, boxed, shielded)) => match sigchld() {
+            Ok(children) => Ok(Launcher {
+                socket,
+                spawn,
+                boxed,
+                cgroups,
+                children,
+                shielded,
+            }),
+            Err(e) => Err((socket, e)),
+        },
         Err(e) => Err((socket, e)),
     }
+}
+
+/// A descriptor that reads `SIGCHLD`, which stays blocked in this process (children
+/// unblock every signal before `execve`).
+fn sigchld() -> io::Result<SignalFd> {
+    let mut set = SigSet::empty();
+    set.add(Signal::SIGCHLD);
+    set.thread_block()?;
+    Ok(SignalFd::with_flags(
+        &set,
+        SfdFlags::SFD_NONBLOCK | SfdFlags::SFD_CLOEXEC,
+    )?)
 }
 
 /// Everything the child needs, allocated before the fork.
@@ -391,16 +412,22 @@ impl Launcher {
 
     /// Waits for the main process to end, killing the run when the grader says `Kill`.
     fn wait(&mut self, pid: libc::pid_t) -> io::Result<(i32, libc::rusage)> {
-        // SAFETY: pidfd_open on our own unreaped child.
-        let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        if raw < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: the kernel just gave us this descriptor.
-        let pidfd = unsafe { OwnedFd::from_raw_fd(raw as RawFd) };
         let mut socket_open = true;
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value to be overwritten.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         loop {
-            let mut fds = vec![PollFd::new(pidfd.as_fd(), PollFlags::POLLIN)];
+            // Checked before each sleep: the child may have ended before we looked, and
+            // one SIGCHLD may stand for several children.
+            // SAFETY: a non-blocking wait for our own child, with valid out-pointers.
+            let r = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
+            if r == pid {
+                return Ok((status, usage));
+            }
+            if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return Err(io::Error::last_os_error());
+            }
+            let mut fds = vec![PollFd::new(self.children.as_fd(), PollFlags::POLLIN)];
             if socket_open {
                 fds.push(PollFd::new(self.socket.as_fd(), PollFlags::POLLIN));
             }
@@ -408,15 +435,13 @@ impl Launcher {
                 Ok(_) | Err(nix::errno::Errno::EINTR) => {}
                 Err(e) => return Err(e.into()),
             }
-            let ended = fds[0].revents().is_some_and(|r| !r.is_empty());
             let asked = fds
                 .get(1)
                 .and_then(PollFd::revents)
                 .is_some_and(|r| !r.is_empty());
             drop(fds);
-            if ended {
-                break;
-            }
+            // Drained: the next poll sleeps until the next child ends.
+            while let Ok(Some(_)) = self.children.read_signal() {}
             if asked {
                 match receive::<Message>(&self.socket) {
                     Ok(Some((Message::Kill, _))) => self.kill_run(pid),
@@ -427,19 +452,6 @@ impl Launcher {
                         self.kill_run(pid);
                     }
                 }
-            }
-        }
-        let mut status = 0;
-        // SAFETY: an all-zero rusage is a valid value to be overwritten.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        loop {
-            // SAFETY: waiting for our own child, which has ended, with valid out-pointers.
-            let r = unsafe { libc::wait4(pid, &raw mut status, 0, &raw mut usage) };
-            if r == pid {
-                return Ok((status, usage));
-            }
-            if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-                return Err(io::Error::last_os_error());
             }
         }
     }
