@@ -39,9 +39,9 @@ impl fmt::Display for Tier {
 /// What this machine offers, probed.
 #[derive(Debug, Clone)]
 pub(crate) struct Machine {
-    /// Whether the grader runs as root (programs then run as `nobody`).
+    /// Whether the grader runs as root (programs then run as a uid of their worker's).
     pub(crate) root: bool,
-    /// The Landlock ABI version, 0 when unavailable.
+    /// The Landlock ABI version, 0 when unavailable (reported by `grader doctor`; no tier uses it).
     pub(crate) landlock: i64,
     /// Whether seccomp filters can be installed.
     pub(crate) seccomp: bool,

@@ -241,7 +241,7 @@ fn known_extensions(languages: &Languages) -> String {
     known.join(", ")
 }
 
-/// A staging folder any user can enter: programs may run as `nobody`.
+/// A staging folder any user can enter: programs may run as a worker's own uid.
 pub(crate) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
     let dir = tempfile::Builder::new()
         .prefix("grader-run-")
@@ -296,7 +296,7 @@ pub(crate) fn compile_path() -> String {
 
 /// Where interpreters and `--cmd` programs are looked up: the system folders first, since
 /// the program may run as an unprivileged user who cannot enter the user's home (a pyenv
-/// shim in `/root` is no use to `nobody`), then the user's `PATH`.
+/// shim in `/root` is no use to a worker's uid), then the user's `PATH`.
 fn run_path() -> String {
     match std::env::var("PATH") {
         Ok(user) if !user.is_empty() => format!("{PATH}:{user}"),
