@@ -334,7 +334,7 @@ fn mount_work(target: &str, size: u64, (uid, gid): (u32, u32)) -> io::Result<()>
 }
 
 impl Boxed {
-    /// Before a run: `/box` empty, mode 0700, owned by the run's uid, whatever the last
+    /// After a run: `/box` empty again, mode 0700, owned by the run's uid, whatever the
     /// run left or changed.
     pub(crate) fn clean_work(&mut self) -> io::Result<()> {
         let meta = fs::symlink_metadata(WORK)?;

@@ -22,8 +22,9 @@ pub(crate) type Ran = (Outcome, Option<File>);
 
 /// How often the CPU time and memory of a running program are sampled.
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
-/// How far past the CPU limit a sample must be before the run is cut short: `/proc` counts
-/// in clock ticks, and the verdict is decided on the exact figure at the end anyway.
+/// How far past the CPU limit a sample must be before the run is cut short: the cgroup's
+/// figure includes the launcher's own few microseconds, and the verdict is decided on the
+/// exact figure (from reaping) at the end anyway.
 const CPU_GRACE: Duration = Duration::from_millis(50);
 
 /// How the grader keeps a run's standard error.
@@ -41,6 +42,8 @@ pub(crate) enum Stderr {
 pub(crate) struct Client {
     socket: UnixStream,
     process: Child,
+    /// What each run's pipes are read into, kept from run to run.
+    buffer: Vec<u8>,
 }
 
 impl Client {
@@ -71,6 +74,7 @@ impl Client {
         let client = Client {
             socket: ours,
             process,
+            buffer: vec![0u8; 64 * 1024],
         };
         send(&client.socket, setup, &[])?;
         match receive::<Reply>(&client.socket)? {
@@ -117,7 +121,7 @@ impl Client {
             outcome: Outcome::default(),
             stderr,
             stderr_seen: 0,
-            buffer: vec![0u8; 64 * 1024],
+            buffer: &mut self.buffer,
         };
         watch.watch()?;
         watch.finish()
@@ -147,7 +151,7 @@ struct Watch<'a> {
     stderr: Stderr,
     /// Bytes of stderr read so far.
     stderr_seen: u64,
-    buffer: Vec<u8>,
+    buffer: &'a mut [u8],
 }
 
 /// What `poll` watches.
@@ -271,7 +275,7 @@ impl Watch<'_> {
         let Some(out) = &mut self.out else {
             return Ok(());
         };
-        let n = read_some(out, &mut self.buffer)?;
+        let n = read_some(out, self.buffer)?;
         if n == 0 {
             self.out = None;
             return Ok(());
@@ -292,7 +296,7 @@ impl Watch<'_> {
         let Some(err) = &mut self.err else {
             return Ok(());
         };
-        let n = read_some(err, &mut self.buffer)?;
+        let n = read_some(err, self.buffer)?;
         if n == 0 {
             self.err = None;
             return Ok(());

@@ -66,6 +66,8 @@ struct Launcher {
     /// Whether this process keeps the OOM killer off itself (it lives in a memory group
     /// its runs fill), so each child must give that up.
     shielded: bool,
+    /// The stack each child runs on until `execve`, kept from run to run.
+    stack: Vec<u8>,
 }
 
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
@@ -141,29 +143,24 @@ fn set_up(
     setup: &Setup,
     spawn: Spawn,
 ) -> Result<Launcher, (UnixStream, io::Error)> {
+    // Opened for writing (`0`, to join), named in any error.
+    let open_all = |paths: &[String]| -> io::Result<Vec<File>> {
+        paths
+            .iter()
+            .map(|path| {
+                File::options()
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))
+            })
+            .collect()
+    };
     let prepared = (|| -> io::Result<_> {
-        let cgroups = setup
-            .cgroup_procs
-            .iter()
-            .map(|path| {
-                File::options()
-                    .write(true)
-                    .custom_flags(libc::O_CLOEXEC)
-                    .open(path)
-                    .map(OwnedFd::from)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))
-            })
-            .collect::<io::Result<Vec<_>>>()?;
-        let resident = setup
-            .cgroup_resident
-            .iter()
-            .map(|path| {
-                File::options()
-                    .write(true)
-                    .open(path)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{path}: {e}")))
-            })
-            .collect::<io::Result<Vec<_>>>()?;
+        let cgroups: Vec<OwnedFd> = open_all(&setup.cgroup_procs)?
+            .into_iter()
+            .map(OwnedFd::from)
+            .collect();
+        let resident = open_all(&setup.cgroup_resident)?;
         let filter = setup.seccomp.then(confine::filter).transpose()?;
         let boxed = setup.boxed.as_ref().map(boxed::enter).transpose()?;
         for mut group in &resident {
@@ -189,6 +186,7 @@ fn set_up(
                 cgroups,
                 children,
                 shielded,
+                stack: vec![0u8; CHILD_STACK],
             }),
             Err(e) => Err((socket, e)),
         },
@@ -210,7 +208,7 @@ fn sigchld() -> io::Result<SignalFd> {
 
 /// Everything the child needs, allocated before the fork.
 struct Prepared {
-    program: CString,
+    /// The command line; `argv[0]` is the program's path (never empty).
     argv: Vec<CString>,
     env: Vec<CString>,
     dir: CString,
@@ -257,8 +255,10 @@ fn prepare(request: &Request) -> io::Result<Prepared> {
     } else {
         vec![cpu]
     };
+    if request.argv.is_empty() {
+        return Err(io::Error::other("an empty command line"));
+    }
     Ok(Prepared {
-        program: c_string(&request.program)?,
         argv: request
             .argv
             .iter()
@@ -355,7 +355,6 @@ impl Launcher {
             Spawn::Copy => libc::CLONE_VFORK | libc::SIGCHLD,
         };
         let cpu_before = children_cpu_us();
-        let mut stack = vec![0u8; CHILD_STACK];
         let start = Instant::now();
         // SAFETY: the child runs `child_main` on its own stack with `args`, which outlive
         // it (we are suspended until it exec'd or exited). Every signal is blocked around
@@ -366,7 +365,11 @@ impl Launcher {
             let mut old: libc::sigset_t = std::mem::zeroed();
             libc::sigfillset(&raw mut all);
             libc::pthread_sigmask(libc::SIG_SETMASK, &raw const all, &raw mut old);
-            let top = stack.as_mut_ptr().add(CHILD_STACK).cast::<libc::c_void>();
+            let top = self
+                .stack
+                .as_mut_ptr()
+                .add(CHILD_STACK)
+                .cast::<libc::c_void>();
             let pid = libc::clone(child_main, top, flags, (&raw const args).cast_mut().cast());
             libc::pthread_sigmask(libc::SIG_SETMASK, &raw const old, std::ptr::null_mut());
             pid
@@ -383,7 +386,7 @@ impl Launcher {
             self.end_run(pid);
             let error = io::Error::from_raw_os_error(i32::from_ne_bytes(errno));
             let failed = Reply::Failed {
-                message: format!("cannot run {}: {error}", request.program),
+                message: format!("cannot run {}: {error}", request.argv[0]),
             };
             return Ok((failed, None));
         }
@@ -456,16 +459,22 @@ impl Launcher {
         }
     }
 
+    /// Kills what of the current run is cheap to reach: in a box, everything but init;
+    /// otherwise the run's process group.
+    fn kill_reachable(&self, pid: libc::pid_t) {
+        let target = if self.boxed.is_some() { -1 } else { -pid };
+        // SAFETY: a signal to the whole box, or to the run's process group.
+        unsafe { libc::kill(target, libc::SIGKILL) };
+    }
+
     /// Kills every process of the current run: in a box, everything but init; otherwise
     /// the run's session, and every orphan reparented to us.
     fn kill_run(&self, pid: libc::pid_t) {
-        // SAFETY: signals only: the whole box, or the run's process group and our
-        // children (all of which belong to the run).
-        unsafe {
-            if self.boxed.is_some() {
-                libc::kill(-1, libc::SIGKILL);
-            } else {
-                libc::kill(-pid, libc::SIGKILL);
+        self.kill_reachable(pid);
+        if self.boxed.is_none() {
+            // SAFETY: signals to the run's main process and to our children (all of which
+            // belong to the run).
+            unsafe {
                 libc::kill(pid, libc::SIGKILL);
                 for child in children() {
                     libc::kill(child, libc::SIGKILL);
@@ -492,14 +501,7 @@ impl Launcher {
                 return;
             }
         }
-        // SAFETY: signals to the box, or to the run's process group.
-        unsafe {
-            if self.boxed.is_some() {
-                libc::kill(-1, libc::SIGKILL);
-            } else {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
+        self.kill_reachable(pid);
         loop {
             loop {
                 let mut status = 0;
@@ -636,7 +638,7 @@ fn child(args: &ChildArgs<'_>) -> ! {
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());
-        libc::execve(p.program.as_ptr(), args.argv.as_ptr(), args.envp.as_ptr());
+        libc::execve(p.argv[0].as_ptr(), args.argv.as_ptr(), args.envp.as_ptr());
         fail(error)
     }
 }

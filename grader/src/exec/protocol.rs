@@ -72,9 +72,7 @@ pub(crate) struct Staged {
 /// What to run and under which limits.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Request {
-    /// The program (a path, as the launcher sees it).
-    pub(crate) program: String,
-    /// Its arguments, `argv[0]` first.
+    /// The command line, `argv[0]` first: the program's path, as the launcher sees it.
     pub(crate) argv: Vec<String>,
     /// The whole environment.
     pub(crate) env: Vec<String>,

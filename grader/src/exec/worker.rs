@@ -232,7 +232,6 @@ impl Worker {
             format!("PWD={}", dir.display()),
         ]);
         let request = Request {
-            program: job.argv[0].clone(),
             argv: job.argv.clone(),
             env,
             dir: dir.to_string_lossy().into_owned(),
@@ -334,6 +333,8 @@ fn staged(dir: &Path) -> io::Result<(Vec<Staged>, Vec<File>)> {
         if !meta.is_file() {
             continue;
         }
+        // A message also carries the three standard descriptors and up to three cgroup
+        // files.
         if files.len() + 6 >= super::protocol::MAX_FDS {
             return Err(io::Error::other(format!(
                 "{}: too many files to stage",
