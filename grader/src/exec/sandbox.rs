@@ -126,6 +126,11 @@ impl Machine {
     }
 }
 
+/// Whether `path` lies in [`SYSTEM_READ`]: a box shows it without being told.
+pub(crate) fn in_system_folders(path: &std::path::Path) -> bool {
+    SYSTEM_READ.iter().any(|root| path.starts_with(root))
+}
+
 /// The machine's folders a box shows, read-only: the system's, whatever of them exists.
 pub(crate) const SYSTEM_READ: [&str; 9] = [
     "/usr",

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -21,10 +21,12 @@ use sha2::{Digest, Sha256};
 
 use super::languages::{CompileLimits, Language};
 use super::{PATH, compile_path, resolve};
-use crate::exec::sandbox::{SYSTEM_READ, Tier};
-use crate::exec::{self, Input, Job, Killed, Limits, Outcome, Stderr, Worker};
+use crate::exec::sandbox::{Tier, in_system_folders};
+use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::files;
+use crate::judge;
 use crate::status::Fault;
+use reference::{Judgement, Verdict};
 
 /// How much of a compiler's message the report keeps.
 const MESSAGE_LINES: usize = 40;
@@ -174,9 +176,9 @@ pub(crate) fn compile(
         return Ok(Compiled::Error(refusal));
     }
     let Some(mut built) = built else {
-        return Ok(Compiled::Error(format!(
-            "the compiler ended without writing the program\n{}",
-            trim(&message(&outcome))
+        return Ok(Compiled::Error(above(
+            "the compiler ended without writing the program",
+            &said(&outcome),
         )));
     };
     publish(&mut built, cache, &entry)?;
@@ -198,57 +200,32 @@ fn limits(limits: &CompileLimits, tier: Tier) -> Limits {
     }
 }
 
-/// Why a compile failed, for the `CE` message; `None` when it succeeded.
+/// Why a compile failed, for the `CE` message; `None` when it succeeded. A limit is
+/// decided by cause, by the same rules as any run's verdict.
 fn refusal(outcome: &Outcome, limits: &Limits) -> Option<String> {
-    let over = |what: String| {
-        Some(format!(
-            "the compiler was stopped: {what}\n{}",
-            trim(&message(outcome))
-        ))
+    let decision = judge::judge(outcome, limits, |_| Judgement::accepted());
+    let said = said(outcome);
+    let head = match decision.verdict {
+        Verdict::Accepted => return None,
+        Verdict::TimeLimit | Verdict::MemoryLimit | Verdict::OutputLimit => {
+            format!("the compiler was stopped: {}", decision.message)
+        }
+        _ if said.is_empty() => format!(
+            "the compiler failed without a message ({})",
+            decision.message
+        ),
+        _ => return Some(said),
     };
-    match outcome.killed {
-        Some(Killed::Cpu) => return over(format!("over the {} s CPU limit", limits.cpu.as_secs())),
-        Some(Killed::Wall) => {
-            return over(format!("over the {} s wall limit", limits.wall.as_secs()));
-        }
-        Some(Killed::Memory) => {
-            return over(format!("over the {} MiB memory limit", limits.memory >> 20));
-        }
-        Some(Killed::Output) => {
-            return over(format!("over {} MiB of messages", limits.output >> 20));
-        }
-        None => {}
-    }
-    if outcome.cpu > limits.cpu || outcome.signal == Some(libc::SIGXCPU) {
-        return over(format!("over the {} s CPU limit", limits.cpu.as_secs()));
-    }
-    if outcome.peak_kib.saturating_mul(1024) > limits.memory {
-        return over(format!("over the {} MiB memory limit", limits.memory >> 20));
-    }
-    if outcome.code == Some(0) {
-        return None;
-    }
-    let message = message(outcome);
-    if message.trim().is_empty() {
-        return Some(match (outcome.code, outcome.signal) {
-            (_, Some(signal)) => format!(
-                "the compiler was killed by {} without a message",
-                crate::judge::signal_name(signal)
-            ),
-            (Some(code), None) => {
-                format!("the compiler failed with exit status {code} without a message")
-            }
-            (None, None) => "the compiler failed without a message".to_owned(),
-        });
-    }
-    Some(trim(&message))
+    Some(above(&head, &said))
 }
 
-/// What the compiler printed: standard error, then standard output.
-fn message(outcome: &Outcome) -> String {
-    let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
-    text.push_str(&String::from_utf8_lossy(&outcome.stdout));
-    text
+/// `head`, with what the compiler said below it when it said anything.
+fn above(head: &str, said: &str) -> String {
+    if said.is_empty() {
+        head.to_owned()
+    } else {
+        format!("{head}\n{said}")
+    }
 }
 
 /// Whether the cache entry holds a program with the hash recorded beside it.
@@ -263,14 +240,40 @@ fn verified(entry: &Path) -> bool {
 }
 
 fn digest(reader: &mut impl Read) -> io::Result<String> {
-    let mut hash = Sha256::new();
-    let mut buffer = vec![0u8; 64 * 1024];
-    loop {
-        let n = reader.read(&mut buffer)?;
-        if n == 0 {
-            return Ok(hex(&hash.finalize()));
+    let mut hashing = Hashing::new(io::sink());
+    io::copy(reader, &mut hashing)?;
+    Ok(hashing.hex())
+}
+
+/// A writer that hashes what passes through it.
+struct Hashing<W> {
+    inner: W,
+    hash: Sha256,
+}
+
+impl<W: Write> Hashing<W> {
+    fn new(inner: W) -> Hashing<W> {
+        Hashing {
+            inner,
+            hash: Sha256::new(),
         }
-        hash.update(&buffer[..n]);
+    }
+
+    /// The hash of everything written, in hexadecimal.
+    fn hex(self) -> String {
+        hex(&self.hash.finalize())
+    }
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(bytes)?;
+        self.hash.update(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -282,14 +285,13 @@ fn publish(built: &mut fs::File, cache: &Path, entry: &Path) -> Result<(), Fault
         .tempdir_in(cache)
         .map_err(|e| files::cannot(cache, "write into", &e))?;
     let program = work.path().join(PROGRAM);
-    let mut to = fs::File::create(&program).map_err(|e| files::cannot(&program, "write", &e))?;
+    let to = fs::File::create(&program).map_err(|e| files::cannot(&program, "write", &e))?;
+    // Hashed as it is written: the record is of these very bytes.
+    let mut to = Hashing::new(to);
     io::copy(built, &mut to).map_err(|e| files::cannot(&program, "write", &e))?;
-    drop(to);
+    let hash = to.hex();
     fs::set_permissions(&program, fs::Permissions::from_mode(0o755))
         .map_err(|e| files::cannot(&program, "write", &e))?;
-    let hash =
-        digest(&mut fs::File::open(&program).map_err(|e| files::cannot(&program, "read", &e))?)
-            .map_err(|e| files::cannot(&program, "read", &e))?;
     let record = work.path().join(format!("{PROGRAM}.sha256"));
     fs::write(&record, hash).map_err(|e| files::cannot(&record, "write", &e))?;
     // A stale entry (it failed verification) makes way.
@@ -347,7 +349,6 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
             command[0]
         ))
     })?;
-    let system = |p: &Path| SYSTEM_READ.iter().any(|root| p.starts_with(root));
     let mut toolchain = Toolchain {
         compiler: compiler.clone(),
         folders: Vec::new(),
@@ -367,20 +368,19 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
         if inner.is_file() {
             toolchain.compiler = inner.to_string_lossy().into_owned();
         }
-        if !system(&root) {
+        if !in_system_folders(&root) {
             toolchain.path = format!("{}:{PATH}", root.join("bin").display());
             toolchain.folders.push(root);
         }
-    } else if !system(Path::new(&compiler)) {
-        // A compiler installed elsewhere: its installation, two levels up from
-        // `bin/gcc`.
-        if let Some(prefix) = Path::new(&compiler).parent().and_then(Path::parent) {
-            toolchain.folders.push(prefix.to_path_buf());
-            toolchain.path = format!(
-                "{}:{PATH}",
-                Path::new(&compiler).parent().unwrap_or(prefix).display()
-            );
+    } else if let Some(prefix) = super::installation(Path::new(&compiler)) {
+        // A compiler installed elsewhere runs by its real path, inside the installation
+        // the box shows.
+        let real = fs::canonicalize(&compiler).unwrap_or_else(|_| PathBuf::from(&compiler));
+        if let Some(bin) = real.parent() {
+            toolchain.path = format!("{}:{PATH}", bin.display());
         }
+        toolchain.compiler = real.to_string_lossy().into_owned();
+        toolchain.folders.push(prefix);
     }
     toolchain.version =
         first_line(&toolchain.compiler, &["--version".to_owned()]).unwrap_or_default();
@@ -444,16 +444,18 @@ fn first_line(program: &str, args: &[String]) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// The first lines of a compiler's message.
-fn trim(message: &str) -> String {
-    let lines: Vec<&str> = message.lines().collect();
+/// The first lines of what the compiler printed (standard error, then standard output);
+/// empty when it printed nothing.
+fn said(outcome: &Outcome) -> String {
+    let mut text = String::from_utf8_lossy(&outcome.stderr).into_owned();
+    text.push_str(&String::from_utf8_lossy(&outcome.stdout));
+    let lines: Vec<&str> = text.lines().collect();
     let mut kept = lines[..lines.len().min(MESSAGE_LINES)].join("\n");
     if lines.len() > MESSAGE_LINES {
         let _ = write!(kept, "\n... ({} more lines)", lines.len() - MESSAGE_LINES);
     }
     if kept.trim().is_empty() {
-        "the compiler failed without a message".to_owned()
-    } else {
-        kept
+        kept.clear();
     }
+    kept
 }

@@ -9,7 +9,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::exec::sandbox::{SYSTEM_READ, Tier};
+use crate::exec::sandbox::{Tier, in_system_folders};
 use crate::files;
 use crate::status::Fault;
 use languages::Languages;
@@ -200,8 +200,7 @@ fn stage_command(words: Vec<String>, staging: &Path) -> Result<Vec<String>, Faul
             !word.starts_with('-') && path.is_file()
         };
         let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        let system = SYSTEM_READ.iter().any(|root| absolute.starts_with(root));
-        if !names_a_file || system {
+        if !names_a_file || in_system_folders(&absolute) {
             staged.push(word);
             continue;
         }
@@ -220,12 +219,21 @@ fn stage_command(words: Vec<String>, staging: &Path) -> Result<Vec<String>, Faul
     Ok(staged)
 }
 
-/// The installation folder of an interpreter outside the system folders (pyenv's
-/// `.../versions/3.11/bin/python3`: two levels up), which a box must show; `None` for
-/// the system's programs and for a staged program.
+/// The installation folder of an interpreter outside the system folders, which a box
+/// must show; `None` for a staged program.
 fn interpreter_home(program: &Path, staging: &Path) -> Option<PathBuf> {
+    if program.starts_with(staging) {
+        return None;
+    }
+    installation(program)
+}
+
+/// The installation folder of a program outside the system folders (pyenv's
+/// `.../versions/3.11/bin/python3`, a compiler in `/home/x/gcc/bin/gcc`: two levels up
+/// from its real path); `None` for the system's programs.
+pub(crate) fn installation(program: &Path) -> Option<PathBuf> {
     let real = fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
-    if real.starts_with(staging) || SYSTEM_READ.iter().any(|root| real.starts_with(root)) {
+    if in_system_folders(&real) {
         return None;
     }
     real.parent()?.parent().map(Path::to_path_buf)
