@@ -42,14 +42,16 @@ pub(crate) fn run() -> Status {
         (
             "cgroups".to_owned(),
             match &m.cgroups {
-                Ok(Hierarchy::V1 { memory, .. }) => format!(
-                    "v1, below {}: CPU and memory of every process of a run, the memory limit kept by the kernel, a process cap",
-                    memory.display()
-                ),
-                Ok(Hierarchy::V2 { parent }) => format!(
-                    "v2, below {}: CPU and memory of every process of a run, the memory limit kept by the kernel, a process cap",
-                    parent.display()
-                ),
+                Ok(hierarchy) => {
+                    let (version, below) = match hierarchy {
+                        Hierarchy::V1 { memory, .. } => ("v1", memory),
+                        Hierarchy::V2 { parent } => ("v2", parent),
+                    };
+                    format!(
+                        "{version}, below {}: CPU and memory of every process of a run, the memory limit kept by the kernel, a process cap",
+                        below.display()
+                    )
+                }
                 Err(why) => format!(
                     "no ({why}): CPU is counted over every process when it is reaped; memory is the largest process's peak"
                 ),

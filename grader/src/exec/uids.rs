@@ -100,9 +100,11 @@ mod tests {
         assert!((FIRST..FIRST + COUNT).contains(&a.ids().0));
         let uid = a.ids().0;
         drop(a);
-        // Free again: some lease (ours or a concurrent test's) can take it.
+        // Free again once dropped (while `b` is still held).
         let file = File::open(Path::new(LOCKS).join(uid.to_string())).unwrap();
-        drop(Flock::lock(file, FlockArg::LockExclusiveNonblock).ok());
+        let again = Flock::lock(file, FlockArg::LockExclusiveNonblock);
+        assert!(again.is_ok(), "the lease of uid {uid} outlived its drop");
+        drop(again);
         drop(b);
     }
 }
