@@ -24,6 +24,7 @@ impl Runner {
         limits: &Limits,
         programs: impl IntoIterator<Item = &'a Program>,
     ) -> Result<Runner, Fault> {
+        crate::interrupt::check()?;
         let mut toolchain: Vec<PathBuf> = programs
             .into_iter()
             .flat_map(|p| p.toolchain.iter().cloned())
@@ -62,9 +63,10 @@ impl Runner {
             stderr: Stderr::Tail(STDERR_TAIL),
             keep: None,
         };
-        self.worker
-            .run(&job, limits)
-            .map(|(outcome, _)| outcome)
+        let ran = self.worker.run(&job, limits);
+        // A run the grader killed on its way out earns no verdict.
+        crate::interrupt::check()?;
+        ran.map(|(outcome, _)| outcome)
             .map_err(|e| Fault::Usage(format!("{}: {e}", program.argv[0])))
     }
 }
