@@ -39,11 +39,21 @@ pub(crate) fn judge(
             ),
         );
     }
-    if outcome.killed == Some(Killed::Wall) {
+    if let Some(stall) = Stall::of(outcome) {
+        let why = match stall {
+            Stall::Busy => format!(
+                "the machine was busy (the program waited {} for a CPU)",
+                seconds(outcome.waited)
+            ),
+            Stall::Slept => "the program slept or waited".to_owned(),
+            Stall::Computed => {
+                "the program computed all along (the wall limit is below the CPU limit)".to_owned()
+            }
+        };
         return decide(
             Verdict::TimeLimit,
             format!(
-                "wall time over the {} limit with {} of CPU: the program slept or waited",
+                "wall time over the {} limit with {} of CPU: {why}",
                 seconds(limits.wall),
                 seconds(outcome.cpu)
             ),
@@ -79,6 +89,43 @@ pub(crate) fn judge(
     }
     let judgement = check(&outcome.stdout);
     decide(judgement.verdict, judgement.message)
+}
+
+/// Why a run went over the wall limit, told by its own scheduling figures: of its wall
+/// time, it spent `cpu` running, `waited` runnable but waiting for a CPU, and the rest
+/// asleep (on a timer, input, a lock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stall {
+    /// It waited for a CPU more than it slept, and for a tenth of its wall time at least:
+    /// other work on the machine held it back. Not the program's doing: the run is made
+    /// again, alone, before any verdict (`runner.rs`).
+    Busy,
+    /// It slept more than it ran: the program's doing.
+    Slept,
+    /// It ran most of the time: a wall limit below the CPU limit.
+    Computed,
+}
+
+impl Stall {
+    /// Why `outcome` went over the wall limit; `None` when it did not.
+    pub(crate) fn of(outcome: &Outcome) -> Option<Stall> {
+        if outcome.killed != Some(Killed::Wall) {
+            return None;
+        }
+        let asleep = outcome
+            .wall
+            .saturating_sub(outcome.cpu)
+            .saturating_sub(outcome.waited);
+        Some(
+            if outcome.waited >= asleep && outcome.waited >= outcome.wall / 10 {
+                Stall::Busy
+            } else if asleep >= outcome.cpu {
+                Stall::Slept
+            } else {
+                Stall::Computed
+            },
+        )
+    }
 }
 
 /// `SIGSEGV (signal 11)`.
@@ -181,9 +228,48 @@ mod tests {
                     o.killed = Some(Killed::Wall);
                     o.signal = Some(9);
                     o.code = None;
+                    o.wall = Duration::from_millis(4001);
                 }),
                 TimeLimit,
                 "slept or waited",
+            ),
+            // 188 ms of CPU in a 4 s wall limit, 3.7 s of it waiting for a CPU.
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Wall);
+                    o.signal = Some(9);
+                    o.code = None;
+                    o.cpu = Duration::from_millis(188);
+                    o.wall = Duration::from_millis(4001);
+                    o.waited = Duration::from_millis(3700);
+                }),
+                TimeLimit,
+                "the machine was busy (the program waited 3.7 s for a CPU)",
+            ),
+            // Asleep 3.5 s, waiting a little on a busy machine too: the program slept.
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Wall);
+                    o.signal = Some(9);
+                    o.code = None;
+                    o.cpu = Duration::from_millis(100);
+                    o.wall = Duration::from_millis(4001);
+                    o.waited = Duration::from_millis(400);
+                }),
+                TimeLimit,
+                "slept or waited",
+            ),
+            // Running all along into a wall limit below the CPU limit.
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Wall);
+                    o.signal = Some(9);
+                    o.code = None;
+                    o.cpu = Duration::from_millis(990);
+                    o.wall = Duration::from_millis(1001);
+                }),
+                TimeLimit,
+                "computed all along",
             ),
             // A TLE that also blew the memory is a TLE: precedence.
             (

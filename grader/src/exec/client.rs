@@ -369,9 +369,11 @@ impl Watch<'_> {
                 cpu_us,
                 wall_us,
                 peak_kib,
+                waited_us,
                 ..
             }) => {
                 outcome.code = code;
+                outcome.waited = Duration::from_micros(waited_us);
                 outcome.signal = signal;
                 outcome.cpu = Duration::from_micros(cpu_us);
                 outcome.wall = Duration::from_micros(wall_us);

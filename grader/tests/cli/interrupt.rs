@@ -121,7 +121,11 @@ fn sigterm_stops_a_batch_keeps_the_finished_runs_and_leaves_nothing() {
     assert_eq!(code, Some(143), "{stderr}");
     assert!(stderr.contains("interrupted by SIGTERM"), "{stderr}");
     assert!(
-        stderr.lines().last().unwrap().starts_with("grader: error: interrupted"),
+        stderr
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("grader: error: interrupted"),
         "{stderr}"
     );
     wait_until("no program survives", || survivors("grader-sigterm") == 0);

@@ -14,6 +14,7 @@ mod fuzz_command;
 mod hostile;
 mod interrupt;
 mod test_command;
+mod timing;
 
 use std::fs;
 use std::path::{Path, PathBuf};
