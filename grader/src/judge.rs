@@ -91,18 +91,22 @@ pub(crate) fn judge(
     decide(judgement.verdict, judgement.message)
 }
 
-/// Why a run went over the wall limit, told by its own scheduling figures: of its wall
-/// time, it spent `cpu` running, `waited` runnable but waiting for a CPU, and the rest
-/// asleep (on a timer, input, a lock).
+/// Why a run went over the wall limit, told by its own scheduling figures: how long its
+/// threads waited, runnable, for a CPU.
+///
+/// Some of that waiting a run may cause itself: `k` threads that all want to run on `n`
+/// CPUs keep `k - n` of them waiting on any machine. Only the waiting beyond that is the
+/// machine's doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stall {
-    /// It waited for a CPU more than it slept, and for a tenth of its wall time at least:
-    /// other work on the machine held it back. Not the program's doing: the run is made
-    /// again, alone, before any verdict (`runner.rs`).
+    /// Other work on the machine held it back for a quarter of its wall time at least.
+    /// Not the program's doing: the run is made again, alone, before any verdict
+    /// (`runner.rs`).
     Busy,
-    /// It slept more than it ran: the program's doing.
+    /// It slept (on a timer, input, a lock) more than it ran: the program's doing.
     Slept,
-    /// It ran most of the time: a wall limit below the CPU limit.
+    /// It ran most of the time: a wall limit below the CPU limit, or threads enough to
+    /// keep every CPU busy.
     Computed,
 }
 
@@ -112,19 +116,20 @@ impl Stall {
         if outcome.killed != Some(Killed::Wall) {
             return None;
         }
+        let crowd = outcome.tasks.saturating_sub(outcome.cpus.max(1));
+        let own = outcome.wall.saturating_mul(crowd);
+        let machine = outcome.waited.saturating_sub(own);
         let asleep = outcome
             .wall
             .saturating_sub(outcome.cpu)
             .saturating_sub(outcome.waited);
-        Some(
-            if outcome.waited >= asleep && outcome.waited >= outcome.wall / 10 {
-                Stall::Busy
-            } else if asleep >= outcome.cpu {
-                Stall::Slept
-            } else {
-                Stall::Computed
-            },
-        )
+        Some(if machine >= outcome.wall / 4 {
+            Stall::Busy
+        } else if asleep >= outcome.cpu {
+            Stall::Slept
+        } else {
+            Stall::Computed
+        })
     }
 }
 
@@ -242,6 +247,7 @@ mod tests {
                     o.cpu = Duration::from_millis(188);
                     o.wall = Duration::from_millis(4001);
                     o.waited = Duration::from_millis(3700);
+                    (o.tasks, o.cpus) = (1, 2);
                 }),
                 TimeLimit,
                 "the machine was busy (the program waited 3.7 s for a CPU)",
@@ -255,6 +261,7 @@ mod tests {
                     o.cpu = Duration::from_millis(100);
                     o.wall = Duration::from_millis(4001);
                     o.waited = Duration::from_millis(400);
+                    (o.tasks, o.cpus) = (1, 2);
                 }),
                 TimeLimit,
                 "slept or waited",
@@ -270,6 +277,35 @@ mod tests {
                 }),
                 TimeLimit,
                 "computed all along",
+            ),
+            // Ten spinning children on two CPUs of a loaded machine: 10.7 s of waiting in
+            // 3 s, less than the 24 s its own crowd makes on any machine.
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Wall);
+                    o.signal = Some(9);
+                    o.code = None;
+                    o.cpu = Duration::from_millis(936);
+                    o.wall = Duration::from_millis(3001);
+                    o.waited = Duration::from_millis(10_680);
+                    (o.tasks, o.cpus) = (10, 2);
+                }),
+                TimeLimit,
+                "computed all along",
+            ),
+            // The same crowd waiting far more than it makes itself: the machine was busy.
+            (
+                ran(|o| {
+                    o.killed = Some(Killed::Wall);
+                    o.signal = Some(9);
+                    o.code = None;
+                    o.cpu = Duration::from_millis(300);
+                    o.wall = Duration::from_millis(3001);
+                    o.waited = Duration::from_millis(27_000);
+                    (o.tasks, o.cpus) = (10, 2);
+                }),
+                TimeLimit,
+                "the machine was busy",
             ),
             // A TLE that also blew the memory is a TLE: precedence.
             (

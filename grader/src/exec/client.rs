@@ -370,10 +370,14 @@ impl Watch<'_> {
                 wall_us,
                 peak_kib,
                 waited_us,
+                tasks,
+                cpus,
                 ..
             }) => {
                 outcome.code = code;
                 outcome.waited = Duration::from_micros(waited_us);
+                outcome.tasks = tasks;
+                outcome.cpus = cpus;
                 outcome.signal = signal;
                 outcome.cpu = Duration::from_micros(cpu_us);
                 outcome.wall = Duration::from_micros(wall_us);

@@ -142,6 +142,10 @@ pub(crate) enum Reply {
         /// grader asked to kill the run, microseconds (0 when it was not killed): tells a
         /// busy machine from a program that slept.
         waited_us: u64,
+        /// Threads of the run's processes alive when the grader asked to kill it.
+        tasks: u32,
+        /// CPUs the run could use (its affinity).
+        cpus: u32,
         /// Whether the file the request asked to keep is attached.
         kept: bool,
     },
