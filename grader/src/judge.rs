@@ -238,75 +238,6 @@ mod tests {
                 TimeLimit,
                 "slept or waited",
             ),
-            // 188 ms of CPU in a 4 s wall limit, 3.7 s of it waiting for a CPU.
-            (
-                ran(|o| {
-                    o.killed = Some(Killed::Wall);
-                    o.signal = Some(9);
-                    o.code = None;
-                    o.cpu = Duration::from_millis(188);
-                    o.wall = Duration::from_millis(4001);
-                    o.waited = Duration::from_millis(3700);
-                    (o.tasks, o.cpus) = (1, 2);
-                }),
-                TimeLimit,
-                "the machine was busy (the program waited 3.7 s for a CPU)",
-            ),
-            // Asleep 3.5 s, waiting a little on a busy machine too: the program slept.
-            (
-                ran(|o| {
-                    o.killed = Some(Killed::Wall);
-                    o.signal = Some(9);
-                    o.code = None;
-                    o.cpu = Duration::from_millis(100);
-                    o.wall = Duration::from_millis(4001);
-                    o.waited = Duration::from_millis(400);
-                    (o.tasks, o.cpus) = (1, 2);
-                }),
-                TimeLimit,
-                "slept or waited",
-            ),
-            // Running all along into a wall limit below the CPU limit.
-            (
-                ran(|o| {
-                    o.killed = Some(Killed::Wall);
-                    o.signal = Some(9);
-                    o.code = None;
-                    o.cpu = Duration::from_millis(990);
-                    o.wall = Duration::from_millis(1001);
-                }),
-                TimeLimit,
-                "computed all along",
-            ),
-            // Ten spinning children on two CPUs of a loaded machine: 10.7 s of waiting in
-            // 3 s, less than the 24 s its own crowd makes on any machine.
-            (
-                ran(|o| {
-                    o.killed = Some(Killed::Wall);
-                    o.signal = Some(9);
-                    o.code = None;
-                    o.cpu = Duration::from_millis(936);
-                    o.wall = Duration::from_millis(3001);
-                    o.waited = Duration::from_millis(10_680);
-                    (o.tasks, o.cpus) = (10, 2);
-                }),
-                TimeLimit,
-                "computed all along",
-            ),
-            // The same crowd waiting far more than it makes itself: the machine was busy.
-            (
-                ran(|o| {
-                    o.killed = Some(Killed::Wall);
-                    o.signal = Some(9);
-                    o.code = None;
-                    o.cpu = Duration::from_millis(300);
-                    o.wall = Duration::from_millis(3001);
-                    o.waited = Duration::from_millis(27_000);
-                    (o.tasks, o.cpus) = (10, 2);
-                }),
-                TimeLimit,
-                "the machine was busy",
-            ),
             // A TLE that also blew the memory is a TLE: precedence.
             (
                 ran(|o| {
@@ -401,5 +332,57 @@ mod tests {
         assert_eq!(mebibytes(256 << 20), "256 MiB");
         assert_eq!(mebibytes(3 << 19), "1.5 MiB");
         assert_eq!(signal_name(99), "signal 99");
+    }
+
+    /// A wall-limit kill with its scheduling figures: CPU, wall, waiting, threads, CPUs.
+    fn stalled(cpu: u64, wall: u64, waited: u64, tasks: u32, cpus: u32) -> Outcome {
+        ran(|o| {
+            o.killed = Some(Killed::Wall);
+            o.signal = Some(9);
+            o.code = None;
+            o.cpu = Duration::from_millis(cpu);
+            o.wall = Duration::from_millis(wall);
+            o.waited = Duration::from_millis(waited);
+            (o.tasks, o.cpus) = (tasks, cpus);
+        })
+    }
+
+    #[test]
+    fn a_wall_limit_tle_says_whether_the_program_slept_or_the_machine_was_busy() {
+        let cases = [
+            // 188 ms of CPU in a 4 s wall limit, 3.7 s of it waiting for a CPU.
+            (stalled(188, 4001, 3700, 1, 2), Stall::Busy),
+            // Asleep 3.5 s, waiting a little on a busy machine too: the program slept.
+            (stalled(100, 4001, 400, 1, 2), Stall::Slept),
+            (stalled(3, 4001, 0, 1, 2), Stall::Slept),
+            // Running all along into a wall limit below the CPU limit.
+            (stalled(990, 1001, 0, 1, 2), Stall::Computed),
+            // Ten spinning children on two CPUs of a loaded machine: 10.7 s of waiting in
+            // 3 s, less than the 24 s its own crowd makes on any machine.
+            (stalled(936, 3001, 10_680, 10, 2), Stall::Computed),
+            // The same crowd waiting far more than it makes itself: the machine was busy.
+            (stalled(300, 3001, 30_000, 10, 2), Stall::Busy),
+        ];
+        for (outcome, stall) in cases {
+            assert_eq!(Stall::of(&outcome), Some(stall), "{outcome:?}");
+            let (verdict, message) = verdict(&outcome);
+            assert_eq!(verdict, Verdict::TimeLimit);
+            let why = match stall {
+                Stall::Busy => "the machine was busy (the program waited",
+                Stall::Slept => "the program slept or waited",
+                Stall::Computed => "the program computed all along",
+            };
+            assert!(
+                message.starts_with("wall time over the 4 s limit with "),
+                "{message}"
+            );
+            assert!(message.contains(why), "{message}");
+        }
+        assert_eq!(
+            verdict(&stalled(188, 4001, 3700, 1, 2)).1,
+            "wall time over the 4 s limit with 188 ms of CPU: the machine was busy (the \
+             program waited 3.7 s for a CPU)"
+        );
+        assert_eq!(Stall::of(&ran(|_| {})), None);
     }
 }
