@@ -89,16 +89,17 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     facts.elapsed = start.elapsed();
     progress.finish();
 
-    if let Some(found) = shrink_found(problem, &mut candidates[0], search, args.shrink_steps)? {
+    if let Some(finding) = search.finding {
+        let shrunk = shrink(problem, &mut candidates[0], &finding, args.shrink_steps)?;
         let mut found = Found {
             source,
             regression: match source {
                 Source::Regression(i) => earlier.get(i).cloned(),
                 _ => None,
             },
-            replay: replay_command(args, seed, &found.0),
-            finding: found.0,
-            shrunk: found.1,
+            replay: replay_command(args, seed, &finding),
+            finding,
+            shrunk,
             saved: Vec::new(),
             recorded: None,
         };
@@ -173,36 +174,26 @@ fn find(
     Ok((search, source, replayed))
 }
 
-/// Shrinks the smallest of the failures seen (the finding, and any other failing run
-/// that was in flight) with the same verdict.
-fn shrink_found(
+/// Shrinks the finding itself: the input the report shows as the original is the one
+/// shrunk, and shrinking runs on one worker, step after step, so one seed gives one
+/// shrunk input at any `--jobs`.
+fn shrink(
     problem: Problem,
     candidate: &mut ProgramCandidate<'_>,
-    search: Search,
+    finding: &Finding,
     steps: u32,
-) -> Result<Option<(Finding, fuzz::Shrunk)>, Fault> {
-    let Some(finding) = search.finding else {
-        return Ok(None);
-    };
-    let size = |f: &Finding| {
-        problem
-            .size(f.input.as_bytes())
-            .unwrap_or((u64::MAX, u64::MAX))
-    };
-    let start = search
-        .others
-        .iter()
-        .filter(|f| f.failure.verdict == finding.failure.verdict)
-        .min_by_key(|f| size(f))
-        .filter(|f| size(f) < size(&finding))
-        .unwrap_or(&finding)
-        .clone();
+) -> Result<fuzz::Shrunk, Fault> {
     let budget = ShrinkBudget {
         steps,
         deadline: Some(Instant::now() + SHRINK_TIME),
     };
-    let shrunk = fuzz::shrink(problem, candidate, &start.input, &start.failure, &budget)?;
-    Ok(Some((finding, shrunk)))
+    fuzz::shrink(
+        problem,
+        candidate,
+        &finding.input,
+        &finding.failure,
+        &budget,
+    )
 }
 
 /// The earlier failures of `problem` in the regressions file (none when it is missing).

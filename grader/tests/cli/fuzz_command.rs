@@ -313,3 +313,38 @@ fn bad_calls_are_one_line_errors_with_status_2() {
         "not a valid input",
     );
 }
+
+#[test]
+fn one_seed_gives_one_finding_and_one_shrunk_input_at_any_number_of_jobs() {
+    let fuzz = Fuzz::new();
+    // Wrapping neighbours fails on most flip boards: with several workers, failures
+    // numbered past the lowest finish too, some with simpler boards.
+    let at = |jobs: &str, steps: &str| {
+        let (report, status) = fuzz.mutant(
+            "flip",
+            "wrapping-neighbours",
+            &[
+                "--seed",
+                "5",
+                "--no-regressions",
+                "--jobs",
+                jobs,
+                "--shrink-steps",
+                steps,
+            ],
+        );
+        assert_eq!(status, 1, "{report:#}");
+        report["finding"].clone()
+    };
+    let one = at("1", "60");
+    for jobs in ["2", "3"] {
+        let other = at(jobs, "60");
+        for key in ["run", "input", "verdict", "replay"] {
+            assert_eq!(other[key], one[key], "--jobs {jobs}: {key}");
+        }
+        assert_eq!(other["shrunk"], one["shrunk"], "--jobs {jobs}");
+        // Not shrunk at all: what is shown as shrunk is the original itself.
+        let unshrunk = at(jobs, "0");
+        assert_eq!(unshrunk["shrunk"]["input"], one["input"], "--jobs {jobs}");
+    }
+}
