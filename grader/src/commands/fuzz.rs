@@ -3,6 +3,9 @@
 //! workers until a failure or the budget; a failure is shrunk, recorded, optionally saved
 //! as a case, and reported with the command that replays it.
 
+mod replay;
+mod shell_quote;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -16,6 +19,9 @@ use crate::files;
 use crate::report::{self, fuzz::Found, fuzz::FuzzReport, progress::Progress};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
+
+use replay::Again;
+pub(crate) use replay::Replay;
 
 /// Runs without `--runs` or `--duration`.
 const DEFAULT_RUNS: u64 = 1000;
@@ -91,13 +97,24 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
 
     if let Some(finding) = search.finding {
         let shrunk = shrink(problem, &mut candidates[0], &finding, args.shrink_steps)?;
+        let again = match source {
+            // Runs are counted from 1 wherever a person reads them.
+            Source::Seeded => Again::Seeded {
+                seed,
+                runs: finding.run + 1,
+            },
+            Source::Exhaustive => Again::Exhaustive,
+            Source::Regression(_) => {
+                Again::Regressions(regressions_file.as_deref().expect("replayed from it"))
+            }
+        };
         let mut found = Found {
             source,
             regression: match source {
                 Source::Regression(i) => earlier.get(i).cloned(),
                 _ => None,
             },
-            replay: replay_command(args, seed, &finding),
+            replay: Replay::new(args, limits.sandbox, again),
             finding,
             shrunk,
             saved: Vec::new(),
@@ -294,36 +311,6 @@ fn save(dir: &Path, problem: Problem, seed: u64, found: &Found) -> Result<Vec<Pa
     files::write_atomic(&paths[0], input.as_bytes())?;
     files::write_atomic(&paths[1], answer.as_bytes())?;
     Ok(paths.to_vec())
-}
-
-/// The command that finds the same failure again: the same seed, up to its run.
-fn replay_command(args: &FuzzArgs, seed: u64, finding: &Finding) -> String {
-    let quote =
-        |s: &str| shlex::try_quote(s).map_or_else(|_| s.to_owned(), std::borrow::Cow::into_owned);
-    let mut words = vec![
-        "grader".to_owned(),
-        "fuzz".to_owned(),
-        args.problem.id().to_owned(),
-    ];
-    match (&args.submission.cmd, &args.submission.submission) {
-        (Some(line), _) => words.extend(["--cmd".to_owned(), quote(line)]),
-        (None, Some(path)) => words.push(quote(&path.to_string_lossy())),
-        (None, None) => {}
-    }
-    if let Some(lang) = &args.submission.lang {
-        words.extend(["--lang".to_owned(), quote(lang)]);
-    }
-    if args.exhaustive {
-        words.push("--exhaustive".to_owned());
-    } else if finding.kind != "regression" {
-        words.extend([
-            "--seed".to_owned(),
-            seed.to_string(),
-            "--runs".to_owned(),
-            (finding.run + 1).to_string(),
-        ]);
-    }
-    words.join(" ")
 }
 
 /// A seed from the clock, for runs that name none (printed, so it can be replayed).
