@@ -140,6 +140,14 @@ pub struct Finding {
     pub failure: Failure,
 }
 
+impl Finding {
+    /// The run's number as a person reads it, counted from 1: `--runs` with it makes the
+    /// runs up to this one.
+    pub fn number(&self) -> u64 {
+        self.run + 1
+    }
+}
+
 /// What a search found.
 #[derive(Debug, Clone, Default)]
 pub struct Search {
@@ -264,7 +272,7 @@ mod tests {
             &|_| {},
         )
         .unwrap_or_else(|e| match e {});
-        found.finding.map(|f| f.run + 1)
+        found.finding.map(|f| f.number())
     }
 
     #[test]

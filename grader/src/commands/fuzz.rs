@@ -98,10 +98,9 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     if let Some(finding) = search.finding {
         let shrunk = shrink(problem, &mut candidates[0], &finding, args.shrink_steps)?;
         let again = match source {
-            // Runs are counted from 1 wherever a person reads them.
             Source::Seeded => Again::Seeded {
                 seed,
-                runs: finding.run + 1,
+                runs: finding.number(),
             },
             Source::Exhaustive => Again::Exhaustive,
             Source::Regression(_) => {
@@ -265,8 +264,7 @@ fn record(
     }
     let (seed, run) = match &found.regression {
         Some(r) => (r.seed, r.run),
-        // Runs are counted from 1 wherever a person reads them (`--runs` replays up to it).
-        None => (seed, found.finding.run + 1),
+        None => (seed, found.finding.number()),
     };
     let line = Regression {
         problem,
@@ -296,8 +294,9 @@ fn record(
 fn save(dir: &Path, problem: Problem, seed: u64, found: &Found) -> Result<Vec<PathBuf>, Fault> {
     std::fs::create_dir_all(dir).map_err(|e| files::cannot(dir, "create", &e))?;
     let stem = match found.source {
-        Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.run),
-        Source::Exhaustive => format!("{problem}-all-{}", found.finding.run),
+        // Named by the run the report shows.
+        Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.number()),
+        Source::Exhaustive => format!("{problem}-all-{}", found.finding.number()),
         Source::Regression(i) => format!("{problem}-regression-{}", i + 1),
     };
     let input = &found.shrunk.input;

@@ -133,7 +133,7 @@ pub(crate) fn json(report: &FuzzReport) -> String {
         let f = &found.finding;
         let s = &found.shrunk;
         serde_json::json!({
-            "run": f.run + 1,
+            "run": f.number(),
             "kind": f.kind,
             "source": match found.source {
                 Source::Regression(_) => "regression",
@@ -254,8 +254,8 @@ pub(crate) fn human(report: &FuzzReport) -> String {
     let s = &found.shrunk;
     let origin = match found.source {
         Source::Regression(i) => format!("regression {} of the regressions file", i + 1),
-        Source::Seeded => format!("run {} of seed {} ({})", f.run + 1, report.seed, f.kind),
-        Source::Exhaustive => format!("input {} of every input", f.run + 1),
+        Source::Seeded => format!("run {} of seed {} ({})", f.number(), report.seed, f.kind),
+        Source::Exhaustive => format!("input {} of every input", f.number()),
     };
     let _ = writeln!(
         out,

@@ -187,6 +187,15 @@ fn save_writes_a_case_that_grader_test_fails_on() {
     assert_eq!(status, 1);
     let saved = report["finding"]["saved"].as_array().unwrap();
     assert_eq!(saved.len(), 2);
+    // Named by the run the report shows.
+    let run = report["finding"]["run"].as_u64().unwrap();
+    assert!(
+        saved[0]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("found/fourinrow-seed2-run{run}.in")),
+        "{saved:?}"
+    );
     let dir = fuzz.dir.path().join("found");
     let line = format!("{} mutant fourinrow no-diagonals", grader_path().display());
     fuzz.command()
