@@ -1,7 +1,7 @@
 //! The differential loop: run `i` draws its input from `(seed, i)`, the candidate runs on
 //! it, and the checker judges the output against the reference. The first failure (lowest
-//! run number, however many workers ran) is the finding, so one seed always gives the same
-//! finding and `--runs i+1` replays it.
+//! run number, however many workers ran and in whatever order they finished) is the
+//! finding, so one seed always gives the same finding and `--runs i+1` replays it.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,8 +80,14 @@ impl Budget {
         }
     }
 
-    fn allows(&self, run: u64) -> bool {
-        self.runs.is_none_or(|n| run < n) && self.deadline.is_none_or(|d| Instant::now() < d)
+    /// Whether run number `run` is within `runs`.
+    fn counts(&self, run: u64) -> bool {
+        self.runs.is_none_or(|n| run < n)
+    }
+
+    /// Whether the deadline has passed.
+    fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -134,15 +140,22 @@ pub struct Finding {
     pub failure: Failure,
 }
 
+impl Finding {
+    /// The run's number as a person reads it, counted from 1: `--runs` with it makes the
+    /// runs up to this one.
+    pub fn number(&self) -> u64 {
+        self.run + 1
+    }
+}
+
 /// What a search found.
 #[derive(Debug, Clone, Default)]
 pub struct Search {
-    /// Runs made.
+    /// Runs made (with several workers, runs numbered past the finding that were already
+    /// under way are counted too).
     pub runs: u64,
-    /// The failing run with the lowest number, if any.
+    /// The failing run with the lowest number, if any: the same at any number of workers.
     pub finding: Option<Finding>,
-    /// Other failing runs that were in flight on other workers.
-    pub others: Vec<Finding>,
 }
 
 /// Runs `candidates` (one per worker thread) on `inputs` until a failure, the end of the
@@ -163,16 +176,22 @@ where
     // so the finding is the lowest failing run whatever the scheduling.
     let first_failure = AtomicU64::new(u64::MAX);
     let done = AtomicU64::new(0);
-    let findings: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
+    let lowest: Mutex<Option<Finding>> = Mutex::new(None);
     let error: Mutex<Option<C::Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for candidate in candidates.iter_mut() {
-            let (next, first_failure, done, findings, error) =
-                (&next, &first_failure, &done, &findings, &error);
+            let (next, first_failure, done, lowest, error) =
+                (&next, &first_failure, &done, &lowest, &error);
             scope.spawn(move || {
                 loop {
+                    // The deadline is asked before a number is taken, never after: every
+                    // number taken is then run (up to the first failure), so the runs made
+                    // are 0, 1, 2... without a gap that a later failure could jump.
+                    if budget.expired() {
+                        return;
+                    }
                     let run = next.fetch_add(1, Ordering::SeqCst);
-                    if run >= first_failure.load(Ordering::SeqCst) || !budget.allows(run) {
+                    if run >= first_failure.load(Ordering::SeqCst) || !budget.counts(run) {
                         return;
                     }
                     let Some(drawn) = inputs.get(problem, run) else {
@@ -189,12 +208,15 @@ where
                     progress(done.fetch_add(1, Ordering::SeqCst) + 1);
                     if let Some(failure) = judge(problem, &drawn.input, observed) {
                         first_failure.fetch_min(run, Ordering::SeqCst);
-                        findings.lock().expect("not poisoned").push(Finding {
-                            run,
-                            kind: drawn.kind,
-                            input: drawn.input,
-                            failure,
-                        });
+                        keep_lowest(
+                            &mut lowest.lock().expect("not poisoned"),
+                            Finding {
+                                run,
+                                kind: drawn.kind,
+                                input: drawn.input,
+                                failure,
+                            },
+                        );
                     }
                 }
             });
@@ -203,14 +225,18 @@ where
     if let Some(e) = error.into_inner().expect("not poisoned") {
         return Err(e);
     }
-    let mut findings = findings.into_inner().expect("not poisoned");
-    findings.sort_by_key(|f| f.run);
-    let mut findings = findings.into_iter();
     Ok(Search {
         runs: done.into_inner(),
-        finding: findings.next(),
-        others: findings.collect(),
+        finding: lowest.into_inner().expect("not poisoned"),
     })
+}
+
+/// Keeps the failing run with the lower number: workers finish in any order, and a failure
+/// numbered past the lowest is not the finding, however much simpler its input.
+fn keep_lowest(lowest: &mut Option<Finding>, failure: Finding) {
+    if lowest.as_ref().is_none_or(|l| failure.run < l.run) {
+        *lowest = Some(failure);
+    }
 }
 
 #[cfg(test)]
@@ -246,7 +272,7 @@ mod tests {
             &|_| {},
         )
         .unwrap_or_else(|e| match e {});
-        found.finding.map(|f| f.run + 1)
+        found.finding.map(|f| f.number())
     }
 
     #[test]
@@ -265,6 +291,75 @@ mod tests {
                 assert!(median <= 20 && worst <= 200, "{problem} {name}: {runs:?}");
             }
         }
+    }
+
+    /// A mutant that is slow on one input, so that failures numbered past it finish first.
+    #[derive(Clone)]
+    struct SlowOn {
+        mutant: Mutant,
+        slow: String,
+    }
+
+    impl Candidate for SlowOn {
+        type Error = std::convert::Infallible;
+
+        fn run(&mut self, input: &str) -> Result<Observed, Self::Error> {
+            if input == self.slow {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            self.mutant.run(input)
+        }
+    }
+
+    #[test]
+    fn the_lowest_failing_run_is_the_finding_even_when_it_finishes_last() {
+        // Wrapping neighbours fails on most flip boards: several failures are in flight.
+        let problem = Problem::Flip;
+        let index = problem
+            .mutants()
+            .iter()
+            .position(|m| m.0 == "wrapping-neighbours")
+            .unwrap();
+        for seed in 1..=5 {
+            let search_with = |jobs: usize, slow: &str| {
+                let mut candidates = vec![
+                    SlowOn {
+                        mutant: Mutant::new(problem, index),
+                        slow: slow.to_owned(),
+                    };
+                    jobs
+                ];
+                search(
+                    problem,
+                    &Inputs::Seeded { seed },
+                    &mut candidates,
+                    &Budget::runs(100),
+                    &|_| {},
+                )
+                .unwrap_or_else(|e| match e {})
+            };
+            let one = search_with(1, "").finding.expect("found");
+            let four = search_with(4, &one.input);
+            assert_eq!(four.finding, Some(one), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_search_past_its_deadline_starts_no_run() {
+        let mut candidates = [Mutant::new(Problem::Swap, 0), Mutant::new(Problem::Swap, 0)];
+        let budget = Budget {
+            runs: None,
+            deadline: Some(Instant::now()),
+        };
+        let found = search(
+            Problem::Swap,
+            &Inputs::Seeded { seed: 1 },
+            &mut candidates,
+            &budget,
+            &|_| {},
+        )
+        .unwrap_or_else(|e| match e {});
+        assert_eq!((found.runs, found.finding), (0, None));
     }
 
     #[test]

@@ -3,6 +3,9 @@
 //! workers until a failure or the budget; a failure is shrunk, recorded, optionally saved
 //! as a case, and reported with the command that replays it.
 
+mod replay;
+mod shell_quote;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -16,6 +19,9 @@ use crate::files;
 use crate::report::{self, fuzz::Found, fuzz::FuzzReport, progress::Progress};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
+
+use replay::Again;
+pub(crate) use replay::Replay;
 
 /// Runs without `--runs` or `--duration`.
 const DEFAULT_RUNS: u64 = 1000;
@@ -89,16 +95,27 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     facts.elapsed = start.elapsed();
     progress.finish();
 
-    if let Some(found) = shrink_found(problem, &mut candidates[0], search, args.shrink_steps)? {
+    if let Some(finding) = search.finding {
+        let shrunk = shrink(problem, &mut candidates[0], &finding, args.shrink_steps)?;
+        let again = match source {
+            Source::Seeded => Again::Seeded {
+                seed,
+                runs: finding.number(),
+            },
+            Source::Exhaustive => Again::Exhaustive,
+            Source::Regression(_) => {
+                Again::Regressions(regressions_file.as_deref().expect("replayed from it"))
+            }
+        };
         let mut found = Found {
             source,
             regression: match source {
                 Source::Regression(i) => earlier.get(i).cloned(),
                 _ => None,
             },
-            replay: replay_command(args, seed, &found.0),
-            finding: found.0,
-            shrunk: found.1,
+            replay: Replay::new(args, limits.sandbox, again),
+            finding,
+            shrunk,
             saved: Vec::new(),
             recorded: None,
         };
@@ -173,36 +190,26 @@ fn find(
     Ok((search, source, replayed))
 }
 
-/// Shrinks the smallest of the failures seen (the finding, and any other failing run
-/// that was in flight) with the same verdict.
-fn shrink_found(
+/// Shrinks the finding itself: the input the report shows as the original is the one
+/// shrunk, and shrinking runs on one worker, step after step, so one seed gives one
+/// shrunk input at any `--jobs`.
+fn shrink(
     problem: Problem,
     candidate: &mut ProgramCandidate<'_>,
-    search: Search,
+    finding: &Finding,
     steps: u32,
-) -> Result<Option<(Finding, fuzz::Shrunk)>, Fault> {
-    let Some(finding) = search.finding else {
-        return Ok(None);
-    };
-    let size = |f: &Finding| {
-        problem
-            .size(f.input.as_bytes())
-            .unwrap_or((u64::MAX, u64::MAX))
-    };
-    let start = search
-        .others
-        .iter()
-        .filter(|f| f.failure.verdict == finding.failure.verdict)
-        .min_by_key(|f| size(f))
-        .filter(|f| size(f) < size(&finding))
-        .unwrap_or(&finding)
-        .clone();
+) -> Result<fuzz::Shrunk, Fault> {
     let budget = ShrinkBudget {
         steps,
         deadline: Some(Instant::now() + SHRINK_TIME),
     };
-    let shrunk = fuzz::shrink(problem, candidate, &start.input, &start.failure, &budget)?;
-    Ok(Some((finding, shrunk)))
+    fuzz::shrink(
+        problem,
+        candidate,
+        &finding.input,
+        &finding.failure,
+        &budget,
+    )
 }
 
 /// The earlier failures of `problem` in the regressions file (none when it is missing).
@@ -257,8 +264,7 @@ fn record(
     }
     let (seed, run) = match &found.regression {
         Some(r) => (r.seed, r.run),
-        // Runs are counted from 1 wherever a person reads them (`--runs` replays up to it).
-        None => (seed, found.finding.run + 1),
+        None => (seed, found.finding.number()),
     };
     let line = Regression {
         problem,
@@ -288,8 +294,9 @@ fn record(
 fn save(dir: &Path, problem: Problem, seed: u64, found: &Found) -> Result<Vec<PathBuf>, Fault> {
     std::fs::create_dir_all(dir).map_err(|e| files::cannot(dir, "create", &e))?;
     let stem = match found.source {
-        Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.run),
-        Source::Exhaustive => format!("{problem}-all-{}", found.finding.run),
+        // Named by the run the report shows.
+        Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.number()),
+        Source::Exhaustive => format!("{problem}-all-{}", found.finding.number()),
         Source::Regression(i) => format!("{problem}-regression-{}", i + 1),
     };
     let input = &found.shrunk.input;
@@ -303,36 +310,6 @@ fn save(dir: &Path, problem: Problem, seed: u64, found: &Found) -> Result<Vec<Pa
     files::write_atomic(&paths[0], input.as_bytes())?;
     files::write_atomic(&paths[1], answer.as_bytes())?;
     Ok(paths.to_vec())
-}
-
-/// The command that finds the same failure again: the same seed, up to its run.
-fn replay_command(args: &FuzzArgs, seed: u64, finding: &Finding) -> String {
-    let quote =
-        |s: &str| shlex::try_quote(s).map_or_else(|_| s.to_owned(), std::borrow::Cow::into_owned);
-    let mut words = vec![
-        "grader".to_owned(),
-        "fuzz".to_owned(),
-        args.problem.id().to_owned(),
-    ];
-    match (&args.submission.cmd, &args.submission.submission) {
-        (Some(line), _) => words.extend(["--cmd".to_owned(), quote(line)]),
-        (None, Some(path)) => words.push(quote(&path.to_string_lossy())),
-        (None, None) => {}
-    }
-    if let Some(lang) = &args.submission.lang {
-        words.extend(["--lang".to_owned(), quote(lang)]);
-    }
-    if args.exhaustive {
-        words.push("--exhaustive".to_owned());
-    } else if finding.kind != "regression" {
-        words.extend([
-            "--seed".to_owned(),
-            seed.to_string(),
-            "--runs".to_owned(),
-            (finding.run + 1).to_string(),
-        ]);
-    }
-    words.join(" ")
 }
 
 /// A seed from the clock, for runs that name none (printed, so it can be replayed).

@@ -9,7 +9,7 @@ use anstyle::{AnsiColor, Style};
 use fuzz::{Finding, Regression, Shrunk};
 use reference::{Problem, Verdict};
 
-use crate::commands::fuzz::Source;
+use crate::commands::fuzz::{Replay, Source};
 use crate::exec::Limits;
 use crate::judge::{mebibytes, seconds};
 use crate::report::{junit_status, paint};
@@ -26,7 +26,7 @@ pub(crate) struct Found {
     /// The smallest failing input the shrinker reached.
     pub(crate) shrunk: Shrunk,
     /// The command that finds it again.
-    pub(crate) replay: String,
+    pub(crate) replay: Replay,
     /// `--save`: the `.in` and `.ans` written.
     pub(crate) saved: Vec<PathBuf>,
     /// The regressions file it was added to.
@@ -133,7 +133,7 @@ pub(crate) fn json(report: &FuzzReport) -> String {
         let f = &found.finding;
         let s = &found.shrunk;
         serde_json::json!({
-            "run": f.run + 1,
+            "run": f.number(),
             "kind": f.kind,
             "source": match found.source {
                 Source::Regression(_) => "regression",
@@ -154,7 +154,7 @@ pub(crate) fn json(report: &FuzzReport) -> String {
                 "steps": s.steps,
                 "simplified": s.simplified,
             },
-            "replay": found.replay,
+            "replay": found.replay.to_string(),
             "saved": found.saved.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "regressions_file": found.recorded.as_ref().map(|p| p.display().to_string()),
         })
@@ -254,8 +254,8 @@ pub(crate) fn human(report: &FuzzReport) -> String {
     let s = &found.shrunk;
     let origin = match found.source {
         Source::Regression(i) => format!("regression {} of the regressions file", i + 1),
-        Source::Seeded => format!("run {} of seed {} ({})", f.run + 1, report.seed, f.kind),
-        Source::Exhaustive => format!("input {} of every input", f.run + 1),
+        Source::Seeded => format!("run {} of seed {} ({})", f.number(), report.seed, f.kind),
+        Source::Exhaustive => format!("input {} of every input", f.number()),
     };
     let _ = writeln!(
         out,

@@ -1,7 +1,8 @@
-//! End-to-end tests of `grader fuzz` and `grader mutant`: findings with shrunk, replayable
-//! reproducers, the regressions file, `--save`, `--exhaustive`, resource verdicts as
-//! findings, compile errors, and bad calls. The classic wrong solutions run as real
-//! programs through `grader mutant`.
+//! End-to-end tests of `grader fuzz` and `grader mutant`: findings with shrunk
+//! reproducers (the same at any `--jobs`) whose replay commands find them again, the
+//! regressions file, `--save`, `--exhaustive`, resource verdicts as findings, compile
+//! errors, and bad calls. The classic wrong solutions run as real programs through
+//! `grader mutant`.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -109,14 +110,16 @@ fn a_wrong_solution_is_found_shrunk_recorded_and_replayable() {
     assert_eq!(shrunk["verdict"], "WA");
     assert!(shrunk["message"].as_str().unwrap().starts_with("expected"));
     assert!(finding["run"].as_u64().unwrap() <= 20);
-    // The replay command finds the same failure and shrinks it the same way.
+    // The replay command finds the same failure and shrinks it the same way (it neither
+    // replays nor records regressions itself).
     let replay = finding["replay"].as_str().unwrap();
     assert!(replay.starts_with("grader fuzz flip --cmd "), "{replay}");
+    assert!(replay.ends_with(" --no-regressions"), "{replay}");
     let words = shlex::split(replay).unwrap();
     let output = fuzz
         .command()
         .args(&words[1..])
-        .args(["--report", "json", "--no-regressions", "--jobs", "1"])
+        .args(["--report", "json", "--jobs", "1"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
@@ -150,6 +153,16 @@ fn the_regressions_file_is_written_and_replayed_first() {
     );
     // Not recorded twice.
     assert_eq!(fs::read_to_string(&file).unwrap(), text);
+    // Its replay names the file and finds it there again.
+    let line = second["finding"]["replay"].as_str().unwrap();
+    assert!(
+        line.ends_with(" --regressions fuzz-regressions/swap.txt"),
+        "{line}"
+    );
+    let (again, status) = replay(&fuzz, line);
+    assert_eq!(status, 1, "{line}: {again:#}");
+    assert_eq!(again["finding"]["source"], "regression");
+    assert_eq!(again["finding"]["input"], second["finding"]["input"]);
     // A correct solution replays it and goes on.
     let output = fuzz
         .command()
@@ -174,6 +187,15 @@ fn save_writes_a_case_that_grader_test_fails_on() {
     assert_eq!(status, 1);
     let saved = report["finding"]["saved"].as_array().unwrap();
     assert_eq!(saved.len(), 2);
+    // Named by the run the report shows.
+    let run = report["finding"]["run"].as_u64().unwrap();
+    assert!(
+        saved[0]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("found/fourinrow-seed2-run{run}.in")),
+        "{saved:?}"
+    );
     let dir = fuzz.dir.path().join("found");
     let line = format!("{} mutant fourinrow no-diagonals", grader_path().display());
     fuzz.command()
@@ -311,5 +333,158 @@ fn bad_calls_are_one_line_errors_with_status_2() {
     bad(
         &["fuzz", "flip", "--cmd", "true", "--regressions", "r.txt"],
         "not a valid input",
+    );
+}
+
+/// Runs `line` (a replay command from a report) through `sh`, with `grader` on the PATH,
+/// in the fuzz's working folder; the JSON report and the exit status.
+fn replay(fuzz: &Fuzz, line: &str) -> (Value, i32) {
+    let bin = grader_path().parent().unwrap().to_path_buf();
+    let path = std::env::join_paths(
+        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let output = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{line} --report json"))
+        .env("PATH", path)
+        .env("NO_COLOR", "1")
+        .env("GRADER_CACHE_DIR", fuzz.cache.path())
+        .current_dir(fuzz.dir.path())
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{line}: not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (report, output.status.code().unwrap())
+}
+
+#[test]
+fn the_replay_command_carries_the_limits_and_the_language_and_finds_the_same_failure() {
+    let fuzz = Fuzz::new();
+    // A correct solution in a language of the user's own table, under a CPU limit no
+    // Python starts within (5 ms; it takes tens of ms): every run is a TLE, which a
+    // replay at the default limit (1 s) or without the table could not find.
+    fs::write(
+        fuzz.dir.path().join("my languages.toml"),
+        "[mypython]\nextensions = []\nrun = [\"python3\", \"{src}\"]\n",
+    )
+    .unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip/ac_rows.py");
+    fs::copy(fixture, fuzz.dir.path().join("solution")).unwrap();
+    let call = |extra: &[&str]| {
+        let output = fuzz
+            .command()
+            .args(["fuzz", "flip", "solution", "--lang", "mypython"])
+            .args(["--config", "my languages.toml", "--report", "json"])
+            .args(["--seed", "11", "--shrink-steps", "3"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        (report, output.status.code().unwrap())
+    };
+    // The same program at the default limits: correct.
+    let (report, status) = call(&["--runs", "2", "--no-regressions"]);
+    assert_eq!(
+        (status, &report["verdict"]),
+        (0, &Value::from("AC")),
+        "{report:#}"
+    );
+    // Recorded in the regressions file, which the replay must not find first.
+    let (report, status) = call(&["--time-limit", "5ms", "--memory-limit", "300"]);
+    assert_eq!(status, 1, "{report:#}");
+    assert_eq!(report["verdict"], "TLE", "{report:#}");
+    let finding = &report["finding"];
+    let line = finding["replay"].as_str().unwrap();
+    assert!(line.contains(" --time-limit 5ms "), "{line}");
+    assert!(line.contains(" --config 'my languages.toml' "), "{line}");
+    let (again, status) = replay(&fuzz, line);
+    assert_eq!(status, 1, "{line}: {again:#}");
+    let again = &again["finding"];
+    for key in ["run", "source", "input", "verdict"] {
+        assert_eq!(again[key], finding[key], "{key}: {line}");
+    }
+    assert_eq!(
+        again["shrunk"]["input"], finding["shrunk"]["input"],
+        "{line}"
+    );
+    assert_eq!(again["replay"], finding["replay"]);
+}
+
+#[test]
+fn one_seed_gives_one_finding_and_one_shrunk_input_at_any_number_of_jobs() {
+    let fuzz = Fuzz::new();
+    // Wrapping neighbours fails on most flip boards: with several workers, failures
+    // numbered past the lowest finish too, some with simpler boards.
+    let at = |jobs: &str, steps: &str| {
+        let (report, status) = fuzz.mutant(
+            "flip",
+            "wrapping-neighbours",
+            &[
+                "--seed",
+                "5",
+                "--no-regressions",
+                "--jobs",
+                jobs,
+                "--shrink-steps",
+                steps,
+            ],
+        );
+        assert_eq!(status, 1, "{report:#}");
+        report["finding"].clone()
+    };
+    let one = at("1", "60");
+    for jobs in ["2", "3"] {
+        let other = at(jobs, "60");
+        for key in ["run", "input", "verdict", "replay"] {
+            assert_eq!(other[key], one[key], "--jobs {jobs}: {key}");
+        }
+        assert_eq!(other["shrunk"], one["shrunk"], "--jobs {jobs}");
+        // Not shrunk at all: what is shown as shrunk is the original itself.
+        let unshrunk = at(jobs, "0");
+        assert_eq!(unshrunk["shrunk"]["input"], one["input"], "--jobs {jobs}");
+    }
+}
+
+#[test]
+fn a_replay_names_a_file_whose_name_is_not_utf8_so_that_sh_finds_it() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let fuzz = Fuzz::new();
+    // `élève s.py` in Latin-1: not UTF-8, with a space.
+    let name = std::ffi::OsStr::from_bytes(b"\xe9l\xe8ve s.py");
+    fs::copy(
+        example("examples/flip/wa_one_colour.py"),
+        fuzz.dir.path().join(name),
+    )
+    .unwrap();
+    let output = fuzz
+        .command()
+        .args(["fuzz", "flip"])
+        .arg(name)
+        .args(["--seed", "4", "--shrink-steps", "5", "--report", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let finding = &report["finding"];
+    let line = finding["replay"].as_str().unwrap();
+    assert!(line.is_ascii(), "{line}");
+    let (again, status) = replay(&fuzz, line);
+    assert_eq!(status, 1, "{line}: {again:#}");
+    assert_eq!(again["finding"]["input"], finding["input"], "{line}");
+    assert_eq!(
+        again["finding"]["shrunk"]["input"],
+        finding["shrunk"]["input"]
     );
 }
