@@ -5,6 +5,7 @@ use crate::batch::discover::{self, EntryRule, Layout};
 use crate::batch::journal::Journal;
 use crate::batch::{self as class, Batch};
 use crate::cli::{BatchArgs, BatchLayout};
+use crate::report;
 use crate::status::{Fault, Status};
 use crate::submission::{Options, compile, languages::Languages};
 
@@ -25,7 +26,14 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         },
     };
     let languages = Languages::load(args.config.as_deref())?;
-    let (mut students, skipped) = discover::discover(&args.dir, &languages, &rule)?;
+    let discover::Roster {
+        mut students,
+        skipped,
+        warnings,
+    } = discover::discover(&args.dir, &languages, &rule)?;
+    for warning in &warnings {
+        report::note(&format!("grader: warning: {warning}"));
+    }
     if students.is_empty() {
         return Err(Fault::Usage(format!(
             "{}: no submissions in it ({} other files)",

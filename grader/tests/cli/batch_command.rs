@@ -493,3 +493,90 @@ fn a_run_the_grader_cannot_make_is_that_students_fault_line_not_the_end_of_the_b
         assert_eq!(student(&book, "bob")["verdict"], "AC", "{tier}: {book:#}");
     }
 }
+
+#[test]
+fn links_out_of_the_class_or_to_folders_are_listed_never_followed() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c")]);
+    let secret = class.path("secret.c");
+    fs::write(&secret, "int main(void) { return 0; } SECRET-TEXT-1234\n").unwrap();
+    let dir = class.path("class");
+    std::os::unix::fs::symlink("..", dir.join("up")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("loop")).unwrap();
+    std::os::unix::fs::symlink(&secret, dir.join("x.c")).unwrap();
+    std::os::unix::fs::symlink("alice.c", dir.join("bob.c")).unwrap();
+    let (book, status) = class.batch("out", &[]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        verdicts(&book),
+        [
+            ("alice".to_owned(), "WA".to_owned(), 1),
+            ("bob".to_owned(), "WA".to_owned(), 1),
+        ]
+    );
+    let why = |path: &str| {
+        book["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["path"] == path)
+            .unwrap_or_else(|| panic!("{path} not listed: {book:#}"))["why"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(why("up").contains("a link out of the class folder"));
+    assert!(why("loop").contains("a link to a folder"));
+    assert!(why("x.c").contains("a link out of the class folder"));
+    for name in [
+        "gradebook.json",
+        "gradebook.csv",
+        "gradebook.xml",
+        "gradebook.html",
+    ] {
+        let text = fs::read_to_string(class.path("out").join(name)).unwrap();
+        assert!(
+            !text.contains("SECRET-TEXT"),
+            "{name} holds the linked file"
+        );
+    }
+}
+
+#[test]
+fn no_layout_drops_a_student_folder_and_an_entry_that_matches_nothing_warns() {
+    let class = Class::new(&[
+        ("section-b/dave.c", "wa_off_by_one.c"),
+        ("section-b/erin/main.cpp", "ac_rows.cpp"),
+        ("gina/a.c", "wa_off_by_one.c"),
+        ("gina/b.cpp", "ac_rows.cpp"),
+    ]);
+    let expected = [
+        ("gina/a".to_owned(), "WA".to_owned(), 1),
+        ("gina/b".to_owned(), "AC".to_owned(), 2),
+        ("section-b/dave".to_owned(), "WA".to_owned(), 1),
+        ("section-b/erin".to_owned(), "AC".to_owned(), 2),
+    ];
+    for layout in ["auto", "folders"] {
+        let (book, status) = class.batch(&format!("out-{layout}"), &["--layout", layout]);
+        assert_eq!(status, 1, "{layout}");
+        assert_eq!(verdicts(&book), expected, "{layout}");
+        assert_eq!(book["skipped"], serde_json::json!([]), "{layout}");
+    }
+    class
+        .command()
+        .args([
+            "batch",
+            "flip",
+            "class",
+            "--out",
+            "out",
+            "--entry",
+            "solution.*",
+        ])
+        .arg("--cases")
+        .arg(fixture("cases/flip-two"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "grader: warning: --entry `solution.*` matches no file in class",
+        ));
+}
