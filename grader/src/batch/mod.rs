@@ -56,6 +56,18 @@ enum Build {
     Error(String),
 }
 
+/// Checks the grader's setup for each language `students` use (one student of each names
+/// it): see [`submission::check_setup`].
+pub(crate) fn check_setup(students: &[Student], options: &Options<'_>) -> Result<(), Fault> {
+    let mut seen = std::collections::HashSet::new();
+    for student in students {
+        if seen.insert(student.entry.extension().map(ToOwned::to_owned)) {
+            submission::check_setup(&student.entry, options)?;
+        }
+    }
+    Ok(())
+}
+
 /// Grades `students` on `cases`, resuming from and appending to `journal`.
 pub(crate) fn grade_class(
     batch: &Batch<'_>,
@@ -263,6 +275,8 @@ fn build_all(batch: &Batch<'_>, students: &[Student]) -> Vec<Build> {
                         Ok(Built::CompileError { language, message }) => {
                             Build::CompileError { language, message }
                         }
+                        // The machine failed the grader: labelled so, not the student's.
+                        Err(e @ Fault::Internal(_)) => Build::Error(format!("grader fault: {e}")),
                         Err(e) => Build::Error(e.to_string()),
                     };
                     *builds[slot].lock().expect("not poisoned") = Some(build);

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use super::languages::{CompileLimits, Language};
+use super::languages::{CompileLimits, Language, OUT, SRC};
 use super::{PATH, compile_path, resolve};
 use crate::exec::sandbox::{Tier, in_system_folders};
 use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
@@ -99,6 +99,24 @@ fn checked_cache(dir: &Path) -> Result<(), Fault> {
     Ok(())
 }
 
+/// Makes sure `dir` can serve as the compile cache: [`checked_cache`]'s rules, and a
+/// folder can be made in it. A cache that cannot be written is the setup's fault, found
+/// before anything compiles (and before a batch grades anyone), never a student's.
+pub(crate) fn usable_cache(dir: &Path) -> Result<(), Fault> {
+    checked_cache(dir)?;
+    tempfile::Builder::new()
+        .prefix(".probe-")
+        .tempdir_in(dir)
+        .map_err(|e| files::cannot(dir, "write into the compile cache", &e))?;
+    Ok(())
+}
+
+/// Makes sure the compiler of language `name` is installed (`source` is named in the
+/// error).
+pub(crate) fn check_compiler(source: &Path, name: &str, language: &Language) -> Result<(), Fault> {
+    toolchain(name, language, source).map(drop)
+}
+
 /// Compiles `source` as language `name`, or takes it from the cache.
 pub(crate) fn compile(
     source: &Path,
@@ -124,7 +142,7 @@ pub(crate) fn compile(
         hash.update(part);
     }
     let key = hex(&hash.finalize());
-    checked_cache(cache)?;
+    usable_cache(cache)?;
     let entry = cache.join(&key);
     let program = entry.join(PROGRAM);
     if verified(&entry) {
@@ -156,8 +174,8 @@ pub(crate) fn compile(
     let out = worker.work_dir().join(PROGRAM);
     let mut argv = vec![toolchain.compiler.clone()];
     argv.extend(command[1..].iter().map(|w| {
-        w.replace("{src}", &file_name)
-            .replace("{out}", &out.to_string_lossy())
+        w.replace(SRC, &file_name)
+            .replace(OUT, &out.to_string_lossy())
     }));
     let job = Job {
         argv,

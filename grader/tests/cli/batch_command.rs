@@ -580,3 +580,74 @@ fn no_layout_drops_a_student_folder_and_an_entry_that_matches_nothing_warns() {
             "grader: warning: --entry `solution.*` matches no file in class",
         ));
 }
+
+#[test]
+fn a_fault_of_the_setup_is_exit_2_before_anyone_is_graded_never_a_mark() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.py", "ac_rows.py")]);
+    let config = class.path("languages.toml");
+    // Exactly one line, naming what is at fault; no gradebook, no journal.
+    let refused = |cmd: &mut Command, says: &str| {
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{says}: {stderr}");
+        assert!(stderr.starts_with("grader: error: "), "{stderr}");
+        assert!(stderr.contains(says), "{says}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!class.path("out").exists(), "{says}: something was graded");
+    };
+    let batch = |extra: &[&str]| {
+        let mut cmd = class.command();
+        cmd.args(["batch", "flip", "class", "--out", "out", "--cases"])
+            .arg(fixture("cases/flip-two"))
+            .args(extra);
+        cmd
+    };
+    let test = |extra: &[&str]| {
+        let mut cmd = class.command();
+        cmd.args(["test", "flip", "class/alice.c", "--cases"])
+            .arg(fixture("cases/flip-two"))
+            .args(extra);
+        cmd
+    };
+    // A compile cache that cannot be made (its parent is a file): batch and test agree.
+    fs::write(class.path("file"), "").unwrap();
+    let cache = class.path("file/cache");
+    let cache = cache.to_str().unwrap();
+    refused(&mut batch(&["--cache-dir", cache]), "file");
+    refused(test(&[]).env("GRADER_CACHE_DIR", cache), "file");
+    // A placeholder typo in the language table, with its line and column.
+    fs::write(
+        &config,
+        "[c]\nextensions = [\"c\"]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{source}\"]\nrun = [\"{out}\"]\n",
+    )
+    .unwrap();
+    let with_config = ["--config", config.to_str().unwrap()];
+    let typo = "languages.toml:3:35: unknown placeholder `{source}` in `c.compile`";
+    refused(&mut batch(&with_config), typo);
+    refused(&mut test(&with_config), typo);
+    // A compiler, or an interpreter, that is not installed.
+    fs::write(
+        &config,
+        "[c]\nextensions = [\"c\"]\ncompile = [\"no-such-cc\", \"-o\", \"{out}\", \"{src}\"]\nrun = [\"{out}\"]\n",
+    )
+    .unwrap();
+    refused(
+        &mut batch(&with_config),
+        "alice.c: the compiler `no-such-cc`",
+    );
+    refused(
+        &mut test(&with_config),
+        "alice.c: the compiler `no-such-cc`",
+    );
+    fs::write(
+        &config,
+        "[python]\nextensions = [\"py\"]\nrun = [\"no-such-python\", \"{src}\"]\n",
+    )
+    .unwrap();
+    refused(&mut batch(&with_config), "`no-such-python`: not found");
+    // A class that compiles nothing needs no cache.
+    fs::remove_file(class.path("class/alice.c")).unwrap();
+    let (book, status) = class.batch("out", &["--cache-dir", cache]);
+    assert_eq!(status, 0, "{book:#}");
+    assert_eq!(verdicts(&book), [("bob".to_owned(), "AC".to_owned(), 2)]);
+}
