@@ -7,6 +7,7 @@ pub(crate) mod discover;
 pub(crate) mod gradebook;
 pub(crate) mod journal;
 pub(crate) mod shard;
+pub(crate) mod validate;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -401,7 +402,7 @@ fn student_report(
         problem: batch.problem.id().to_owned(),
         submission,
         language: String::new(),
-        verdict: "--".to_owned(),
+        verdict: gradebook::NOT_GRADED.to_owned(),
         score: 0.0,
         passed: 0,
         total: cases.len(),
@@ -424,7 +425,7 @@ fn student_report(
     match build {
         Build::CompileError { language, message } => {
             report.language.clone_from(language);
-            "CE".clone_into(&mut report.verdict);
+            Verdict::CompileError.code().clone_into(&mut report.verdict);
             report.compile_error = Some(message.clone());
         }
         Build::Error(message) => report.error = Some(message.clone()),
@@ -451,23 +452,10 @@ fn student_report(
                     stderr: r.stderr.clone(),
                 });
             }
-            // cli.md: AC when every case is AC, else the first failing case's.
-            report.verdict = report.cases.iter().find(|c| c.verdict != "AC").map_or_else(
-                || {
-                    if report.passed == cases.len() {
-                        "AC"
-                    } else {
-                        "WA"
-                    }
-                    .to_owned()
-                },
-                |c| c.verdict.clone(),
-            );
+            report.verdict = gradebook::overall(&report.cases, cases.len());
         }
     }
-    if !cases.is_empty() {
-        report.score = (report.passed as f64 * 1000.0 / cases.len() as f64).round() / 10.0;
-    }
+    report.score = gradebook::score(report.passed, cases.len());
     report
 }
 

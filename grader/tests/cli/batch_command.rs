@@ -358,9 +358,9 @@ fn shards_merge_into_the_gradebook_of_one_run() {
     let merged: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(verdicts(&merged), verdicts(&whole));
     assert_eq!(merged["skipped"], whole["skipped"]);
-    // A gradebook of other cases does not merge.
+    // A gradebook of other limits does not merge.
     let mut other = one.clone();
-    other["cases"] = serde_json::json!(["x"]);
+    other["limits"]["cpu_ms"] = serde_json::json!(2500.0);
     fs::write(class.path("other.json"), other.to_string()).unwrap();
     class
         .command()
@@ -650,4 +650,67 @@ fn a_fault_of_the_setup_is_exit_2_before_anyone_is_graded_never_a_mark() {
     let (book, status) = class.batch("out", &["--cache-dir", cache]);
     assert_eq!(status, 0, "{book:#}");
     assert_eq!(verdicts(&book), [("bob".to_owned(), "AC".to_owned(), 2)]);
+}
+
+#[test]
+fn merge_refuses_a_gradebook_with_any_bad_field_naming_the_file_and_the_field() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ce_syntax.cpp")]);
+    let (book, _) = class.batch("out", &[]);
+    let alice = book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["student"] == "alice")
+        .unwrap();
+    let refused = |change: &dyn Fn(&mut Value), says: &str| {
+        let mut bad = book.clone();
+        change(&mut bad);
+        fs::write(class.path("bad.json"), bad.to_string()).unwrap();
+        class
+            .command()
+            .args(["merge", "out/gradebook.json", "bad.json", "--out", "merged"])
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::starts_with("grader: error: bad.json")
+                    .and(predicate::str::contains(says))
+                    .and(predicate::function(|s: &str| s.lines().count() == 1)),
+            );
+        assert!(!class.path("merged").exists(), "{says}: merged anyway");
+    };
+    let at = format!("students[{alice}] (`alice`)");
+    refused(
+        &|b| b["students"][alice]["passed"] = serde_json::json!(999),
+        &format!("{at}.passed: 999 is more than total 2"),
+    );
+    refused(
+        &|b| b["students"][alice]["verdict"] = serde_json::json!("XYZ"),
+        &format!("{at}.verdict: `XYZ` is not a verdict"),
+    );
+    refused(
+        &|b| b["students"][alice]["score"] = serde_json::json!(100.0),
+        &format!("{at}.score"),
+    );
+    refused(
+        &|b| b["students"][alice]["cases"][0]["verdict"] = serde_json::json!("AC"),
+        &format!("{at}.passed: 1, but 2 of its cases are AC"),
+    );
+    refused(
+        &|b| b["problem"] = serde_json::json!("chess"),
+        "problem: `chess` is not a problem",
+    );
+    refused(
+        &|b| b["students"][alice]["passed"] = serde_json::json!(-1),
+        "bad.json:1:",
+    );
+    refused(
+        &|b| b["students"][alice]["pased"] = serde_json::json!(1),
+        "unknown field `pased`",
+    );
+    // The batch's own gradebook merges as it is.
+    class
+        .command()
+        .args(["merge", "out/gradebook.json", "--out", "merged"])
+        .assert()
+        .code(1);
 }
