@@ -714,3 +714,86 @@ fn merge_refuses_a_gradebook_with_any_bad_field_naming_the_file_and_the_field() 
         .assert()
         .code(1);
 }
+
+#[test]
+fn a_failed_compile_is_cached_like_a_success_unless_a_limit_or_a_signal_stopped_it() {
+    let class = Class::new(&[]);
+    for (name, text) in [("bad", "broken"), ("slow", "SLEEP"), ("sig", "SIGNAL")] {
+        fs::write(class.path(&format!("class/{name}.fk")), text).unwrap();
+    }
+    // A compiler that notes each compile, and fails each source in its own way.
+    let log = class.path("compiles.log");
+    let compiler = class.path("toolchain/bin/fakecc");
+    fs::create_dir_all(compiler.parent().unwrap()).unwrap();
+    fs::write(
+        &compiler,
+        format!(
+            "#!/bin/sh\n\
+             [ \"$1\" = --version ] && {{ echo 'fakecc 1.0'; exit 0; }}\n\
+             echo \"$1\" >> {log}\n\
+             grep -q SLEEP \"$1\" && sleep 30\n\
+             grep -q SIGNAL \"$1\" && {{ echo dying >&2; kill -SEGV $$; }}\n\
+             echo \"$1:1:1: error: broken\" >&2\n\
+             exit 1\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&compiler, fs::Permissions::from_mode(0o755)).unwrap();
+    let config = class.path("languages.toml");
+    fs::write(
+        &config,
+        format!(
+            "[fake]\nextensions = [\"fk\"]\ncompile = [\"{}\", \"{{src}}\", \"{{out}}\"]\nrun = [\"{{out}}\"]\ncompile_limits = {{ cpu_secs = 2, wall_secs = 3 }}\n",
+            compiler.display()
+        ),
+    )
+    .unwrap();
+    let args = ["--sandbox", "none", "--config", config.to_str().unwrap()];
+    let compiles = |name: &str| {
+        fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| *l == format!("{name}.fk"))
+            .count()
+    };
+    let message = |book: &Value, name: &str| {
+        let s = student(book, name);
+        assert_eq!(s["verdict"], "CE", "{s:#}");
+        s["compile_error"].as_str().unwrap().to_owned()
+    };
+    let (first, _) = class.batch("out", &args);
+    assert_eq!(message(&first, "bad"), "bad.fk:1:1: error: broken");
+    assert!(message(&first, "slow").contains("the compiler was stopped"));
+    assert!(message(&first, "sig").contains("dying"));
+    let (second, _) = class.batch("out", &args);
+    assert_eq!(message(&second, "bad"), "bad.fk:1:1: error: broken");
+    assert_eq!(compiles("bad"), 1, "bad.fk's failure was cached");
+    assert_eq!(
+        compiles("slow"),
+        2,
+        "a compile a limit stopped is not cached"
+    );
+    assert_eq!(compiles("sig"), 2, "a compile a signal ended is not cached");
+    // A cached message is verified like a program: a changed one is compiled again.
+    let entries: Vec<PathBuf> = fs::read_dir(class.cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("message").is_file())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    fs::write(entries[0].join("message"), "planted").unwrap();
+    let (third, _) = class.batch("out", &args);
+    assert_eq!(message(&third, "bad"), "bad.fk:1:1: error: broken");
+    assert_eq!(compiles("bad"), 2);
+    // `grader test` replays the cached failure too.
+    class
+        .command()
+        .args(["test", "flip", "class/bad.fk", "--cases"])
+        .arg(fixture("cases/flip-two"))
+        .args(args)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("bad.fk:1:1: error: broken"));
+    assert_eq!(compiles("bad"), 2);
+}
