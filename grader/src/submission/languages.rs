@@ -170,7 +170,12 @@ impl Words {
     /// The first fault of the entry `name`'s placeholders: where it is (a byte offset in
     /// the file) and what.
     fn check(&self, name: &str) -> Result<(), (usize, String)> {
-        let compiled = self.compile.is_some();
+        // `{out}` is what a compile writes: without a compile there is none.
+        let known = if self.compile.is_some() {
+            &[SRC, OUT][..]
+        } else {
+            &[SRC][..]
+        };
         let commands = [
             (
                 "compile",
@@ -184,11 +189,6 @@ impl Words {
                 // The word's text starts after its opening quote.
                 let start = word.span().start + 1;
                 for (at, placeholder) in placeholders(word.get_ref()) {
-                    let known = if compiled {
-                        &[SRC, OUT][..]
-                    } else {
-                        &[SRC][..]
-                    };
                     if !known.contains(&placeholder) {
                         let also = if placeholder == OUT {
                             format!(" (`{name}` has no `compile`, so there is no {OUT})")
