@@ -269,7 +269,8 @@ pub(crate) enum BatchLayout {
     /// A folder with an entry file (--entry, main.*, solution.*, sol.*, or named after
     /// the folder) is a student; other folders are sections.
     Auto,
-    /// Every folder that directly holds a source file is a student.
+    /// As auto; also a folder whose only source file it is, unless a folder below it
+    /// holds sources.
     Folders,
     /// Every source file is a student; folders are sections.
     Files,

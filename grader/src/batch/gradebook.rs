@@ -5,10 +5,35 @@
 
 use std::collections::BTreeMap;
 
+use reference::Verdict;
 use serde::{Deserialize, Serialize};
+
+/// The verdict of a student who could not be graded (the grader's setup or an unreadable
+/// file, never a mark of the student's).
+pub(crate) const NOT_GRADED: &str = "--";
+
+/// A student's overall verdict from the cases that ran (cli.md): `AC` when every case ran
+/// and is `AC`, else the first failing case's (`WA` when some did not run and none
+/// failed).
+pub(crate) fn overall(cases: &[CaseReport], total: usize) -> String {
+    match cases.iter().find(|c| c.verdict != Verdict::Accepted.code()) {
+        Some(failing) => failing.verdict.clone(),
+        None if cases.len() == total => Verdict::Accepted.code().to_owned(),
+        None => Verdict::WrongAnswer.code().to_owned(),
+    }
+}
+
+/// `passed / total` as a percentage with one decimal (0 when there are no cases).
+pub(crate) fn score(passed: usize, total: usize) -> f64 {
+    if total == 0 {
+        return 0.0;
+    }
+    (passed as f64 * 1000.0 / total as f64).round() / 10.0
+}
 
 /// The limits every run had.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct LimitFacts {
     /// CPU, ms.
     pub(crate) cpu_ms: f64,
@@ -22,6 +47,7 @@ pub(crate) struct LimitFacts {
 
 /// A passed/total pair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Tally {
     /// `AC` cases.
     pub(crate) passed: usize,
@@ -32,6 +58,7 @@ pub(crate) struct Tally {
 /// One case of one student (cli.md's fields, plus the start of the output and the end of
 /// stderr for failing cases).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct CaseReport {
     /// The case name.
     pub(crate) name: String,
@@ -55,6 +82,7 @@ pub(crate) struct CaseReport {
 
 /// One student.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct StudentReport {
     /// The student (`section-a/alice`).
     pub(crate) student: String,
@@ -84,6 +112,7 @@ pub(crate) struct StudentReport {
 
 /// Something skipped in the class folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct SkippedReport {
     /// The path below the class folder.
     pub(crate) path: String,
@@ -93,6 +122,7 @@ pub(crate) struct SkippedReport {
 
 /// A class's gradebook.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Gradebook {
     /// The problem.
     pub(crate) problem: String,
@@ -113,6 +143,7 @@ pub(crate) struct Gradebook {
 
 /// A case's input and answer text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Board {
     /// The input.
     pub(crate) input: String,

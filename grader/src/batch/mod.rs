@@ -7,6 +7,7 @@ pub(crate) mod discover;
 pub(crate) mod gradebook;
 pub(crate) mod journal;
 pub(crate) mod shard;
+pub(crate) mod validate;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -54,6 +55,18 @@ enum Build {
     Ready { program: Program, hash: String },
     CompileError { language: String, message: String },
     Error(String),
+}
+
+/// Checks the grader's setup for each language `students` use (one student of each names
+/// it): see [`submission::check_setup`].
+pub(crate) fn check_setup(students: &[Student], options: &Options<'_>) -> Result<(), Fault> {
+    let mut seen = std::collections::HashSet::new();
+    for student in students {
+        if seen.insert(student.entry.extension().map(ToOwned::to_owned)) {
+            submission::check_setup(&student.entry, options)?;
+        }
+    }
+    Ok(())
 }
 
 /// Grades `students` on `cases`, resuming from and appending to `journal`.
@@ -268,6 +281,8 @@ fn build_all(batch: &Batch<'_>, students: &[Student]) -> Vec<Build> {
                         Ok(Built::CompileError { language, message }) => {
                             Build::CompileError { language, message }
                         }
+                        // The machine failed the grader: labelled so, not the student's.
+                        Err(e @ Fault::Internal(_)) => Build::Error(format!("grader fault: {e}")),
                         Err(e) => Build::Error(e.to_string()),
                     };
                     *builds[slot].lock().expect("not poisoned") = Some(build);
@@ -392,7 +407,7 @@ fn student_report(
         problem: batch.problem.id().to_owned(),
         submission,
         language: String::new(),
-        verdict: "--".to_owned(),
+        verdict: gradebook::NOT_GRADED.to_owned(),
         score: 0.0,
         passed: 0,
         total: cases.len(),
@@ -415,7 +430,7 @@ fn student_report(
     match build {
         Build::CompileError { language, message } => {
             report.language.clone_from(language);
-            "CE".clone_into(&mut report.verdict);
+            Verdict::CompileError.code().clone_into(&mut report.verdict);
             report.compile_error = Some(message.clone());
         }
         Build::Error(message) => report.error = Some(message.clone()),
@@ -442,23 +457,10 @@ fn student_report(
                     stderr: r.stderr.clone(),
                 });
             }
-            // cli.md: AC when every case is AC, else the first failing case's.
-            report.verdict = report.cases.iter().find(|c| c.verdict != "AC").map_or_else(
-                || {
-                    if report.passed == cases.len() {
-                        "AC"
-                    } else {
-                        "WA"
-                    }
-                    .to_owned()
-                },
-                |c| c.verdict.clone(),
-            );
+            report.verdict = gradebook::overall(&report.cases, cases.len());
         }
     }
-    if !cases.is_empty() {
-        report.score = (report.passed as f64 * 1000.0 / cases.len() as f64).round() / 10.0;
-    }
+    report.score = gradebook::score(report.passed, cases.len());
     report
 }
 

@@ -5,6 +5,7 @@ use crate::batch::discover::{self, EntryRule, Layout};
 use crate::batch::journal::Journal;
 use crate::batch::{self as class, Batch};
 use crate::cli::{BatchArgs, BatchLayout};
+use crate::report;
 use crate::status::{Fault, Status};
 use crate::submission::{Options, compile, languages::Languages};
 
@@ -25,7 +26,14 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         },
     };
     let languages = Languages::load(args.config.as_deref())?;
-    let (mut students, skipped) = discover::discover(&args.dir, &languages, &rule)?;
+    let discover::Roster {
+        mut students,
+        skipped,
+        warnings,
+    } = discover::discover(&args.dir, &languages, &rule)?;
+    for warning in &warnings {
+        report::note(&format!("grader: warning: {warning}"));
+    }
     if students.is_empty() {
         return Err(Fault::Usage(format!(
             "{}: no submissions in it ({} other files)",
@@ -36,22 +44,26 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     if let Some(shard) = args.shard {
         students.retain(|s| shard.holds(&s.name));
     }
-    let (journal, known) = Journal::open(&args.out.join("journal.jsonl"))?;
     let limits = super::limits(&args.limits)?;
+    let options = Options {
+        language: None,
+        languages: &languages,
+        cache: args
+            .cache_dir
+            .clone()
+            .unwrap_or_else(compile::default_cache),
+        tier: limits.sandbox,
+    };
+    // A fault of the setup (an unwritable cache, a missing compiler) is the call's, found
+    // before anyone is graded: never every student's mark.
+    class::check_setup(&students, &options)?;
+    let (journal, known) = Journal::open(&args.out.join("journal.jsonl"))?;
     let batch = Batch {
         problem,
         limits,
         jobs: super::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
-        options: Options {
-            language: None,
-            languages: &languages,
-            cache: args
-                .cache_dir
-                .clone()
-                .unwrap_or_else(compile::default_cache),
-            tier: limits.sandbox,
-        },
+        options,
         class: &args.dir,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &journal, known)?;

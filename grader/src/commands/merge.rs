@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::batch::gradebook::{self, Gradebook};
+use crate::batch::validate;
 use crate::cli::{BatchReport, MergeArgs};
 use crate::files;
 use crate::report;
@@ -21,6 +22,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
                 e.column()
             ))
         })?;
+        validate::validate(&book).map_err(|e| Fault::Usage(format!("{}: {e}", path.display())))?;
         books.push((path.display().to_string(), book));
     }
     let merged = gradebook::merge(books).map_err(Fault::Usage)?;

@@ -1,12 +1,14 @@
 //! Compiling a source in a worker of the run's tier (in `strict`, a box that shows only the
 //! system folders, the toolchain and the one source), under the language's compile
 //! limits, with a clean environment; cached by a hash of the source, the compiler's
-//! version and the command, so that a second run of the same submission does not compile
-//! again.
+//! version, the command and the tier, so that a second run of the same submission does
+//! not compile again. A failed compile is cached like a success, with the compiler's
+//! message, when the failure is the source's own (the compiler exited and said why); a
+//! compile stopped by a limit or a signal (which a busy machine can cause) is not.
 //!
 //! The cache is trusted only when nobody else can write it: its folder must belong to the
 //! grader's user and be writable by nobody else (a folder made here is mode 0700), and a
-//! cached program must still have the hash recorded when it was compiled.
+//! cached program or message must still have the hash recorded when it was written.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -19,7 +21,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use super::languages::{CompileLimits, Language};
+use super::languages::{CompileLimits, Language, OUT, SRC};
 use super::{PATH, compile_path, resolve};
 use crate::exec::sandbox::{Tier, in_system_folders};
 use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
@@ -34,6 +36,8 @@ const MESSAGE_LINES: usize = 40;
 const MESSAGE_BYTES: usize = 256 * 1024;
 /// The name of the compiled program in the work folder and in a cache entry.
 const PROGRAM: &str = "program";
+/// The name of a failed compile's message in a cache entry.
+const MESSAGE: &str = "message";
 
 /// The result of a compile.
 #[derive(Debug)]
@@ -99,6 +103,24 @@ fn checked_cache(dir: &Path) -> Result<(), Fault> {
     Ok(())
 }
 
+/// Makes sure `dir` can serve as the compile cache: [`checked_cache`]'s rules, and a
+/// folder can be made in it. A cache that cannot be written is the setup's fault, found
+/// before anything compiles (and before a batch grades anyone), never a student's.
+pub(crate) fn usable_cache(dir: &Path) -> Result<(), Fault> {
+    checked_cache(dir)?;
+    tempfile::Builder::new()
+        .prefix(".probe-")
+        .tempdir_in(dir)
+        .map_err(|e| files::cannot(dir, "write into the compile cache", &e))?;
+    Ok(())
+}
+
+/// Makes sure the compiler of language `name` is installed (`source` is named in the
+/// error).
+pub(crate) fn check_compiler(source: &Path, name: &str, language: &Language) -> Result<(), Fault> {
+    toolchain(name, language, source).map(drop)
+}
+
 /// Compiles `source` as language `name`, or takes it from the cache.
 pub(crate) fn compile(
     source: &Path,
@@ -114,24 +136,31 @@ pub(crate) fn compile(
     let bytes = files::read_capped(source)?;
     let toolchain = toolchain(name, language, source)?;
     let mut hash = Sha256::new();
+    // The tier is part of the key: a source may compile only where the box shows it
+    // more (an `#include` of a file outside), so no result is reused across tiers.
+    let tier_name = format!("{tier:?}");
     for part in [
         name.as_bytes(),
         command.join("\0").as_bytes(),
         toolchain.version.as_bytes(),
+        tier_name.as_bytes(),
         &bytes,
     ] {
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
     }
     let key = hex(&hash.finalize());
-    checked_cache(cache)?;
+    usable_cache(cache)?;
     let entry = cache.join(&key);
     let program = entry.join(PROGRAM);
-    if verified(&entry) {
+    if verified(&entry, PROGRAM) {
         return Ok(Compiled::Program {
             path: program,
             cached: true,
         });
+    }
+    if let Some(message) = cached_message(&entry) {
+        return Ok(Compiled::Error(message));
     }
     let staging = super::stage_dir()?;
     // The compiler runs beside a copy of the source under its own name, so its messages
@@ -156,8 +185,8 @@ pub(crate) fn compile(
     let out = worker.work_dir().join(PROGRAM);
     let mut argv = vec![toolchain.compiler.clone()];
     argv.extend(command[1..].iter().map(|w| {
-        w.replace("{src}", &file_name)
-            .replace("{out}", &out.to_string_lossy())
+        w.replace(SRC, &file_name)
+            .replace(OUT, &out.to_string_lossy())
     }));
     let job = Job {
         argv,
@@ -176,7 +205,10 @@ pub(crate) fn compile(
     crate::interrupt::check()?;
     let (outcome, built) = ran.map_err(fault)?;
     if let Some(refusal) = refusal(&outcome, &limits) {
-        return Ok(Compiled::Error(refusal));
+        if refusal.own {
+            publish(&mut refusal.message.as_bytes(), cache, &entry, MESSAGE)?;
+        }
+        return Ok(Compiled::Error(refusal.message));
     }
     let Some(mut built) = built else {
         return Ok(Compiled::Error(above(
@@ -184,7 +216,7 @@ pub(crate) fn compile(
             &said(&outcome),
         )));
     };
-    publish(&mut built, cache, &entry)?;
+    publish(&mut built, cache, &entry, PROGRAM)?;
     Ok(Compiled::Program {
         path: program,
         cached: false,
@@ -203,9 +235,19 @@ fn limits(limits: &CompileLimits, tier: Tier) -> Limits {
     }
 }
 
-/// Why a compile failed, for the `CE` message; `None` when it succeeded. A limit is
-/// decided by cause, by the same rules as any run's verdict.
-fn refusal(outcome: &Outcome, limits: &Limits) -> Option<String> {
+/// Why a compile failed.
+struct Refusal {
+    /// The `CE` message.
+    message: String,
+    /// Whether the failure is the source's own: the compiler exited with a status and said
+    /// why, so the same source fails the same way again and the failure may be cached. A
+    /// limit or a signal may be the machine's (a busy one, the OOM killer), and is not.
+    own: bool,
+}
+
+/// Why a compile failed; `None` when it succeeded. A limit is decided by cause, by the
+/// same rules as any run's verdict.
+fn refusal(outcome: &Outcome, limits: &Limits) -> Option<Refusal> {
     let decision = judge::judge(outcome, limits, |_| Judgement::accepted());
     let said = said(outcome);
     let head = match decision.verdict {
@@ -217,9 +259,17 @@ fn refusal(outcome: &Outcome, limits: &Limits) -> Option<String> {
             "the compiler failed without a message ({})",
             decision.message
         ),
-        _ => return Some(said),
+        _ => {
+            return Some(Refusal {
+                message: said,
+                own: outcome.code.is_some() && outcome.signal.is_none(),
+            });
+        }
     };
-    Some(above(&head, &said))
+    Some(Refusal {
+        message: above(&head, &said),
+        own: false,
+    })
 }
 
 /// `head`, with what the compiler said below it when it said anything.
@@ -231,15 +281,30 @@ fn above(head: &str, said: &str) -> String {
     }
 }
 
-/// Whether the cache entry holds a program with the hash recorded beside it.
-fn verified(entry: &Path) -> bool {
+/// Whether the cache entry holds the file `name` (the program or a failure's message)
+/// with the hash recorded beside it.
+fn verified(entry: &Path, name: &str) -> bool {
     let (Ok(recorded), Ok(mut file)) = (
-        fs::read_to_string(entry.join(format!("{PROGRAM}.sha256"))),
-        fs::File::open(entry.join(PROGRAM)),
+        fs::read_to_string(entry.join(format!("{name}.sha256"))),
+        fs::File::open(entry.join(name)),
     ) else {
         return false;
     };
     digest(&mut file).is_ok_and(|d| d == recorded.trim())
+}
+
+/// The message of a failed compile the cache entry holds, when it is verified.
+fn cached_message(entry: &Path) -> Option<String> {
+    if !verified(entry, MESSAGE) {
+        return None;
+    }
+    // Read after the check: the cache belongs to the grader's user alone.
+    fs::read_to_string(entry.join(MESSAGE)).ok()
+}
+
+/// Whether the cache entry holds a verified program or message.
+fn intact(entry: &Path) -> bool {
+    verified(entry, PROGRAM) || verified(entry, MESSAGE)
 }
 
 fn digest(reader: &mut impl Read) -> io::Result<String> {
@@ -280,31 +345,33 @@ impl<W: Write> Write for Hashing<W> {
     }
 }
 
-/// Copies the compiled program into the cache with its hash, and publishes the entry
-/// atomically: a concurrent grader either finds the whole entry or none.
-fn publish(built: &mut fs::File, cache: &Path, entry: &Path) -> Result<(), Fault> {
+/// Copies the compiled program (or a failure's message), as the file `name`, into the
+/// cache with its hash, and publishes the entry atomically: a concurrent grader either
+/// finds the whole entry or none.
+fn publish(built: &mut impl Read, cache: &Path, entry: &Path, name: &str) -> Result<(), Fault> {
     let work = tempfile::Builder::new()
         .prefix(".compile-")
         .tempdir_in(cache)
         .map_err(|e| files::cannot(cache, "write into", &e))?;
-    let program = work.path().join(PROGRAM);
+    let program = work.path().join(name);
     let to = fs::File::create(&program).map_err(|e| files::cannot(&program, "write", &e))?;
     // Hashed as it is written: the record is of these very bytes.
     let mut to = Hashing::new(to);
     io::copy(built, &mut to).map_err(|e| files::cannot(&program, "write", &e))?;
     let hash = to.hex();
-    fs::set_permissions(&program, fs::Permissions::from_mode(0o755))
+    let mode = if name == PROGRAM { 0o755 } else { 0o644 };
+    fs::set_permissions(&program, fs::Permissions::from_mode(mode))
         .map_err(|e| files::cannot(&program, "write", &e))?;
-    let record = work.path().join(format!("{PROGRAM}.sha256"));
+    let record = work.path().join(format!("{name}.sha256"));
     fs::write(&record, hash).map_err(|e| files::cannot(&record, "write", &e))?;
     // A stale entry (it failed verification) makes way.
-    if entry.exists() && !verified(entry) {
+    if entry.exists() && !intact(entry) {
         let _ = fs::remove_dir_all(entry);
     }
     let staged = work.keep();
     match fs::rename(&staged, entry) {
         Ok(()) => Ok(()),
-        Err(_) if verified(entry) => {
+        Err(_) if intact(entry) => {
             let _ = fs::remove_dir_all(&staged);
             Ok(())
         }

@@ -13,6 +13,11 @@ use crate::status::Fault;
 /// The built-in table.
 const BUILTIN: &str = include_str!("languages.toml");
 
+/// The source file, in a command.
+pub(crate) const SRC: &str = "{src}";
+/// The compiled program, in a command.
+pub(crate) const OUT: &str = "{out}";
+
 /// How one language is built and run.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -128,6 +133,8 @@ fn parse(path: &Path, text: &str) -> Result<Vec<(String, Language)>, Fault> {
         ))
     })?;
     let order: toml::Table = toml::from_str(text).map_err(|e| Fault::Usage(e.to_string()))?;
+    let words: BTreeMap<String, Words> =
+        toml::from_str(text).map_err(|e| Fault::Usage(e.to_string()))?;
     let mut entries = Vec::new();
     for name in order.keys() {
         let language = table[name].clone();
@@ -137,9 +144,100 @@ fn parse(path: &Path, text: &str) -> Result<Vec<(String, Language)>, Fault> {
                 path.display()
             )));
         }
+        words[name].check(name).map_err(|(offset, why)| {
+            let (line, column) = line_column(text, offset);
+            Fault::Usage(format!("{}:{line}:{column}: {why}", path.display()))
+        })?;
         entries.push((name.clone(), language));
     }
     Ok(entries)
+}
+
+/// An entry's commands with where each word is in the file, to check their placeholders:
+/// a typo such as `{source}` would otherwise reach the compiler as it is, and every
+/// student would get the setup's fault as a `CE`.
+#[derive(Deserialize)]
+struct Words {
+    #[serde(default)]
+    compile: Option<toml::Spanned<Vec<toml::Spanned<String>>>>,
+    #[serde(default)]
+    run: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    sysroot: Option<Vec<toml::Spanned<String>>>,
+}
+
+impl Words {
+    /// The first fault of the entry `name`'s placeholders: where it is (a byte offset in
+    /// the file) and what.
+    fn check(&self, name: &str) -> Result<(), (usize, String)> {
+        // `{out}` is what a compile writes: without a compile there is none.
+        let known = if self.compile.is_some() {
+            &[SRC, OUT][..]
+        } else {
+            &[SRC][..]
+        };
+        let commands = [
+            (
+                "compile",
+                self.compile.as_ref().map(|c| c.get_ref().as_slice()),
+            ),
+            ("run", Some(self.run.as_slice())),
+            ("sysroot", self.sysroot.as_deref()),
+        ];
+        for (key, words) in commands {
+            for word in words.unwrap_or_default() {
+                // The word's text starts after its opening quote.
+                let start = word.span().start + 1;
+                for (at, placeholder) in placeholders(word.get_ref()) {
+                    if !known.contains(&placeholder) {
+                        let also = if placeholder == OUT {
+                            format!(" (`{name}` has no `compile`, so there is no {OUT})")
+                        } else {
+                            String::new()
+                        };
+                        return Err((
+                            start + at,
+                            format!(
+                                "unknown placeholder `{placeholder}` in `{name}.{key}`{also}; known: {}",
+                                known.join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(compile) = &self.compile {
+            for needed in [SRC, OUT] {
+                if !compile
+                    .get_ref()
+                    .iter()
+                    .any(|w| w.get_ref().contains(needed))
+                {
+                    return Err((
+                        compile.span().start,
+                        format!("`{name}.compile` does not name {needed}"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every `{name}` in `word` (a letter, digit or `_` name between braces), with its byte
+/// offset.
+fn placeholders(word: &str) -> Vec<(usize, &str)> {
+    let mut found = Vec::new();
+    for (at, _) in word.match_indices('{') {
+        let rest = &word[at + 1..];
+        if let Some(end) = rest.find('}') {
+            let inner = &rest[..end];
+            if !inner.is_empty() && inner.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                found.push((at, &word[at..at + end + 2]));
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -190,5 +288,44 @@ mod tests {
         assert!(
             matches!(Languages::load(Some(&config)), Err(Fault::Usage(m)) if m.contains("grader.toml:2:7"))
         );
+    }
+
+    #[test]
+    fn a_placeholder_typo_is_refused_with_its_line_and_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("grader.toml");
+        let refused = |text: &str| {
+            std::fs::write(&config, text).unwrap();
+            match Languages::load(Some(&config)) {
+                Err(Fault::Usage(m)) => m,
+                other => panic!("{text}: {other:?}"),
+            }
+        };
+        let m = refused(
+            "[c]\nextensions = [\"c\"]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{source}\"]\nrun = [\"{out}\"]\n",
+        );
+        assert!(m.ends_with("grader.toml:3:35: unknown placeholder `{source}` in `c.compile`; known: {src}, {out}"), "{m}");
+        let m = refused("[py]\nrun = [\"python3\", \"{out}\"]\n");
+        assert!(
+            m.contains(
+                "grader.toml:2:20: unknown placeholder `{out}` in `py.run` (`py` has no `compile`"
+            ),
+            "{m}"
+        );
+        let m = refused("[c]\ncompile = [\"gcc\", \"{src}\"]\nrun = [\"{out}\"]\n");
+        assert!(
+            m.contains("grader.toml:2:11: `c.compile` does not name {out}"),
+            "{m}"
+        );
+        let m = refused(
+            "[c]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{src}\"]\nrun = [\"{out}\", \"--x={srcc}\"]\n",
+        );
+        assert!(
+            m.contains("grader.toml:3:22: unknown placeholder `{srcc}` in `c.run`"),
+            "{m}"
+        );
+        // Braces that are no placeholder pass, and so does the built-in table.
+        std::fs::write(&config, "[c]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{src}\", \"-D{}\", \"-DX={ 1 }\"]\nrun = [\"{out}\"]\n").unwrap();
+        Languages::load(Some(&config)).unwrap();
     }
 }

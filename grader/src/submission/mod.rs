@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::exec::sandbox::{Tier, in_system_folders};
 use crate::files;
 use crate::status::Fault;
-use languages::Languages;
+use languages::{Language, Languages};
 
 /// The `PATH` programs run with, and where commands are looked up.
 pub(crate) const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -108,11 +108,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                     path.display()
                 )));
             }
-            let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-            let chosen = match options.language {
-                Some(name) => Some(options.languages.named(name)?),
-                None => options.languages.for_extension(extension),
-            };
+            let chosen = language_of(path, options)?;
             match chosen {
                 Some((name, language)) => {
                     let (out, cached) = match &language.compile {
@@ -136,7 +132,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                         None => (None, false),
                     };
                     let src = staging.path().join(path.file_name().unwrap_or_default());
-                    if language.run.iter().any(|w| w.contains("{src}")) {
+                    if language.run.iter().any(|w| w.contains(languages::SRC)) {
                         copy_readable(path, &src)?;
                     }
                     let program = staging.path().join("program");
@@ -147,8 +143,8 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                         .run
                         .iter()
                         .map(|w| {
-                            w.replace("{src}", &src.to_string_lossy())
-                                .replace("{out}", &program.to_string_lossy())
+                            w.replace(languages::SRC, &src.to_string_lossy())
+                                .replace(languages::OUT, &program.to_string_lossy())
                         })
                         .collect();
                     (argv, name.to_owned(), cached)
@@ -164,8 +160,9 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                 }
                 None => {
                     return Err(Fault::Usage(format!(
-                        "{}: unknown extension `.{extension}` (known: {}); choose one with --lang, or run it with --cmd",
+                        "{}: unknown extension `.{}` (known: {}); choose one with --lang, or run it with --cmd",
                         path.display(),
+                        path.extension().unwrap_or_default().to_string_lossy(),
                         known_extensions(options.languages)
                     )));
                 }
@@ -184,6 +181,40 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         staging,
         toolchain,
     }))
+}
+
+/// The language `path` is built as: `--lang`, else by its extension; `None` when neither
+/// names one.
+fn language_of<'o>(
+    path: &Path,
+    options: &Options<'o>,
+) -> Result<Option<(&'o str, &'o Language)>, Fault> {
+    if let Some(name) = options.language {
+        return options.languages.named(name).map(Some);
+    }
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    Ok(options.languages.for_extension(extension))
+}
+
+/// Checks what the grader's setup must give the language of the source `path`, before
+/// anything is built: its compiler and a usable compile cache, or its interpreter. A
+/// fault here is the setup's (exit 2), found once rather than as every student's error.
+pub(crate) fn check_setup(path: &Path, options: &Options<'_>) -> Result<(), Fault> {
+    let Some((name, language)) = language_of(path, options)? else {
+        return Ok(());
+    };
+    if language.compile.is_some() {
+        compile::usable_cache(&options.cache)?;
+        compile::check_compiler(path, name, language)?;
+    }
+    if let Some(program) = language
+        .run
+        .first()
+        .filter(|w| !w.contains(languages::SRC) && !w.contains(languages::OUT))
+    {
+        resolve(program, &run_path())?;
+    }
+    Ok(())
 }
 
 /// A `--cmd` line, with every word that names a file of the user (the program itself, a

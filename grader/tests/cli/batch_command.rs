@@ -358,9 +358,9 @@ fn shards_merge_into_the_gradebook_of_one_run() {
     let merged: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(verdicts(&merged), verdicts(&whole));
     assert_eq!(merged["skipped"], whole["skipped"]);
-    // A gradebook of other cases does not merge.
+    // A gradebook of other limits does not merge.
     let mut other = one.clone();
-    other["cases"] = serde_json::json!(["x"]);
+    other["limits"]["cpu_ms"] = serde_json::json!(2500.0);
     fs::write(class.path("other.json"), other.to_string()).unwrap();
     class
         .command()
@@ -492,4 +492,308 @@ fn a_run_the_grader_cannot_make_is_that_students_fault_line_not_the_end_of_the_b
         );
         assert_eq!(student(&book, "bob")["verdict"], "AC", "{tier}: {book:#}");
     }
+}
+
+#[test]
+fn links_out_of_the_class_or_to_folders_are_listed_never_followed() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c")]);
+    let secret = class.path("secret.c");
+    fs::write(&secret, "int main(void) { return 0; } SECRET-TEXT-1234\n").unwrap();
+    let dir = class.path("class");
+    std::os::unix::fs::symlink("..", dir.join("up")).unwrap();
+    std::os::unix::fs::symlink(".", dir.join("loop")).unwrap();
+    std::os::unix::fs::symlink(&secret, dir.join("x.c")).unwrap();
+    std::os::unix::fs::symlink("alice.c", dir.join("bob.c")).unwrap();
+    let (book, status) = class.batch("out", &[]);
+    assert_eq!(status, 1);
+    assert_eq!(
+        verdicts(&book),
+        [
+            ("alice".to_owned(), "WA".to_owned(), 1),
+            ("bob".to_owned(), "WA".to_owned(), 1),
+        ]
+    );
+    let why = |path: &str| {
+        book["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["path"] == path)
+            .unwrap_or_else(|| panic!("{path} not listed: {book:#}"))["why"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(why("up").contains("a link out of the class folder"));
+    assert!(why("loop").contains("a link to a folder"));
+    assert!(why("x.c").contains("a link out of the class folder"));
+    for name in [
+        "gradebook.json",
+        "gradebook.csv",
+        "gradebook.xml",
+        "gradebook.html",
+    ] {
+        let text = fs::read_to_string(class.path("out").join(name)).unwrap();
+        assert!(
+            !text.contains("SECRET-TEXT"),
+            "{name} holds the linked file"
+        );
+    }
+}
+
+#[test]
+fn no_layout_drops_a_student_folder_and_an_entry_that_matches_nothing_warns() {
+    let class = Class::new(&[
+        ("section-b/dave.c", "wa_off_by_one.c"),
+        ("section-b/erin/main.cpp", "ac_rows.cpp"),
+        ("gina/a.c", "wa_off_by_one.c"),
+        ("gina/b.cpp", "ac_rows.cpp"),
+    ]);
+    let expected = [
+        ("gina/a".to_owned(), "WA".to_owned(), 1),
+        ("gina/b".to_owned(), "AC".to_owned(), 2),
+        ("section-b/dave".to_owned(), "WA".to_owned(), 1),
+        ("section-b/erin".to_owned(), "AC".to_owned(), 2),
+    ];
+    for layout in ["auto", "folders"] {
+        let (book, status) = class.batch(&format!("out-{layout}"), &["--layout", layout]);
+        assert_eq!(status, 1, "{layout}");
+        assert_eq!(verdicts(&book), expected, "{layout}");
+        assert_eq!(book["skipped"], serde_json::json!([]), "{layout}");
+    }
+    class
+        .command()
+        .args([
+            "batch",
+            "flip",
+            "class",
+            "--out",
+            "out",
+            "--entry",
+            "solution.*",
+        ])
+        .arg("--cases")
+        .arg(fixture("cases/flip-two"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "grader: warning: --entry `solution.*` matches no file in class",
+        ));
+}
+
+#[test]
+fn a_fault_of_the_setup_is_exit_2_before_anyone_is_graded_never_a_mark() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.py", "ac_rows.py")]);
+    let config = class.path("languages.toml");
+    // Exactly one line, naming what is at fault; no gradebook, no journal.
+    let refused = |cmd: &mut Command, says: &str| {
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{says}: {stderr}");
+        assert!(stderr.starts_with("grader: error: "), "{stderr}");
+        assert!(stderr.contains(says), "{says}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!class.path("out").exists(), "{says}: something was graded");
+    };
+    let batch = |extra: &[&str]| {
+        let mut cmd = class.command();
+        cmd.args(["batch", "flip", "class", "--out", "out", "--cases"])
+            .arg(fixture("cases/flip-two"))
+            .args(extra);
+        cmd
+    };
+    let test = |extra: &[&str]| {
+        let mut cmd = class.command();
+        cmd.args(["test", "flip", "class/alice.c", "--cases"])
+            .arg(fixture("cases/flip-two"))
+            .args(extra);
+        cmd
+    };
+    // A compile cache that cannot be made (its parent is a file): batch and test agree.
+    fs::write(class.path("file"), "").unwrap();
+    let cache = class.path("file/cache");
+    let cache = cache.to_str().unwrap();
+    refused(&mut batch(&["--cache-dir", cache]), "file");
+    refused(test(&[]).env("GRADER_CACHE_DIR", cache), "file");
+    // A placeholder typo in the language table, with its line and column.
+    fs::write(
+        &config,
+        "[c]\nextensions = [\"c\"]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{source}\"]\nrun = [\"{out}\"]\n",
+    )
+    .unwrap();
+    let with_config = ["--config", config.to_str().unwrap()];
+    let typo = "languages.toml:3:35: unknown placeholder `{source}` in `c.compile`";
+    refused(&mut batch(&with_config), typo);
+    refused(&mut test(&with_config), typo);
+    // A compiler, or an interpreter, that is not installed.
+    fs::write(
+        &config,
+        "[c]\nextensions = [\"c\"]\ncompile = [\"no-such-cc\", \"-o\", \"{out}\", \"{src}\"]\nrun = [\"{out}\"]\n",
+    )
+    .unwrap();
+    refused(
+        &mut batch(&with_config),
+        "alice.c: the compiler `no-such-cc`",
+    );
+    refused(
+        &mut test(&with_config),
+        "alice.c: the compiler `no-such-cc`",
+    );
+    fs::write(
+        &config,
+        "[python]\nextensions = [\"py\"]\nrun = [\"no-such-python\", \"{src}\"]\n",
+    )
+    .unwrap();
+    refused(&mut batch(&with_config), "`no-such-python`: not found");
+    // A class that compiles nothing needs no cache.
+    fs::remove_file(class.path("class/alice.c")).unwrap();
+    let (book, status) = class.batch("out", &["--cache-dir", cache]);
+    assert_eq!(status, 0, "{book:#}");
+    assert_eq!(verdicts(&book), [("bob".to_owned(), "AC".to_owned(), 2)]);
+}
+
+#[test]
+fn merge_refuses_a_gradebook_with_any_bad_field_naming_the_file_and_the_field() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ce_syntax.cpp")]);
+    let (book, _) = class.batch("out", &[]);
+    let alice = book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|s| s["student"] == "alice")
+        .unwrap();
+    let refused = |change: &dyn Fn(&mut Value), says: &str| {
+        let mut bad = book.clone();
+        change(&mut bad);
+        fs::write(class.path("bad.json"), bad.to_string()).unwrap();
+        class
+            .command()
+            .args(["merge", "out/gradebook.json", "bad.json", "--out", "merged"])
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::starts_with("grader: error: bad.json")
+                    .and(predicate::str::contains(says))
+                    .and(predicate::function(|s: &str| s.lines().count() == 1)),
+            );
+        assert!(!class.path("merged").exists(), "{says}: merged anyway");
+    };
+    let at = format!("students[{alice}] (`alice`)");
+    refused(
+        &|b| b["students"][alice]["passed"] = serde_json::json!(999),
+        &format!("{at}.passed: 999 is more than total 2"),
+    );
+    refused(
+        &|b| b["students"][alice]["verdict"] = serde_json::json!("XYZ"),
+        &format!("{at}.verdict: `XYZ` is not a verdict"),
+    );
+    refused(
+        &|b| b["students"][alice]["score"] = serde_json::json!(100.0),
+        &format!("{at}.score"),
+    );
+    refused(
+        &|b| b["students"][alice]["cases"][0]["verdict"] = serde_json::json!("AC"),
+        &format!("{at}.passed: 1, but 2 of its cases are AC"),
+    );
+    refused(
+        &|b| b["problem"] = serde_json::json!("chess"),
+        "problem: `chess` is not a problem",
+    );
+    refused(
+        &|b| b["students"][alice]["passed"] = serde_json::json!(-1),
+        "bad.json:1:",
+    );
+    refused(
+        &|b| b["students"][alice]["pased"] = serde_json::json!(1),
+        "unknown field `pased`",
+    );
+    // The batch's own gradebook merges as it is.
+    class
+        .command()
+        .args(["merge", "out/gradebook.json", "--out", "merged"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn a_failed_compile_is_cached_like_a_success_unless_a_limit_or_a_signal_stopped_it() {
+    let class = Class::new(&[]);
+    for (name, text) in [("bad", "broken"), ("slow", "SLEEP"), ("sig", "SIGNAL")] {
+        fs::write(class.path(&format!("class/{name}.fk")), text).unwrap();
+    }
+    // A compiler that notes each compile, and fails each source in its own way.
+    let log = class.path("compiles.log");
+    let compiler = class.path("toolchain/bin/fakecc");
+    fs::create_dir_all(compiler.parent().unwrap()).unwrap();
+    fs::write(
+        &compiler,
+        format!(
+            "#!/bin/sh\n\
+             [ \"$1\" = --version ] && {{ echo 'fakecc 1.0'; exit 0; }}\n\
+             echo \"$1\" >> {log}\n\
+             grep -q SLEEP \"$1\" && sleep 30\n\
+             grep -q SIGNAL \"$1\" && {{ echo dying >&2; kill -SEGV $$; }}\n\
+             echo \"$1:1:1: error: broken\" >&2\n\
+             exit 1\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&compiler, fs::Permissions::from_mode(0o755)).unwrap();
+    let config = class.path("languages.toml");
+    fs::write(
+        &config,
+        format!(
+            "[fake]\nextensions = [\"fk\"]\ncompile = [\"{}\", \"{{src}}\", \"{{out}}\"]\nrun = [\"{{out}}\"]\ncompile_limits = {{ cpu_secs = 2, wall_secs = 3 }}\n",
+            compiler.display()
+        ),
+    )
+    .unwrap();
+    let args = ["--sandbox", "none", "--config", config.to_str().unwrap()];
+    let compiles = |name: &str| {
+        fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| *l == format!("{name}.fk"))
+            .count()
+    };
+    let message = |book: &Value, name: &str| {
+        let s = student(book, name);
+        assert_eq!(s["verdict"], "CE", "{s:#}");
+        s["compile_error"].as_str().unwrap().to_owned()
+    };
+    let (first, _) = class.batch("out", &args);
+    assert_eq!(message(&first, "bad"), "bad.fk:1:1: error: broken");
+    assert!(message(&first, "slow").contains("the compiler was stopped"));
+    assert!(message(&first, "sig").contains("dying"));
+    let (second, _) = class.batch("out", &args);
+    assert_eq!(message(&second, "bad"), "bad.fk:1:1: error: broken");
+    assert_eq!(compiles("bad"), 1, "bad.fk's failure was cached");
+    assert_eq!(
+        compiles("slow"),
+        2,
+        "a compile a limit stopped is not cached"
+    );
+    assert_eq!(compiles("sig"), 2, "a compile a signal ended is not cached");
+    // A cached message is verified like a program: a changed one is compiled again.
+    let entries: Vec<PathBuf> = fs::read_dir(class.cache.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("message").is_file())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    fs::write(entries[0].join("message"), "planted").unwrap();
+    let (third, _) = class.batch("out", &args);
+    assert_eq!(message(&third, "bad"), "bad.fk:1:1: error: broken");
+    assert_eq!(compiles("bad"), 2);
+    // `grader test` replays the cached failure too.
+    class
+        .command()
+        .args(["test", "flip", "class/bad.fk", "--cases"])
+        .arg(fixture("cases/flip-two"))
+        .args(args)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("bad.fk:1:1: error: broken"));
+    assert_eq!(compiles("bad"), 2);
 }

@@ -585,7 +585,7 @@ fn bad_calls_are_one_line_errors_with_status_2() {
     let config = dir.path().join("languages.toml");
     fs::write(
         &config,
-        "[cpp]\nextensions = [\"cpp\"]\ncompile = [\"no-such-compiler\", \"{src}\"]\nrun = [\"{out}\"]\n",
+        "[cpp]\nextensions = [\"cpp\"]\ncompile = [\"no-such-compiler\", \"-o\", \"{out}\", \"{src}\"]\nrun = [\"{out}\"]\n",
     )
     .unwrap();
     refused(

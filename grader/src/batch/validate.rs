@@ -1,0 +1,367 @@
+//! Checking a gradebook read back from a file (`grader merge`): serde checks the types;
+//! this checks every value against the rules a batch writes it by (known problem and
+//! verdicts, `passed <= total`, sums that add up, a verdict and a score that follow from
+//! the cases), so that a hand-edited or damaged shard is refused, naming the field, and
+//! never merged into marks.
+
+use std::collections::HashSet;
+
+use reference::{Problem, Verdict};
+
+use super::gradebook::{self, Gradebook, StudentReport, Tally};
+
+/// The first fault of `book`: where it is (`students[2].passed`) and what.
+pub(crate) fn validate(book: &Gradebook) -> Result<(), String> {
+    if book.problem.parse::<Problem>().map(Problem::id) != Ok(book.problem.as_str()) {
+        return Err(format!(
+            "problem: `{}` is not a problem (known: {})",
+            book.problem,
+            Problem::ALL.map(Problem::id).join(", ")
+        ));
+    }
+    let limits = &book.limits;
+    for (field, value) in [("cpu_ms", limits.cpu_ms), ("wall_ms", limits.wall_ms)] {
+        if !(value.is_finite() && value > 0.0) {
+            return Err(format!("limits.{field}: {value} is not a positive time"));
+        }
+    }
+    if book.cases.is_empty() {
+        return Err("cases: no cases".to_owned());
+    }
+    let mut names = HashSet::new();
+    if let Some((i, name)) = book
+        .cases
+        .iter()
+        .enumerate()
+        .find(|(_, name)| !names.insert(name.as_str()))
+    {
+        return Err(format!("cases[{i}]: `{name}` is listed twice"));
+    }
+    let in_groups: usize = book.groups.values().sum();
+    if in_groups != book.cases.len() || book.groups.values().any(|&n| n == 0) {
+        return Err(format!(
+            "groups: {in_groups} cases in groups, but {} cases",
+            book.cases.len()
+        ));
+    }
+    if let Some(name) = book
+        .boards
+        .keys()
+        .find(|name| !names.contains(name.as_str()))
+    {
+        return Err(format!("boards: `{name}` is not one of the cases"));
+    }
+    let mut students = HashSet::new();
+    for (i, student) in book.students.iter().enumerate() {
+        let at = format!("students[{i}] (`{}`)", student.student);
+        if student.student.is_empty() || !students.insert(student.student.as_str()) {
+            return Err(format!("{at}.student: empty, or listed twice"));
+        }
+        validate_student(book, &names, student).map_err(|e| format!("{at}.{e}"))?;
+    }
+    Ok(())
+}
+
+/// The first fault of one student's report: the field and what.
+fn validate_student(
+    book: &Gradebook,
+    cases: &HashSet<&str>,
+    student: &StudentReport,
+) -> Result<(), String> {
+    if student.problem != book.problem {
+        return Err(format!(
+            "problem: `{}`, but the gradebook's is `{}`",
+            student.problem, book.problem
+        ));
+    }
+    if student.total != book.cases.len() {
+        return Err(format!(
+            "total: {}, but there are {} cases",
+            student.total,
+            book.cases.len()
+        ));
+    }
+    if student.passed > student.total {
+        return Err(format!(
+            "passed: {} is more than total {}",
+            student.passed, student.total
+        ));
+    }
+    let verdict = student.verdict.as_str();
+    if verdict != gradebook::NOT_GRADED && verdict.parse::<Verdict>().is_err() {
+        return Err(format!(
+            "verdict: `{verdict}` is not a verdict (known: {}, {})",
+            Verdict::ALL.map(Verdict::code).join(", "),
+            gradebook::NOT_GRADED
+        ));
+    }
+    let expected = gradebook::score(student.passed, student.total);
+    if (student.score - expected).abs() > 1e-9 {
+        return Err(format!(
+            "score: {}, but {}/{} passed is {expected}",
+            student.score, student.passed, student.total
+        ));
+    }
+    validate_groups(book, student)?;
+    validate_cases(book, cases, student)?;
+    // What was built decides which verdicts can be.
+    let built = match (&student.compile_error, &student.error) {
+        (Some(_), _) => Verdict::CompileError.code(),
+        (None, Some(_)) => gradebook::NOT_GRADED,
+        (None, None) => "",
+    };
+    if built.is_empty() {
+        let expected = gradebook::overall(&student.cases, student.total);
+        if verdict != expected {
+            return Err(format!(
+                "verdict: `{verdict}`, but its cases make it `{expected}`"
+            ));
+        }
+    } else if verdict != built || !student.cases.is_empty() || student.passed != 0 {
+        return Err(format!(
+            "verdict: `{verdict}` with {} cases and {} passed, but a student with {} has `{built}`, no cases and none passed",
+            student.cases.len(),
+            student.passed,
+            if built == gradebook::NOT_GRADED {
+                "an error"
+            } else {
+                "a compile error"
+            }
+        ));
+    }
+    Ok(())
+}
+
+/// A student's groups: the gradebook's groups, totals and passed cases that add up.
+fn validate_groups(book: &Gradebook, student: &StudentReport) -> Result<(), String> {
+    if !student.groups.keys().eq(book.groups.keys()) {
+        return Err("groups: not the gradebook's groups".to_owned());
+    }
+    for (group, &Tally { passed, total }) in &student.groups {
+        if total != book.groups[group] || passed > total {
+            return Err(format!(
+                "groups.{group}: {passed}/{total}, but the group has {} cases",
+                book.groups[group]
+            ));
+        }
+    }
+    let in_groups: usize = student.groups.values().map(|t| t.passed).sum();
+    if in_groups != student.passed {
+        return Err(format!(
+            "groups: {in_groups} passed in groups, but passed is {}",
+            student.passed
+        ));
+    }
+    Ok(())
+}
+
+/// A student's cases: known names, in the gradebook's order, known verdicts, real figures,
+/// and as many `AC` as passed.
+fn validate_cases(
+    book: &Gradebook,
+    cases: &HashSet<&str>,
+    student: &StudentReport,
+) -> Result<(), String> {
+    let mut order = book.cases.iter();
+    for (i, case) in student.cases.iter().enumerate() {
+        let at = format!("cases[{i}] (`{}`)", case.name);
+        if !cases.contains(case.name.as_str()) {
+            return Err(format!("{at}.name: not one of the gradebook's cases"));
+        }
+        if !order.any(|name| *name == case.name) {
+            return Err(format!(
+                "{at}.name: listed twice, or out of the cases' order"
+            ));
+        }
+        if case.verdict.parse::<Verdict>().is_err() || case.verdict == Verdict::CompileError.code()
+        {
+            return Err(format!(
+                "{at}.verdict: `{}` is not a run's verdict",
+                case.verdict
+            ));
+        }
+        for (field, value) in [("cpu_ms", case.cpu_ms), ("wall_ms", case.wall_ms)] {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(format!("{at}.{field}: {value} is not a time"));
+            }
+        }
+    }
+    let accepted = student
+        .cases
+        .iter()
+        .filter(|c| c.verdict == Verdict::Accepted.code())
+        .count();
+    if accepted != student.passed {
+        return Err(format!(
+            "passed: {}, but {accepted} of its cases are AC",
+            student.passed
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::gradebook::{CaseReport, LimitFacts};
+    use std::collections::BTreeMap;
+
+    fn case(name: &str, verdict: &str) -> CaseReport {
+        CaseReport {
+            name: name.to_owned(),
+            verdict: verdict.to_owned(),
+            cpu_ms: 1.0,
+            wall_ms: 2.0,
+            memory_kib: 1000,
+            message: String::new(),
+            output: String::new(),
+            stderr: String::new(),
+        }
+    }
+
+    fn book() -> Gradebook {
+        let tally = |passed, total| Tally { passed, total };
+        Gradebook {
+            problem: "flip".to_owned(),
+            limits: LimitFacts {
+                cpu_ms: 1000.0,
+                wall_ms: 4000.0,
+                memory_kib: 262_144,
+                output_kib: 65536,
+            },
+            cases: vec!["sample/01".to_owned(), "secret/02".to_owned()],
+            groups: BTreeMap::from([("sample".to_owned(), 1), ("secret".to_owned(), 1)]),
+            students: vec![
+                StudentReport {
+                    student: "alice".to_owned(),
+                    problem: "flip".to_owned(),
+                    submission: "alice.c".to_owned(),
+                    language: "c".to_owned(),
+                    verdict: "WA".to_owned(),
+                    score: 50.0,
+                    passed: 1,
+                    total: 2,
+                    groups: BTreeMap::from([
+                        ("sample".to_owned(), tally(1, 1)),
+                        ("secret".to_owned(), tally(0, 1)),
+                    ]),
+                    compile_error: None,
+                    error: None,
+                    cases: vec![case("sample/01", "AC"), case("secret/02", "WA")],
+                },
+                StudentReport {
+                    student: "bob".to_owned(),
+                    problem: "flip".to_owned(),
+                    submission: "bob.cpp".to_owned(),
+                    language: "cpp".to_owned(),
+                    verdict: "CE".to_owned(),
+                    score: 0.0,
+                    passed: 0,
+                    total: 2,
+                    groups: BTreeMap::from([
+                        ("sample".to_owned(), tally(0, 1)),
+                        ("secret".to_owned(), tally(0, 1)),
+                    ]),
+                    compile_error: Some("bob.cpp:1:1: error".to_owned()),
+                    error: None,
+                    cases: Vec::new(),
+                },
+            ],
+            skipped: Vec::new(),
+            boards: BTreeMap::new(),
+        }
+    }
+
+    /// The fault `change` makes, which must start with `at`.
+    fn fault(at: &str, change: impl FnOnce(&mut Gradebook)) {
+        let mut bad = book();
+        change(&mut bad);
+        let why = validate(&bad).expect_err(at);
+        assert!(why.starts_with(at), "expected {at}, got {why}");
+    }
+
+    #[test]
+    fn a_gradebook_as_batch_writes_it_is_valid() {
+        validate(&book()).unwrap();
+    }
+
+    #[test]
+    fn every_field_is_checked_and_named() {
+        fault("problem", |b| "chess".clone_into(&mut b.problem));
+        fault("limits.cpu_ms", |b| b.limits.cpu_ms = f64::NAN);
+        fault("cases[1]", |b| b.cases[1] = "sample/01".to_owned());
+        fault("groups", |b| {
+            b.groups.insert("secret".to_owned(), 5);
+        });
+        fault("students[1] (`alice`).student", |b| {
+            b.students[1].student = "alice".to_owned();
+        });
+        fault(
+            "students[0] (`alice`).passed: 999 is more than total 2",
+            |b| {
+                b.students[0].passed = 999;
+            },
+        );
+        fault(
+            "students[0] (`alice`).verdict: `XYZ` is not a verdict",
+            |b| {
+                "XYZ".clone_into(&mut b.students[0].verdict);
+            },
+        );
+        fault(
+            "students[0] (`alice`).verdict: `AC`, but its cases make it `WA`",
+            |b| {
+                "AC".clone_into(&mut b.students[0].verdict);
+            },
+        );
+        fault("students[0] (`alice`).score", |b| {
+            b.students[0].score = 100.0;
+        });
+        fault("students[0] (`alice`).total", |b| b.students[0].total = 3);
+        fault("students[0] (`alice`).problem", |b| {
+            "swap".clone_into(&mut b.students[0].problem);
+        });
+        fault("students[0] (`alice`).groups.secret", |b| {
+            b.students[0].groups.get_mut("secret").unwrap().passed = 2;
+        });
+        fault("students[0] (`alice`).groups: 2 passed in groups", |b| {
+            b.students[0].groups.get_mut("secret").unwrap().passed = 1;
+        });
+        fault("students[0] (`alice`).cases[1] (`x`).name", |b| {
+            "x".clone_into(&mut b.students[0].cases[1].name);
+        });
+        fault(
+            "students[0] (`alice`).cases[1] (`sample/01`).name: listed twice",
+            |b| {
+                "sample/01".clone_into(&mut b.students[0].cases[1].name);
+            },
+        );
+        fault(
+            "students[0] (`alice`).cases[1] (`secret/02`).verdict",
+            |b| {
+                "CE".clone_into(&mut b.students[0].cases[1].verdict);
+            },
+        );
+        fault("students[0] (`alice`).cases[0] (`sample/01`).cpu_ms", |b| {
+            b.students[0].cases[0].cpu_ms = -1.0;
+        });
+        fault(
+            "students[0] (`alice`).passed: 1, but 2 of its cases are AC",
+            |b| {
+                "AC".clone_into(&mut b.students[0].cases[1].verdict);
+            },
+        );
+        fault("students[1] (`bob`).verdict: `AC` with 0 cases", |b| {
+            "AC".clone_into(&mut b.students[1].verdict);
+        });
+        fault("boards", |b| {
+            b.boards.insert(
+                "nope".to_owned(),
+                gradebook::Board {
+                    input: String::new(),
+                    answer: String::new(),
+                },
+            );
+        });
+    }
+}
