@@ -11,7 +11,10 @@ use crate::submission::{Options, compile, languages::Languages};
 pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let cases = super::gradable_cases(problem.id(), args.cases.as_deref())?;
+    let cases: Vec<_> = super::gradable_cases(problem, args.cases.as_deref())?
+        .into_iter()
+        .map(|sound| sound.case)
+        .collect();
     let rule = EntryRule {
         pattern: args
             .entry

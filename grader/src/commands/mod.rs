@@ -14,13 +14,11 @@ mod solve;
 mod test;
 mod validate;
 
-use crate::cases::{
-    self as case_folders,
-    discover::{self, Case},
-};
+use crate::cases::{self as case_folders, discover};
 use crate::cli::{Command, LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
 use crate::exec::sandbox::{Machine, Tier};
+use crate::grade::{CaseText, SoundCase};
 use crate::status::{Fault, Status};
 use crate::submission::{self, Built, Options, Submission, compile, languages::Languages};
 
@@ -52,11 +50,15 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
     }
 }
 
-/// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), checked before
-/// anything runs: at least one, and each with its answer.
-fn gradable_cases(problem: &str, dir: Option<&std::path::Path>) -> Result<Vec<Case>, Fault> {
+/// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked
+/// before anything runs: at least one, each with its answer, and each sound
+/// (`cases::sound`): a broken case is the call's fault, never every contestant's `WA`.
+fn gradable_cases(
+    problem: reference::Problem,
+    dir: Option<&std::path::Path>,
+) -> Result<Vec<SoundCase>, Fault> {
     let folder = dir.map_or_else(
-        || test::default_cases(problem),
+        || test::default_cases(problem.id()),
         std::path::Path::to_path_buf,
     );
     let cases = discover::discover(&case_folders::data_dir(&folder))?;
@@ -66,13 +68,13 @@ fn gradable_cases(problem: &str, dir: Option<&std::path::Path>) -> Result<Vec<Ca
             folder.display()
         )));
     }
-    if let Some(case) = cases.iter().find(|c| c.answer.is_none()) {
-        return Err(Fault::Usage(format!(
-            "{}: no answer file beside it (.ans or .out)",
-            case.input.display()
-        )));
-    }
-    Ok(cases)
+    cases
+        .into_iter()
+        .map(|case| {
+            let text = CaseText::load_sound(problem, &case)?;
+            Ok(SoundCase { case, text })
+        })
+        .collect()
 }
 
 /// `--jobs`, by default the number of cores.

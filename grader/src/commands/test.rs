@@ -13,10 +13,10 @@ use crate::submission::Built;
 pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let cases = super::gradable_cases(problem.id(), args.cases.as_deref())?;
+    let cases = super::gradable_cases(problem, args.cases.as_deref())?;
     let limits = super::limits(&args.limits)?;
     let (built, shown) = super::build(&args.submission, limits.sandbox)?;
-    let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
     let (results, language, cached, compile_error) = match built {
         Built::CompileError { language, message } => (Vec::new(), language, false, Some(message)),
         Built::Ready(program) => {
