@@ -14,6 +14,7 @@ mod files;
 mod grade;
 mod judge;
 mod limits;
+mod outputs;
 mod remove;
 mod report;
 mod runner;

@@ -1,10 +1,12 @@
 //! `grader batch PROBLEM DIR`: grades a class folder into a gradebook, resuming from the
 //! journal in the output folder.
 
-use crate::batch::discover::{self, EntryRule, Layout};
+use crate::batch::discover::{self, EntryRule, Layout, Student};
 use crate::batch::journal::Journal;
 use crate::batch::{self as class, Batch};
+use crate::cases::discover::Case;
 use crate::cli::{BatchArgs, BatchLayout};
+use crate::outputs::{self, Kind};
 use crate::status::{Fault, Status};
 use crate::submission::{Options, compile, languages::Languages};
 
@@ -39,7 +41,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     if let Some(shard) = args.shard {
         students.retain(|s| shard.holds(&s.name));
     }
-    let (journal, known) = Journal::open(&args.out.join("journal.jsonl"))?;
+    check_outputs(args, &cases, &students)?;
+    let (journal, known) = Journal::open(&args.out.join(JOURNAL))?;
     let limits = super::limits(&args.limits)?;
     let batch = Batch {
         problem,
@@ -59,4 +62,26 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &journal, known)?;
     super::merge::write_and_print(&book, &args.out, args.report)
+}
+
+/// The journal's name in the output folder.
+const JOURNAL: &str = "journal.jsonl";
+
+/// The rule of outputs (`outputs`) for `--out`, its gradebook and its journal, before any
+/// student is built: nothing of the class, the cases or a language table is written over.
+fn check_outputs(args: &BatchArgs, cases: &[Case], students: &[Student]) -> Result<(), Fault> {
+    let mut inputs = super::inputs(None, cases);
+    inputs.add(&args.dir, "class folder");
+    if let Some(path) = &args.cases {
+        inputs.add(path, "case folder");
+    }
+    if let Some(path) = &args.config {
+        inputs.add(path, "language table");
+    }
+    for student in students {
+        inputs.add(&student.entry, "source of a student");
+    }
+    let mut files = super::merge::GRADEBOOK.to_vec();
+    files.push((JOURNAL, Kind::Journal));
+    outputs::folder(&args.out, &files, &inputs)
 }

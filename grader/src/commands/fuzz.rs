@@ -13,6 +13,7 @@ use reference::Problem;
 use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, TestReport};
 use crate::files;
+use crate::outputs::{self, Kind, Parent};
 use crate::report::{self, fuzz::Found, fuzz::FuzzReport, progress::Progress};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
@@ -50,6 +51,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         Some(path) => read_regressions(path, problem)?,
         None => Vec::new(),
     };
+    check_outputs(args, regressions_file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
     let (built, shown) = super::build(&args.submission, limits.sandbox)?;
@@ -365,4 +367,22 @@ fn report_and_status(facts: &FuzzReport, args: &FuzzArgs) -> Result<Status, Faul
     Ok(Status::failed_if(
         facts.compile_error.is_some() || facts.found.is_some(),
     ))
+}
+
+/// The rule of outputs (`outputs`) for the regressions file, `--report-file` and `--save`,
+/// before the seed is drawn and anything runs: a finding is never lost to a bad path.
+fn check_outputs(args: &FuzzArgs, regressions: Option<&Path>) -> Result<(), Fault> {
+    let mut inputs = super::inputs(Some(&args.submission), []);
+    if let Some(path) = regressions {
+        outputs::file(path, Kind::Regressions, Parent::MayBeMade, &inputs)?;
+        // Read and added to, so never a report or a saved case.
+        inputs.add(path, "regressions file");
+    }
+    if let Some(path) = &args.report_file {
+        outputs::file(path, Kind::Report, Parent::MustExist, &inputs)?;
+    }
+    if let Some(dir) = &args.save {
+        outputs::folder(dir, &[], &inputs)?;
+    }
+    Ok(())
 }

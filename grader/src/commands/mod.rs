@@ -14,11 +14,15 @@ mod solve;
 mod test;
 mod validate;
 
-use crate::cases::{self as case_folders, discover};
+use crate::cases::{
+    self as case_folders,
+    discover::{self, Case},
+};
 use crate::cli::{Command, LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
 use crate::exec::sandbox::{Machine, Tier};
 use crate::grade::{CaseText, SoundCase};
+use crate::outputs::Inputs;
 use crate::status::{Fault, Status};
 use crate::submission::{self, Built, Options, Submission, compile, languages::Languages};
 
@@ -75,6 +79,24 @@ fn gradable_cases(
             Ok(SoundCase { case, text })
         })
         .collect()
+}
+
+/// What a call reads, for the rule of outputs (`outputs`): the submission and language
+/// table the flags name, and the cases.
+fn inputs<'c>(args: Option<&SubmissionArgs>, cases: impl IntoIterator<Item = &'c Case>) -> Inputs {
+    let mut inputs = Inputs::default();
+    if let Some(args) = args {
+        if let Some(path) = &args.submission {
+            inputs.add(path, "submission");
+        }
+        if let Some(path) = &args.config {
+            inputs.add(path, "language table");
+        }
+    }
+    for case in cases {
+        inputs.add_case(case);
+    }
+    inputs
 }
 
 /// `--jobs`, by default the number of cores.
