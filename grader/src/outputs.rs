@@ -16,7 +16,7 @@
 use std::fs;
 use std::io::ErrorKind;
 use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reference::Problem;
 
@@ -69,11 +69,8 @@ impl Inputs {
     /// is refused by the code that reads it.
     pub(crate) fn add(&mut self, path: &Path, what: &str) {
         if let Ok(meta) = fs::metadata(path) {
-            self.known.push((
-                meta.dev(),
-                meta.ino(),
-                format!("{what} {}", path.display()),
-            ));
+            self.known
+                .push((meta.dev(), meta.ino(), format!("{what} {}", path.display())));
         }
     }
 
@@ -99,29 +96,23 @@ impl Inputs {
 pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> Result<(), Fault> {
     let refuse = |why: String| Err(Fault::Usage(format!("{}: {why}", path.display())));
     let folder = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
     };
-    match parent {
-        Parent::MustExist if !folder.is_dir() => {
-            return refuse(format!(
-                "cannot write: its folder {} {}",
-                folder.display(),
-                if folder.exists() {
-                    "is not a folder"
-                } else {
-                    "does not exist"
-                }
-            ));
-        }
-        Parent::MustExist => writable(&folder).map_err(|why| prefixed(path, &why))?,
-        Parent::MayBeMade => self::folder(&folder, &[], inputs).map_err(|f| match f {
-            Fault::Usage(why) => prefixed(path, &why),
-            internal @ Fault::Internal(_) => internal,
-        })?,
+    let ready = match parent {
+        Parent::MustExist => existing_folder(folder, inputs),
+        Parent::MayBeMade => folder_to_write(folder, inputs),
+    };
+    if let Err(why) = ready {
+        return refuse(format!(
+            "cannot write: its folder {} {why}",
+            folder.display()
+        ));
     }
     if let Some(what) = inputs.find(path) {
-        return refuse(format!("is the {what} of this call; it is never overwritten"));
+        return refuse(format!(
+            "is the {what} of this call; it is never overwritten"
+        ));
     }
     match fs::metadata(path) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
@@ -145,42 +136,52 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
 /// Checks a folder output and the files the call writes in it (`files`, each of its
 /// kind): see the module's rule. A missing folder is made later, in a parent that exists.
 pub(crate) fn folder(dir: &Path, files: &[(&str, Kind)], inputs: &Inputs) -> Result<(), Fault> {
-    let refuse = |why: String| Err(Fault::Usage(format!("{}: {why}", dir.display())));
-    match fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => {
-            if let Some(what) = inputs.find(dir) {
-                return refuse(format!(
-                    "is the {what} of this call; nothing is written into it"
-                ));
-            }
-            writable(dir).map_err(|why| prefixed(dir, &why))?;
-        }
-        Ok(_) => return refuse("is a file, not a folder".to_owned()),
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            let parent = match dir.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => Path::new("."),
-            };
-            if !parent.is_dir() {
-                return refuse(format!(
-                    "cannot make it: {} {}",
-                    parent.display(),
-                    if parent.exists() {
-                        "is not a folder"
-                    } else {
-                        "does not exist"
-                    }
-                ));
-            }
-            writable(parent).map_err(|why| prefixed(dir, &why))?;
-            return Ok(());
-        }
-        Err(e) => return Err(files::cannot(dir, "inspect", &e)),
-    }
+    folder_to_write(dir, inputs)
+        .map_err(|why| Fault::Usage(format!("{}: {why}", dir.display())))?;
     for (name, kind) in files {
         file(&dir.join(name), *kind, Parent::MustExist, inputs)?;
     }
     Ok(())
+}
+
+/// Why files cannot go in `dir`, made when missing in a parent that exists.
+fn folder_to_write(dir: &Path, inputs: &Inputs) -> Result<(), String> {
+    if fs::symlink_metadata(dir).is_ok() {
+        return existing_folder(dir, inputs);
+    }
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !parent.is_dir() {
+        return Err(format!(
+            "cannot make it: {} {}",
+            parent.display(),
+            if parent.exists() {
+                "is not a folder"
+            } else {
+                "does not exist"
+            }
+        ));
+    }
+    writable(parent).map_err(|why| format!("cannot make it in {}: {why}", parent.display()))
+}
+
+/// Why files cannot go in `dir`, which must exist.
+fn existing_folder(dir: &Path, inputs: &Inputs) -> Result<(), String> {
+    match fs::metadata(dir) {
+        Err(e) if e.kind() == ErrorKind::NotFound => Err("does not exist".to_owned()),
+        Err(e) => Err(e.to_string()),
+        Ok(meta) if !meta.is_dir() => Err("is a file, not a folder".to_owned()),
+        Ok(_) => {
+            if let Some(what) = inputs.find(dir) {
+                return Err(format!(
+                    "is the {what} of this call; nothing is written into it"
+                ));
+            }
+            writable(dir).map_err(|why| format!("cannot be written into: {why}"))
+        }
+    }
 }
 
 /// Whether the call may make files in `dir`: tried, not guessed from mode bits (ACLs,
@@ -192,19 +193,10 @@ fn writable(dir: &Path) -> Result<(), String> {
         .map(drop)
         .map_err(|e| match e.kind() {
             ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => {
-                format!("cannot write into {}: permission denied", dir.display())
+                "permission denied".to_owned()
             }
-            _ => format!("cannot write into {}: {e}", dir.display()),
+            _ => e.to_string(),
         })
-}
-
-fn prefixed(path: &Path, why: &str) -> Fault {
-    let own = path.display().to_string();
-    if why.starts_with(&own) {
-        Fault::Usage(why.to_owned())
-    } else {
-        Fault::Usage(format!("{own}: {why}"))
-    }
 }
 
 /// Whether `bytes` (a file's start) are a file of `kind` the grader writes, or nothing.
@@ -306,7 +298,10 @@ mod tests {
         ));
         // A report is not a gradebook, and a gradebook is not a report.
         assert!(!ours(Kind::Gradebook, report[0].as_bytes()));
-        assert!(!ours(Kind::Report, b"{\"problem\": \"flip\", \"students\": []}"));
+        assert!(!ours(
+            Kind::Report,
+            b"{\"problem\": \"flip\", \"students\": []}"
+        ));
         assert!(ours(
             Kind::Journal,
             b"{\"key\":\"ab\",\"student\":\"alice\",\"case\":\"sample/01\",\"verdict\":\"AC\"}\n{\"key\""
