@@ -72,9 +72,11 @@ const JOURNAL: &str = "journal.jsonl";
 fn check_outputs(args: &BatchArgs, cases: &[Case], students: &[Student]) -> Result<(), Fault> {
     let mut inputs = super::inputs(None, cases);
     inputs.add(&args.dir, "class folder");
-    if let Some(path) = &args.cases {
-        inputs.add(path, "case folder");
-    }
+    let case_folder = args
+        .cases
+        .clone()
+        .unwrap_or_else(|| super::test::default_cases(args.problem.id()));
+    inputs.add(&case_folder, "case folder");
     if let Some(path) = &args.config {
         inputs.add(path, "language table");
     }
