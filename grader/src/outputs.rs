@@ -138,6 +138,10 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
 pub(crate) fn folder(dir: &Path, files: &[(&str, Kind)], inputs: &Inputs) -> Result<(), Fault> {
     folder_to_write(dir, inputs)
         .map_err(|why| Fault::Usage(format!("{}: {why}", dir.display())))?;
+    if !dir.is_dir() {
+        // Made by the call: nothing in it yet to lose.
+        return Ok(());
+    }
     for (name, kind) in files {
         file(&dir.join(name), *kind, Parent::MustExist, inputs)?;
     }
@@ -344,7 +348,8 @@ mod tests {
             "{fault:?}"
         );
         // One missing level may be made for a folder output, not two.
-        assert!(folder(&dir.path().join("new"), &[], &none).is_ok());
+        let files = [("gradebook.json", Kind::Gradebook)];
+        assert_eq!(folder(&dir.path().join("new"), &files, &none), Ok(()));
         assert!(folder(&dir.path().join("new/deeper"), &[], &none).is_err());
         assert!(file(dir.path(), Kind::Report, Parent::MustExist, &none).is_err());
         let a_file = dir.path().join("notes.txt");

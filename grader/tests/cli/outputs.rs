@@ -278,4 +278,11 @@ fn batch_merge_and_gen_never_write_over_their_inputs_or_the_users_files() {
         "out/gradebook.csv: is a file, not a folder",
     );
     assert!(!call.path("out/journal.jsonl").exists());
+    // A new folder is made, and a second run replaces its own gradebook and resumes.
+    for _ in 0..2 {
+        call.grader(&[&batch[..], &["book", "--report", "csv"]].concat())
+            .assert()
+            .success();
+        assert!(call.path("book/gradebook.html").is_file());
+    }
 }
