@@ -215,7 +215,8 @@ fn read_regressions(path: &Path, problem: Problem) -> Result<Vec<Regression>, Fa
     let text = files::read_capped(path)?;
     let text = String::from_utf8(text)
         .map_err(|_| Fault::Usage(format!("{}: not UTF-8 text", path.display())))?;
-    let all = regressions::parse(&text).map_err(|bad| {
+    // The whole file first: a malformed line is named before any regression is used.
+    regressions::parse(&text).map_err(|bad| {
         Fault::Usage(format!(
             "{}:{}:{}: {}",
             path.display(),
@@ -224,16 +225,29 @@ fn read_regressions(path: &Path, problem: Problem) -> Result<Vec<Regression>, Fa
             bad.message
         ))
     })?;
-    let mine: Vec<Regression> = all.into_iter().filter(|r| r.problem == problem).collect();
-    for r in &mine {
-        problem.validate(r.input.as_bytes()).map_err(|e| {
-            Fault::Usage(format!(
-                "{}: a {problem} regression (seed {} run {}) is not a valid input: {e}",
-                path.display(),
-                r.seed,
-                r.run
-            ))
-        })?;
+    // A regression is a case: one that is not a valid input is located like a broken case
+    // file (`FILE:LINE:COL`, at its `input=`), before anything runs. Each line parses alone,
+    // so its number is known.
+    let mut mine = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        for r in regressions::parse(line).unwrap_or_default() {
+            if r.problem != problem {
+                continue;
+            }
+            if let Err(e) = problem.validate(r.input.as_bytes()) {
+                let column = line.find("input=").map_or(1, |at| at + 1);
+                return Err(Fault::Usage(format!(
+                    "{}:{}:{column}: this {problem} regression is not a valid input: its line \
+                     {}, column {}: {}",
+                    path.display(),
+                    index + 1,
+                    e.line,
+                    e.column,
+                    e.message
+                )));
+            }
+            mine.push(r);
+        }
     }
     Ok(mine)
 }

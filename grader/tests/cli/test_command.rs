@@ -683,3 +683,30 @@ fn batch_refuses_a_broken_case_before_grading_anyone() {
         "a gradebook of marks from a broken case"
     );
 }
+
+#[test]
+fn fuzz_locates_a_broken_regression_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let regressions = dir.path().join("r.txt");
+    fs::write(
+        &regressions,
+        "# earlier failures\n\nflip seed=1 run=1 input=\"bwxb\\nbbwb\\nbwwb\\nbwww\\n\"\n",
+    )
+    .unwrap();
+    let run = Run::new();
+    let mut cmd = Command::cargo_bin("grader").unwrap();
+    cmd.env("NO_COLOR", "1")
+        .env("TMPDIR", run.tmp.path())
+        .env("GRADER_CACHE_DIR", run.cache.path())
+        .timeout(TIMEOUT)
+        .current_dir(dir.path())
+        .args(["fuzz", "flip"])
+        .arg(fixture("wa_off_by_one.c"))
+        .arg("--regressions")
+        .arg(&regressions);
+    refused(
+        &mut cmd,
+        "r.txt:3:19: this flip regression is not a valid input: its line 1, column 3: ",
+    );
+    assert_nothing_compiled(run.cache.path());
+}
