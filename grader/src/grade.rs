@@ -75,6 +75,7 @@ pub(crate) fn grade(
                 let outcome = (|| -> Result<(), Fault> {
                     let mut runner = Runner::start(&plan.limits, [program])?;
                     loop {
+                        crate::interrupt::check()?;
                         if stop.load(Ordering::Relaxed) {
                             return Ok(());
                         }

@@ -39,11 +39,21 @@ pub(crate) fn judge(
             ),
         );
     }
-    if outcome.killed == Some(Killed::Wall) {
+    if let Some(stall) = Stall::of(outcome) {
+        let why = match stall {
+            Stall::Busy => format!(
+                "the machine was busy (the program waited {} for a CPU)",
+                seconds(outcome.waited)
+            ),
+            Stall::Slept => "the program slept or waited".to_owned(),
+            Stall::Computed => {
+                "the program computed all along (the wall limit is below the CPU limit)".to_owned()
+            }
+        };
         return decide(
             Verdict::TimeLimit,
             format!(
-                "wall time over the {} limit with {} of CPU: the program slept or waited",
+                "wall time over the {} limit with {} of CPU: {why}",
                 seconds(limits.wall),
                 seconds(outcome.cpu)
             ),
@@ -79,6 +89,48 @@ pub(crate) fn judge(
     }
     let judgement = check(&outcome.stdout);
     decide(judgement.verdict, judgement.message)
+}
+
+/// Why a run went over the wall limit, told by its own scheduling figures: how long its
+/// threads waited, runnable, for a CPU.
+///
+/// Some of that waiting a run may cause itself: `k` threads that all want to run on `n`
+/// CPUs keep `k - n` of them waiting on any machine. Only the waiting beyond that is the
+/// machine's doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stall {
+    /// Other work on the machine held it back for a quarter of its wall time at least.
+    /// Not the program's doing: the run is made again, alone, before any verdict
+    /// (`runner.rs`).
+    Busy,
+    /// It slept (on a timer, input, a lock) more than it ran: the program's doing.
+    Slept,
+    /// It ran most of the time: a wall limit below the CPU limit, or threads enough to
+    /// keep every CPU busy.
+    Computed,
+}
+
+impl Stall {
+    /// Why `outcome` went over the wall limit; `None` when it did not.
+    pub(crate) fn of(outcome: &Outcome) -> Option<Stall> {
+        if outcome.killed != Some(Killed::Wall) {
+            return None;
+        }
+        let crowd = outcome.tasks.saturating_sub(outcome.cpus.max(1));
+        let own = outcome.wall.saturating_mul(crowd);
+        let machine = outcome.waited.saturating_sub(own);
+        let asleep = outcome
+            .wall
+            .saturating_sub(outcome.cpu)
+            .saturating_sub(outcome.waited);
+        Some(if machine >= outcome.wall / 4 {
+            Stall::Busy
+        } else if asleep >= outcome.cpu {
+            Stall::Slept
+        } else {
+            Stall::Computed
+        })
+    }
 }
 
 /// `SIGSEGV (signal 11)`.
@@ -181,6 +233,7 @@ mod tests {
                     o.killed = Some(Killed::Wall);
                     o.signal = Some(9);
                     o.code = None;
+                    o.wall = Duration::from_millis(4001);
                 }),
                 TimeLimit,
                 "slept or waited",
@@ -279,5 +332,57 @@ mod tests {
         assert_eq!(mebibytes(256 << 20), "256 MiB");
         assert_eq!(mebibytes(3 << 19), "1.5 MiB");
         assert_eq!(signal_name(99), "signal 99");
+    }
+
+    /// A wall-limit kill with its scheduling figures: CPU, wall, waiting, threads, CPUs.
+    fn stalled(cpu: u64, wall: u64, waited: u64, tasks: u32, cpus: u32) -> Outcome {
+        ran(|o| {
+            o.killed = Some(Killed::Wall);
+            o.signal = Some(9);
+            o.code = None;
+            o.cpu = Duration::from_millis(cpu);
+            o.wall = Duration::from_millis(wall);
+            o.waited = Duration::from_millis(waited);
+            (o.tasks, o.cpus) = (tasks, cpus);
+        })
+    }
+
+    #[test]
+    fn a_wall_limit_tle_says_whether_the_program_slept_or_the_machine_was_busy() {
+        let cases = [
+            // 188 ms of CPU in a 4 s wall limit, 3.7 s of it waiting for a CPU.
+            (stalled(188, 4001, 3700, 1, 2), Stall::Busy),
+            // Asleep 3.5 s, waiting a little on a busy machine too: the program slept.
+            (stalled(100, 4001, 400, 1, 2), Stall::Slept),
+            (stalled(3, 4001, 0, 1, 2), Stall::Slept),
+            // Running all along into a wall limit below the CPU limit.
+            (stalled(990, 1001, 0, 1, 2), Stall::Computed),
+            // Ten spinning children on two CPUs of a loaded machine: 10.7 s of waiting in
+            // 3 s, less than the 24 s its own crowd makes on any machine.
+            (stalled(936, 3001, 10_680, 10, 2), Stall::Computed),
+            // The same crowd waiting far more than it makes itself: the machine was busy.
+            (stalled(300, 3001, 30_000, 10, 2), Stall::Busy),
+        ];
+        for (outcome, stall) in cases {
+            assert_eq!(Stall::of(&outcome), Some(stall), "{outcome:?}");
+            let (verdict, message) = verdict(&outcome);
+            assert_eq!(verdict, Verdict::TimeLimit);
+            let why = match stall {
+                Stall::Busy => "the machine was busy (the program waited",
+                Stall::Slept => "the program slept or waited",
+                Stall::Computed => "the program computed all along",
+            };
+            assert!(
+                message.starts_with("wall time over the 4 s limit with "),
+                "{message}"
+            );
+            assert!(message.contains(why), "{message}");
+        }
+        assert_eq!(
+            verdict(&stalled(188, 4001, 3700, 1, 2)).1,
+            "wall time over the 4 s limit with 188 ms of CPU: the machine was busy (the \
+             program waited 3.7 s for a CPU)"
+        );
+        assert_eq!(Stall::of(&ran(|_| {})), None);
     }
 }

@@ -12,6 +12,7 @@ pub(crate) mod commands;
 mod exec;
 mod files;
 mod grade;
+mod interrupt;
 mod judge;
 mod limits;
 mod outputs;
@@ -21,6 +22,7 @@ mod runner;
 mod scratch;
 mod status;
 mod submission;
+mod temp;
 
 use std::process::ExitCode;
 
@@ -37,12 +39,20 @@ fn main() -> ExitCode {
     {
         exec::launcher::serve();
     }
+    interrupt::install();
     install_panic_hook();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return report::clap_error(&error),
     };
-    match commands::run(cli.command) {
+    // What graders that were killed left in the temp folder goes first.
+    temp::sweep();
+    let result = commands::run(cli.command);
+    temp::remove_own();
+    // Once a signal arrived, whatever the command returned (its work done, or an error
+    // the stopping caused) the grader says it was stopped.
+    let result = interrupt::check().and(result);
+    match result {
         Ok(status) => status.exit_code(),
         Err(fault) => {
             report::error(&fault.to_string());
@@ -66,6 +76,7 @@ fn install_panic_hook() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned());
         report::error(&Fault::Internal(format!("{what}{place} (please report this)")).to_string());
+        temp::remove_own();
         std::process::exit(Fault::INTERNAL_EXIT);
     }));
 }

@@ -36,6 +36,8 @@ pub(crate) enum Fault {
     Usage(String),
     /// The grader is broken or the machine failed us: exit 3.
     Internal(String),
+    /// A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the command: exit 128 + its number.
+    Interrupted(nix::sys::signal::Signal),
 }
 
 impl Fault {
@@ -51,6 +53,7 @@ impl Fault {
         match self {
             Fault::Usage(_) => ExitCode::from(2),
             Fault::Internal(_) => ExitCode::from(Self::INTERNAL_EXIT as u8),
+            Fault::Interrupted(signal) => ExitCode::from(128 + *signal as u8),
         }
     }
 }
@@ -60,6 +63,10 @@ impl fmt::Display for Fault {
         match self {
             Fault::Usage(message) => f.write_str(message),
             Fault::Internal(message) => write!(f, "internal error: {message}"),
+            Fault::Interrupted(signal) => write!(
+                f,
+                "interrupted by {signal}: the runs were stopped and the temporary folders removed"
+            ),
         }
     }
 }

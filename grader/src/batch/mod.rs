@@ -69,6 +69,8 @@ pub(crate) fn grade_class(
     let limits_key = format!("{:?}", batch.limits);
     let progress = BatchProgress::new(students.len());
     let mut builds = build_all(batch, students);
+    // A build the stopping cut short is no student's result.
+    crate::interrupt::check()?;
     // Every run still to make, student by student (so students finish one after another).
     let key = |hash: &str, c: usize| run_key(hash, &case_keys[c], &limits_key);
     let mut todo: Vec<(usize, usize)> = Vec::new();
@@ -191,6 +193,7 @@ impl Pool<'_, '_> {
         let limits = &self.batch.limits;
         let mut runner = Runner::start(limits, self.programs.iter().copied())?;
         while let Some(&(s, c)) = self.todo.get(self.next.fetch_add(1, Ordering::SeqCst)) {
+            crate::interrupt::check()?;
             if fault.lock().expect("not poisoned").is_some() {
                 return Ok(());
             }
@@ -202,6 +205,8 @@ impl Pool<'_, '_> {
                 let (case, text) = (&self.cases[c], &self.texts[c]);
                 match grade::run_case(&mut runner, program, case, text, &self.plan) {
                     Ok(result) => self.journal_run(s, (self.key)(hash, c), &result)?,
+                    // Stopping is the batch's end, not this student's fault.
+                    Err(e @ Fault::Interrupted(_)) => return Err(e),
                     Err(e) => {
                         let case = &self.cases[c].name;
                         self.run_faults

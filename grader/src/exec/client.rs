@@ -8,6 +8,8 @@ use std::io::{self, Read};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -26,6 +28,28 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(20);
 /// figure includes the launcher's own few microseconds, and the verdict is decided on the
 /// exact figure (from reaping) at the end anyway.
 const CPU_GRACE: Duration = Duration::from_millis(50);
+
+/// The pids of the launchers alive, for [`stop_all`]. A pid leaves the list before its
+/// process is reaped, so the list never names a pid the system could have reused.
+static LAUNCHERS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// Set by [`stop_all`]: no launcher starts any more.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// Kills every launcher (each takes its box, or its run, with it), and every launcher
+/// started from now on: the grader was interrupted. The runs being watched end at once
+/// with an error, which their callers read as the interruption it is.
+pub(crate) fn stop_all() {
+    let launchers = LAUNCHERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    STOPPED.store(true, Ordering::SeqCst);
+    for &pid in launchers.iter() {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid.cast_signed()),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+}
 
 /// How the grader keeps a run's standard error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,12 +86,22 @@ impl Client {
             command.args([super::LAUNCHER_ARG, launcher::COPY_MEMORY_ARG]);
             command
         };
-        let process = command
-            .stdin(Stdio::from(OwnedFd::from(theirs)))
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .env_clear()
-            .spawn()?;
+        let process = {
+            let mut launchers = LAUNCHERS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if STOPPED.load(Ordering::SeqCst) {
+                return Err(io::Error::other("the grader is stopping"));
+            }
+            let process = command
+                .stdin(Stdio::from(OwnedFd::from(theirs)))
+                .stdout(Stdio::null())
+                .stderr(Stdio::inherit())
+                .env_clear()
+                .spawn()?;
+            launchers.push(process.id());
+            process
+        };
         // The command holds the launcher's end of the socket: without dropping it, a
         // launcher that dies while setting up would never be seen to.
         drop(command);
@@ -132,6 +166,10 @@ impl Drop for Client {
     fn drop(&mut self) {
         // Closing the socket ends the launcher's loop (and its box with it).
         let _ = self.socket.shutdown(std::net::Shutdown::Both);
+        LAUNCHERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|&pid| pid != self.process.id());
         let _ = self.process.wait();
     }
 }
@@ -331,9 +369,15 @@ impl Watch<'_> {
                 cpu_us,
                 wall_us,
                 peak_kib,
+                waited_us,
+                tasks,
+                cpus,
                 ..
             }) => {
                 outcome.code = code;
+                outcome.waited = Duration::from_micros(waited_us);
+                outcome.tasks = tasks;
+                outcome.cpus = cpus;
                 outcome.signal = signal;
                 outcome.cpu = Duration::from_micros(cpu_us);
                 outcome.wall = Duration::from_micros(wall_us);

@@ -90,4 +90,11 @@ pub(crate) struct Outcome {
     pub(crate) stderr: Vec<u8>,
     /// The limit the grader enforced, if any.
     pub(crate) killed: Option<Killed>,
+    /// How long the run had waited, runnable, for a CPU when the grader killed it (zero
+    /// when it was not killed): what tells a busy machine from a program that slept.
+    pub(crate) waited: Duration,
+    /// Threads of the run alive when the grader killed it (zero when it was not killed).
+    pub(crate) tasks: u32,
+    /// CPUs the run could use.
+    pub(crate) cpus: u32,
 }

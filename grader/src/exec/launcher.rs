@@ -391,7 +391,7 @@ impl Launcher {
             return Ok((failed, None));
         }
         send(&self.socket, &Reply::Started { pid }, &[])?;
-        let (status, usage) = self.wait(pid)?;
+        let (status, usage, (waited_us, tasks)) = self.wait(pid)?;
         let wall = start.elapsed();
         self.end_run(pid);
         let kept = request.keep.as_deref().and_then(|path| keep(path).ok());
@@ -408,13 +408,19 @@ impl Launcher {
             cpu_us: children_cpu_us().saturating_sub(cpu_before),
             wall_us: wall.as_micros() as u64,
             peak_kib: usage.ru_maxrss as u64,
+            waited_us,
+            tasks,
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
             kept: kept.is_some(),
         };
         Ok((ended, kept))
     }
 
-    /// Waits for the main process to end, killing the run when the grader says `Kill`.
-    fn wait(&mut self, pid: libc::pid_t) -> io::Result<(i32, libc::rusage)> {
+    /// Waits for the main process to end, killing the run when the grader says `Kill`;
+    /// its status, its rusage, and how long the run had waited for a CPU when it was
+    /// killed and with how many threads ([`run_delay`]; zeros if it was not killed).
+    fn wait(&mut self, pid: libc::pid_t) -> io::Result<(i32, libc::rusage, (u64, u32))> {
+        let mut waited = (0, 0);
         let mut socket_open = true;
         let mut status = 0;
         // SAFETY: an all-zero rusage is a valid value to be overwritten.
@@ -425,7 +431,7 @@ impl Launcher {
             // SAFETY: a non-blocking wait for our own child, with valid out-pointers.
             let r = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
             if r == pid {
-                return Ok((status, usage));
+                return Ok((status, usage, waited));
             }
             if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
                 return Err(io::Error::last_os_error());
@@ -447,7 +453,11 @@ impl Launcher {
             while let Ok(Some(_)) = self.children.read_signal() {}
             if asked {
                 match receive::<Message>(&self.socket) {
-                    Ok(Some((Message::Kill, _))) => self.kill_run(pid),
+                    Ok(Some((Message::Kill, _))) => {
+                        // Read while the processes are alive: their figures go with them.
+                        waited = run_delay(pid);
+                        self.kill_run(pid);
+                    }
                     Ok(Some(_)) => return Err(io::Error::other("a request during a run")),
                     // The grader is gone: end the run, then the loop in `serve` ends.
                     Ok(None) | Err(_) => {
@@ -533,6 +543,44 @@ fn keep(path: &str) -> io::Result<File> {
         return Err(io::Error::other("not a regular file"));
     }
     Ok(file)
+}
+
+/// How long the processes of the run whose main process is `pid` have waited, runnable,
+/// for a CPU, microseconds, and how many threads they have: the `run_delay` of every
+/// thread (`/proc/PID/task/TID/schedstat`, nanoseconds) of every process of the run's
+/// session. Each run is a session of its own; a process that left it is not counted,
+/// which can only make a busy machine look less busy.
+fn run_delay(pid: libc::pid_t) -> (u64, u32) {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return (0, 0);
+    };
+    let (mut nanos, mut tasks) = (0u64, 0u32);
+    for process in entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+    {
+        let in_run = std::fs::read_to_string(format!("/proc/{process}/stat")).is_ok_and(|stat| {
+            // `pid (comm) state ppid pgrp session ...`: comm may hold spaces.
+            stat.rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(3)?.parse::<i32>().ok())
+                == Some(pid)
+        });
+        if !in_run {
+            continue;
+        }
+        let Ok(threads) = std::fs::read_dir(format!("/proc/{process}/task")) else {
+            continue;
+        };
+        for thread in threads.flatten() {
+            tasks += 1;
+            // `time on CPU, time waiting runnable, time slices`.
+            nanos += std::fs::read_to_string(thread.path().join("schedstat"))
+                .ok()
+                .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+    }
+    (nanos / 1000, tasks)
 }
 
 /// The pids whose parent is this process, from `/proc`.

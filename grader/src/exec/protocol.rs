@@ -138,6 +138,14 @@ pub(crate) enum Reply {
         wall_us: u64,
         /// Peak resident memory of the main process, KiB (`wait4`'s `ru_maxrss`).
         peak_kib: u64,
+        /// Time the run's processes had spent runnable but waiting for a CPU when the
+        /// grader asked to kill the run, microseconds (0 when it was not killed): tells a
+        /// busy machine from a program that slept.
+        waited_us: u64,
+        /// Threads of the run's processes alive when the grader asked to kill it.
+        tasks: u32,
+        /// CPUs the run could use (its affinity).
+        cpus: u32,
         /// Whether the file the request asked to keep is attached.
         kept: bool,
     },

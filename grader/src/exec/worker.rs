@@ -119,7 +119,7 @@ impl Worker {
         };
         let (mut root, mut parent, mut scratch, mut boxed) = (None, None, None, None);
         if tier == Tier::Strict {
-            let dir = tempfile::Builder::new().prefix("grader-box-").tempdir()?;
+            let dir = crate::temp::dir("box")?;
             let mut read_only: Vec<String> = sandbox::SYSTEM_READ
                 .iter()
                 .map(|s| (*s).to_owned())
@@ -139,8 +139,7 @@ impl Worker {
             });
             root = Some(dir);
         } else {
-            let dir = tempfile::Builder::new().prefix("grader-work-").tempdir()?;
-            fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))?;
+            let dir = crate::temp::dir("work")?;
             let user = lease.as_ref().map(Lease::ids);
             scratch = Some(
                 Scratch::create(dir.path(), "work", user)

@@ -171,7 +171,10 @@ pub(crate) fn compile(
         stderr: Stderr::Head(MESSAGE_BYTES),
         keep: Some(PROGRAM),
     };
-    let (outcome, built) = worker.run(&job, &limits).map_err(fault)?;
+    let ran = worker.run(&job, &limits);
+    // A compile the grader killed on its way out says nothing of the source.
+    crate::interrupt::check()?;
+    let (outcome, built) = ran.map_err(fault)?;
     if let Some(refusal) = refusal(&outcome, &limits) {
         return Ok(Compiled::Error(refusal));
     }

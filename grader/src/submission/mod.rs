@@ -251,13 +251,8 @@ fn known_extensions(languages: &Languages) -> String {
 
 /// A staging folder any user can enter: programs may run as a worker's own uid.
 pub(crate) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
-    let dir = tempfile::Builder::new()
-        .prefix("grader-run-")
-        .tempdir()
-        .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))?;
-    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))
-        .map_err(|e| Fault::Internal(format!("cannot open the staging folder: {e}")))?;
-    Ok(dir)
+    crate::temp::dir("run")
+        .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))
 }
 
 /// Copies `from` to `to`, readable (and, when `from` is executable, executable) by all.

@@ -8,8 +8,9 @@
 //!
 //! - the verdict, per tier, as data (`None`: the tier does not promise to hold it, not run);
 //! - the exit status: 0 or 1 (2 where stated);
-//! - the grader's own elapsed time: its runs' wall limits plus a second (a compile: the
-//!   compile limit plus slack; a batch: plus its compiles);
+//! - the grader's own elapsed time: its runs' wall limits, twice (a run a busy machine
+//!   held back is made again, alone), plus a second (a compile: the compile limit plus
+//!   slack; a batch: plus its compiles);
 //! - no process of the run is left: none named `grader-hostile` (the fixtures name their
 //!   processes so), none under a box uid (990000..=990999) that was not there before, none
 //!   running a file of the test, unless a grader still running owns it;
@@ -111,8 +112,10 @@ impl Limits {
     }
 
     /// The longest `rounds` runs one after the other may take, and the grader's slack.
+    /// Each run may be made twice: on a busy machine a run held back from its CPU is made
+    /// again, alone (`runner.rs`).
     fn bound(self, rounds: u32) -> Duration {
-        Duration::from_secs(self.wall) * rounds + SLACK
+        Duration::from_secs(self.wall) * rounds * 2 + SLACK
     }
 }
 

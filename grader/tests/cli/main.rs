@@ -12,8 +12,10 @@ mod batch_command;
 mod box_containment;
 mod fuzz_command;
 mod hostile;
+mod interrupt;
 mod outputs;
 mod test_command;
+mod timing;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -144,7 +144,12 @@ fn pe_for_the_right_tokens_in_the_wrong_layout() {
 #[test]
 fn tle_by_cpu_time() {
     let start = Instant::now();
-    let report = expect("tle_spin.c", "TLE", "CPU time", &["--time-limit", "0.5"]);
+    let report = expect(
+        "tle_spin.c",
+        "TLE",
+        "CPU time",
+        &["--time-limit", "0.5", "--wall-limit", "60"],
+    );
     for case in report["cases"].as_array().unwrap() {
         assert!(case["cpu_ms"].as_f64().unwrap() > 500.0, "{case}");
     }

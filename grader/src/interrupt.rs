@@ -1,0 +1,83 @@
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP end a command cleanly: the runs stop, nothing a
+//! killed run did becomes a verdict, what is finished stays (the batch journal is written
+//! run by run), the temp folders go, and the grader exits 128 + the signal's number (130
+//! for Ctrl-C, 143 for SIGTERM), as shells expect.
+//!
+//! The signals are blocked in every thread and taken by one thread of their own, which
+//! records the signal and kills every launcher (each takes its box, or its run, with it).
+//! The command's threads then see their runs fail, ask [`check`], and return
+//! [`Fault::Interrupted`] up to `main`, dropping workers, cgroups and temp folders on the
+//! way. A command busy with something else (a long computation) gets [`GRACE`]; after it,
+//! or at a second signal, the temp folders are removed and the grader exits at once.
+
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
+
+use nix::sys::signal::{SigSet, Signal};
+
+use crate::exec;
+use crate::status::Fault;
+use crate::temp;
+
+/// How long a command has to wind down after the first signal.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// The signal received, or 0.
+static SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// Takes SIGINT, SIGTERM and SIGHUP away from their default action. Called first thing in
+/// `main`, before any other thread exists, so that every thread inherits the mask
+/// (processes the grader starts do not: their mask is reset before they run).
+pub(crate) fn install() {
+    let mut set = SigSet::empty();
+    for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+        set.add(signal);
+    }
+    if set.thread_block().is_err() {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("signals".to_owned())
+        .spawn(move || watch(set));
+}
+
+/// The signal thread: the first signal starts the wind-down, the second (or the end of
+/// the grace) ends the process.
+fn watch(set: SigSet) {
+    let Ok(first) = set.wait() else {
+        return;
+    };
+    SIGNAL.store(first as i32, Ordering::SeqCst);
+    exec::stop_all();
+    let _ = std::thread::Builder::new()
+        .name("grace".to_owned())
+        .spawn(|| {
+            std::thread::sleep(GRACE);
+            exit_now();
+        });
+    if set.wait().is_ok() {
+        exit_now();
+    }
+}
+
+/// Removes the temp folders and exits with the signal's status, without waiting for the
+/// command.
+fn exit_now() -> ! {
+    exec::stop_all();
+    temp::remove_own();
+    std::process::exit(128 + SIGNAL.load(Ordering::SeqCst));
+}
+
+/// The signal received, if any.
+pub(crate) fn received() -> Option<Signal> {
+    Signal::try_from(SIGNAL.load(Ordering::SeqCst)).ok()
+}
+
+/// `Err(Fault::Interrupted)` once a signal was received: asked by every loop that starts
+/// work, and after every run (a run the grader killed on its way out earns no verdict).
+pub(crate) fn check() -> Result<(), Fault> {
+    match received() {
+        Some(signal) => Err(Fault::Interrupted(signal)),
+        None => Ok(()),
+    }
+}

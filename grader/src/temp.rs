@@ -1,0 +1,175 @@
+//! The grader's own temporary folder: every folder a command makes in the temp folder
+//! (staging folders, boxes' roots, scratch folders) lives in one folder per grader
+//! process, `$TMPDIR/grader-tmp-XXXXXX`, so that one removal takes them all.
+//!
+//! The folder holds a `.lock` file the process keeps an exclusive `flock` on. A grader
+//! that was killed (SIGKILL, a power cut) releases its lock with its descriptors, so the
+//! next grader to start, of any command, finds the folder unlocked and removes it: what a
+//! killed grader left does not pile up. The lock is taken before the folder gets its
+//! final name (it is made under a name no sweep looks at, then renamed), so a sweep never
+//! sees a folder whose owner has not locked it yet.
+
+use std::fs::{self, File};
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+use nix::fcntl::{Flock, FlockArg};
+
+use crate::remove;
+
+/// The names of graders' folders (the part before the random suffix).
+const PREFIX: &str = "grader-tmp-";
+/// The lock file in each.
+const LOCK: &str = ".lock";
+
+/// This process's folder, made on first use.
+static ROOT: OnceLock<Mutex<Option<Root>>> = OnceLock::new();
+
+/// A grader's folder and the lock that says its grader is alive.
+#[derive(Debug)]
+struct Root {
+    path: PathBuf,
+    _lock: Flock<File>,
+}
+
+/// A new folder `NAME-XXXXXX` inside this process's folder, mode 0755 (programs running as
+/// a worker's own uid must enter the folders below it); removed on drop.
+pub(crate) fn dir(name: &str) -> io::Result<tempfile::TempDir> {
+    let root = root()?;
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{name}-"))
+        .tempdir_in(root)?;
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755))?;
+    Ok(dir)
+}
+
+/// This process's folder, made (and the folders of graders that are gone removed) on
+/// first use.
+fn root() -> io::Result<PathBuf> {
+    // Unit tests run in-process, where no command's end removes the folder: their
+    // folders go with their `TempDir`s, straight in the temp folder.
+    if cfg!(test) {
+        return Ok(std::env::temp_dir());
+    }
+    let cell = ROOT.get_or_init(|| Mutex::new(None));
+    let mut root = cell
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(root) = root.as_ref() {
+        return Ok(root.path.clone());
+    }
+    let made = make_root(&std::env::temp_dir())?;
+    let path = made.path.clone();
+    *root = Some(made);
+    Ok(path)
+}
+
+fn make_root(parent: &Path) -> io::Result<Root> {
+    let staging = tempfile::Builder::new()
+        .prefix(".grader-new-")
+        .tempdir_in(parent)?;
+    let lock = File::create(staging.path().join(LOCK))?;
+    let lock = Flock::lock(lock, FlockArg::LockExclusiveNonblock).map_err(|(_, e)| e)?;
+    let ((), named) = tempfile::Builder::new()
+        .prefix(PREFIX)
+        .make_in(parent, |path| fs::rename(staging.path(), path))?
+        .keep()
+        .map_err(|e| e.error)?;
+    // The staging name is gone: nothing is left for `TempDir` to remove.
+    let _ = staging.keep();
+    fs::set_permissions(&named, fs::Permissions::from_mode(0o755))?;
+    Ok(Root {
+        path: named,
+        _lock: lock,
+    })
+}
+
+/// Removes this process's folder, if it made one: at the end of every command, whether it
+/// ended well, failed, panicked or was interrupted.
+pub(crate) fn remove_own() {
+    let Some(cell) = ROOT.get() else {
+        return;
+    };
+    // Never waits: called from the panic hook, whose thread may hold the lock.
+    let mut root = match cell.try_lock() {
+        Ok(root) => root,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return,
+    };
+    if let Some(root) = root.take() {
+        let _ = remove::remove_tree(&root.path);
+    }
+}
+
+/// Removes the folders of graders that are gone from the temp folder. Folders of graders
+/// still running (their lock is held) and anything else are left alone; a folder that
+/// cannot be removed (another user's) is skipped in silence: it is not this call's fault.
+pub(crate) fn sweep() {
+    sweep_in(&std::env::temp_dir());
+}
+
+/// [`sweep`] in `parent`; the number of folders removed.
+fn sweep_in(parent: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_str().is_some_and(|n| n.starts_with(PREFIX))
+            || !entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(lock) = File::open(path.join(LOCK)) else {
+            continue;
+        };
+        // Held while the folder goes: a grader cannot start using it meanwhile (no
+        // grader reuses another's folder anyway).
+        if let Ok(_held) = Flock::lock(lock, FlockArg::LockExclusiveNonblock)
+            && remove::remove_tree(&path).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_live_graders_folder_is_kept_and_a_dead_ones_swept() {
+        let parent = tempfile::tempdir().unwrap();
+        let live = make_root(parent.path()).unwrap();
+        fs::create_dir(live.path.join("run-1")).unwrap();
+        let dead = make_root(parent.path()).unwrap();
+        let dead_path = dead.path.clone();
+        fs::create_dir_all(dead_path.join("box-1/work")).unwrap();
+        // Not ours: no lock file, or another prefix.
+        fs::create_dir(parent.path().join("grader-tmp-nolock")).unwrap();
+        fs::create_dir(parent.path().join("grader-cache-0")).unwrap();
+        assert_eq!(sweep_in(parent.path()), 0);
+        drop(dead);
+        assert_eq!(sweep_in(parent.path()), 1);
+        assert!(!dead_path.exists());
+        assert!(live.path.join("run-1").is_dir());
+        assert!(parent.path().join("grader-tmp-nolock").is_dir());
+        assert!(parent.path().join("grader-cache-0").is_dir());
+        // No staging folder is left beside the folders made.
+        let names: Vec<String> = fs::read_dir(parent.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.starts_with(".grader-new-")),
+            "{names:?}"
+        );
+        let mode = fs::metadata(&live.path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o755);
+    }
+}
