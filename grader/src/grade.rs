@@ -8,6 +8,7 @@ use std::time::Duration;
 use reference::{Problem, Verdict};
 
 use crate::cases::discover::Case;
+use crate::cases::sound;
 use crate::exec::{Input, Limits};
 use crate::files;
 use crate::judge::{Decision, judge};
@@ -59,7 +60,7 @@ pub(crate) struct Plan {
 /// missing): a fault of the setup, not of the program.
 pub(crate) fn grade(
     program: &Program,
-    cases: &[Case],
+    cases: &[SoundCase],
     plan: &Plan,
 ) -> Result<Vec<CaseResult>, Fault> {
     let next = AtomicUsize::new(0);
@@ -79,11 +80,10 @@ pub(crate) fn grade(
                             return Ok(());
                         }
                         let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(case) = cases.get(index) else {
+                        let Some(SoundCase { case, text }) = cases.get(index) else {
                             return Ok(());
                         };
-                        let text = CaseText::load(case)?;
-                        let result = run_case(&mut runner, program, case, &text, plan)?;
+                        let result = run_case(&mut runner, program, case, text, plan)?;
                         if plan.fail_fast && result.decision.verdict != Verdict::Accepted {
                             stop.store(true, Ordering::Relaxed);
                         }
@@ -116,17 +116,43 @@ pub(crate) struct CaseText {
 impl CaseText {
     /// Reads `case`'s files.
     pub(crate) fn load(case: &Case) -> Result<CaseText, Fault> {
-        let answer = case.answer.as_ref().ok_or_else(|| {
-            Fault::Usage(format!(
-                "{}: no answer file (.ans or .out)",
-                case.input.display()
-            ))
-        })?;
+        let answer = answer_path(case)?;
         Ok(CaseText {
             input: files::read_capped(&case.input)?,
             answer: files::read_capped(answer)?,
         })
     }
+
+    /// Reads `case`'s files and holds them to the rule of a sound case (`cases::sound`):
+    /// a broken case is the call's fault, found before anything runs.
+    pub(crate) fn load_sound(problem: Problem, case: &Case) -> Result<CaseText, Fault> {
+        let text = CaseText::load(case)?;
+        sound::case(
+            problem,
+            (&case.input, &text.input),
+            (answer_path(case)?, &text.answer),
+        )?;
+        Ok(text)
+    }
+}
+
+/// A case to grade on: where it is, and its files, read once and found sound.
+#[derive(Debug, Clone)]
+pub(crate) struct SoundCase {
+    /// Where the case is.
+    pub(crate) case: Case,
+    /// Its input and answer.
+    pub(crate) text: CaseText,
+}
+
+/// The answer file of a case that must have one.
+fn answer_path(case: &Case) -> Result<&std::path::Path, Fault> {
+    case.answer.as_deref().ok_or_else(|| {
+        Fault::Usage(format!(
+            "{}: no answer file beside it (.ans or .out)",
+            case.input.display()
+        ))
+    })
 }
 
 /// Runs `program` on `case` (whose files hold `text`) and judges it.
@@ -139,13 +165,20 @@ pub(crate) fn run_case(
 ) -> Result<CaseResult, Fault> {
     let (input, answer) = (&text.input, &text.answer);
     let outcome = runner.run(program, Input::File(case.input.clone()), &plan.limits)?;
+    let mut broken = None;
     let decision = judge(&outcome, &plan.limits, |output| {
-        match plan.problem.check(input, Some(answer), output) {
-            Ok(judgement) => judgement,
-            // The case folder itself is broken: say so as the verdict's reason.
-            Err(e) => reference::Judgement::wrong(format!("the case is malformed: {e}")),
-        }
+        plan.problem
+            .check(input, Some(answer), output)
+            .unwrap_or_else(|e| {
+                broken = Some(e);
+                reference::Judgement::wrong(String::new())
+            })
     });
+    if let Some(error) = broken {
+        // Cases are found sound when loaded; one that breaks now was changed under us.
+        // Either way it is the data's fault, never this program's mark.
+        return Err(sound::located(&error, &case.input, answer_path(case)?).into());
+    }
     let mut output = outcome.stdout;
     output.truncate(OUTPUT_EXCERPT);
     Ok(CaseResult {

@@ -15,6 +15,7 @@ mod grade;
 mod interrupt;
 mod judge;
 mod limits;
+mod outputs;
 mod remove;
 mod report;
 mod runner;

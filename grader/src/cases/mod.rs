@@ -10,6 +10,7 @@ pub(crate) mod manifest;
 pub(crate) mod plan;
 pub(crate) mod power;
 pub(crate) mod regen;
+pub(crate) mod sound;
 pub(crate) mod verify;
 
 use std::path::{Path, PathBuf};

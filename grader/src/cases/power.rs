@@ -8,6 +8,7 @@ use std::path::Path;
 use reference::{Problem, Verdict};
 
 use super::discover::discover;
+use super::sound;
 use crate::files;
 use crate::status::Fault;
 
@@ -32,8 +33,9 @@ impl Power {
     }
 }
 
-/// Runs every mutant of `problem` on every case below `dir`. Cases with a malformed input
-/// or answer are a fault: power is measured on a folder that passes `cases check`.
+/// Runs every mutant of `problem` on every case below `dir`. A case that is not sound is
+/// the call's fault (exit 2, located): power is measured on a folder that passes `cases
+/// check`.
 pub(crate) fn measure(problem: Problem, dir: &Path) -> Result<Power, Fault> {
     let cases = discover(dir)?;
     let mutants = problem.mutants();
@@ -44,22 +46,24 @@ pub(crate) fn measure(problem: Problem, dir: &Path) -> Result<Power, Fault> {
             Some(path) => Some(files::read_capped(path)?),
             None => None,
         };
+        // Power is measured on sound cases only: a broken one would "kill" every mutant.
+        match (&case.answer, &answer) {
+            (Some(path), Some(text)) => sound::case(problem, (&case.input, &input), (path, text))?,
+            _ => sound::input(problem, &case.input, &input)?,
+        }
         let row = per_group
             .entry(case.group().to_owned())
             .or_insert_with(|| vec![0; mutants.len()]);
         for (index, killed) in row.iter_mut().enumerate() {
-            let unusable = |e: &dyn std::fmt::Display| {
-                Fault::Usage(format!(
-                    "{}: {e} (run `grader cases check` first)",
-                    case.input.display()
-                ))
+            let internal = |e: &dyn std::fmt::Display| {
+                Fault::Internal(format!("{}: sound, yet {e}", case.input.display()))
             };
             let output = problem
                 .run_mutant(index, &input)
-                .map_err(|e| unusable(&e))?;
+                .map_err(|e| internal(&e))?;
             let judged = problem
                 .check(&input, answer.as_deref(), output.as_bytes())
-                .map_err(|e| unusable(&e))?;
+                .map_err(|e| internal(&e))?;
             if judged.verdict != Verdict::Accepted {
                 *killed += 1;
             }

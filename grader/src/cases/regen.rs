@@ -76,6 +76,29 @@ pub(crate) fn drift(plan: &Tree, disk: &Tree) -> Drift {
     drift
 }
 
+/// Refuses, before anything is moved, a folder whose `data` or `.data.old` is not a
+/// folder: regen owns those two names only as folders it made, and a file (or a link to
+/// one) there is the user's, never moved or removed.
+pub(crate) fn preflight(folder: &Path) -> Result<(), Fault> {
+    for name in ["data", ".data.old"] {
+        let path = folder.join(name);
+        match fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(files::cannot(&path, "inspect", &e)),
+            // A link to a folder is followed, as everywhere a case folder is read.
+            Ok(_) if path.is_dir() => {}
+            Ok(_) => {
+                return Err(Fault::Usage(format!(
+                    "{}: is not a folder; `grader cases regen` keeps the cases there: move it \
+                     away and run it again (nothing was changed)",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Finishes or undoes a swap that an earlier run left half done, and removes its leftovers.
 pub(crate) fn recover(folder: &Path) -> Result<(), Fault> {
     let data = folder.join("data");
@@ -168,6 +191,24 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["data"]);
+    }
+
+    #[test]
+    fn preflight_refuses_files_where_regen_keeps_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        preflight(dir.path()).unwrap();
+        fs::create_dir(dir.path().join("data")).unwrap();
+        preflight(dir.path()).unwrap();
+        fs::write(dir.path().join(".data.old"), "mine").unwrap();
+        let fault = preflight(dir.path()).unwrap_err();
+        assert!(
+            matches!(&fault, Fault::Usage(m) if m.contains(".data.old: is not a folder")),
+            "{fault:?}"
+        );
+        fs::remove_file(dir.path().join(".data.old")).unwrap();
+        fs::remove_dir(dir.path().join("data")).unwrap();
+        std::os::unix::fs::symlink("/nonexistent", dir.path().join("data")).unwrap();
+        assert!(preflight(dir.path()).is_err());
     }
 
     #[test]

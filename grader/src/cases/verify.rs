@@ -4,11 +4,12 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use reference::{CheckError, Problem};
+use reference::Problem;
 
 use super::discover::{Case, discover};
+use super::sound;
 use crate::files;
-use crate::status::{Fault, located};
+use crate::status::Fault;
 
 /// The findings and the answer histograms of one folder.
 #[derive(Debug, Default)]
@@ -79,14 +80,13 @@ fn verify_case<'c>(
     seen: &mut HashMap<Vec<u8>, &'c str>,
 ) -> Result<Option<String>, Fault> {
     let input = files::read_capped(&case.input)?;
-    // problems.md: inputs made by the project are clean, so nothing is tolerated here.
-    let reference = match problem.solve(&input) {
-        Ok(answer) => answer,
-        Err(error) => {
-            faults.push(located(&case.input, &error));
-            return Ok(None);
-        }
-    };
+    if let Err(fault) = sound::input(problem, &case.input, &input) {
+        faults.push(fault.to_string());
+        return Ok(None);
+    }
+    let reference = problem
+        .solve(&input)
+        .map_err(|e| Fault::Internal(format!("{}: valid, yet {e}", case.input.display())))?;
     if let Some(first) = seen.get(&input) {
         faults.push(format!(
             "{}: the same board as {first}.in",
@@ -104,14 +104,8 @@ fn verify_case<'c>(
         return Ok(Some(reference));
     };
     let answer = files::read_capped(answer_path)?;
-    match problem.verify_answer(&input, &answer) {
-        Ok(()) => {}
-        Err(CheckError::Answer(error)) => faults.push(located(answer_path, &error)),
-        Err(CheckError::Wrong(why)) => faults.push(format!(
-            "{}: not a correct answer: {why}",
-            answer_path.display()
-        )),
-        Err(CheckError::Input(error)) => faults.push(located(&case.input, &error)),
+    if let Err(fault) = sound::case(problem, (&case.input, &input), (answer_path, &answer)) {
+        faults.push(fault.to_string());
     }
     Ok(Some(reference))
 }

@@ -1,10 +1,12 @@
 //! `grader batch PROBLEM DIR`: grades a class folder into a gradebook, resuming from the
 //! journal in the output folder.
 
-use crate::batch::discover::{self, EntryRule, Layout};
+use crate::batch::discover::{self, EntryRule, Layout, Student};
 use crate::batch::journal::Journal;
 use crate::batch::{self as class, Batch};
+use crate::cases::discover::Case;
 use crate::cli::{BatchArgs, BatchLayout};
+use crate::outputs::{self, Kind};
 use crate::report;
 use crate::status::{Fault, Status};
 use crate::submission::{Options, compile, languages::Languages};
@@ -12,7 +14,10 @@ use crate::submission::{Options, compile, languages::Languages};
 pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let cases = super::gradable_cases(problem.id(), args.cases.as_deref())?;
+    let cases: Vec<_> = super::gradable_cases(problem, args.cases.as_deref())?
+        .into_iter()
+        .map(|sound| sound.case)
+        .collect();
     let rule = EntryRule {
         pattern: args
             .entry
@@ -44,6 +49,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     if let Some(shard) = args.shard {
         students.retain(|s| shard.holds(&s.name));
     }
+    check_outputs(args, &cases, &students)?;
     let limits = super::limits(&args.limits)?;
     let options = Options {
         language: None,
@@ -57,7 +63,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     // A fault of the setup (an unwritable cache, a missing compiler) is the call's, found
     // before anyone is graded: never every student's mark.
     class::check_setup(&students, &options)?;
-    let (journal, known) = Journal::open(&args.out.join("journal.jsonl"))?;
+    let (journal, known) = Journal::open(&args.out.join(JOURNAL))?;
     let batch = Batch {
         problem,
         limits,
@@ -68,4 +74,28 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &journal, known)?;
     super::merge::write_and_print(&book, &args.out, args.report)
+}
+
+/// The journal's name in the output folder.
+const JOURNAL: &str = "journal.jsonl";
+
+/// The rule of outputs (`outputs`) for `--out`, its gradebook and its journal, before any
+/// student is built: nothing of the class, the cases or a language table is written over.
+fn check_outputs(args: &BatchArgs, cases: &[Case], students: &[Student]) -> Result<(), Fault> {
+    let mut inputs = super::inputs(None, cases);
+    inputs.add(&args.dir, "class folder");
+    let case_folder = args
+        .cases
+        .clone()
+        .unwrap_or_else(|| super::test::default_cases(args.problem.id()));
+    inputs.add(&case_folder, "case folder");
+    if let Some(path) = &args.config {
+        inputs.add(path, "language table");
+    }
+    for student in students {
+        inputs.add(&student.entry, "source of a student");
+    }
+    let mut files = super::merge::GRADEBOOK.to_vec();
+    files.push((JOURNAL, Kind::Journal));
+    outputs::folder(&args.out, &files, &inputs)
 }

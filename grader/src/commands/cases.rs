@@ -48,12 +48,14 @@ fn chosen(named: &[Problem], root: &Path, marker: &str) -> Result<Vec<Problem>, 
 }
 
 fn regenerate(named: &[Problem], root: &Path, check_only: bool) -> Result<Status, Fault> {
-    // Every manifest is read and every tree planned before anything is written: a fault
-    // in one manifest leaves every folder as it was.
+    // Every manifest is read, every folder's `data` found to be a folder (or absent) and
+    // every tree planned before anything is written: a fault in one leaves every folder
+    // as it was.
     let mut planned = Vec::new();
     for problem in chosen(named, root, "manifest.toml")? {
         let folder = cases::folder(root, problem);
         let manifest = manifest::load(&folder.join("manifest.toml"), problem)?;
+        regen::preflight(&folder)?;
         planned.push((folder, plan::plan(&manifest)?));
     }
     let mut drifted = false;

@@ -16,6 +16,7 @@ use reference::Problem;
 use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, TestReport};
 use crate::files;
+use crate::outputs::{self, Kind, Parent};
 use crate::report::{self, fuzz::Found, fuzz::FuzzReport, progress::Progress};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
@@ -56,6 +57,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         Some(path) => read_regressions(path, problem)?,
         None => Vec::new(),
     };
+    check_outputs(args, regressions_file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
     let (built, shown) = super::build(&args.submission, limits.sandbox)?;
@@ -220,7 +222,8 @@ fn read_regressions(path: &Path, problem: Problem) -> Result<Vec<Regression>, Fa
     let text = files::read_capped(path)?;
     let text = String::from_utf8(text)
         .map_err(|_| Fault::Usage(format!("{}: not UTF-8 text", path.display())))?;
-    let all = regressions::parse(&text).map_err(|bad| {
+    // The whole file first: a malformed line is named before any regression is used.
+    regressions::parse(&text).map_err(|bad| {
         Fault::Usage(format!(
             "{}:{}:{}: {}",
             path.display(),
@@ -229,16 +232,29 @@ fn read_regressions(path: &Path, problem: Problem) -> Result<Vec<Regression>, Fa
             bad.message
         ))
     })?;
-    let mine: Vec<Regression> = all.into_iter().filter(|r| r.problem == problem).collect();
-    for r in &mine {
-        problem.validate(r.input.as_bytes()).map_err(|e| {
-            Fault::Usage(format!(
-                "{}: a {problem} regression (seed {} run {}) is not a valid input: {e}",
-                path.display(),
-                r.seed,
-                r.run
-            ))
-        })?;
+    // A regression is a case: one that is not a valid input is located like a broken case
+    // file (`FILE:LINE:COL`, at its `input=`), before anything runs. Each line parses alone,
+    // so its number is known.
+    let mut mine = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        for r in regressions::parse(line).unwrap_or_default() {
+            if r.problem != problem {
+                continue;
+            }
+            if let Err(e) = problem.validate(r.input.as_bytes()) {
+                let column = line.find("input=").map_or(1, |at| at + 1);
+                return Err(Fault::Usage(format!(
+                    "{}:{}:{column}: this {problem} regression is not a valid input: its line \
+                     {}, column {}: {}",
+                    path.display(),
+                    index + 1,
+                    e.line,
+                    e.column,
+                    e.message
+                )));
+            }
+            mine.push(r);
+        }
     }
     Ok(mine)
 }
@@ -342,4 +358,22 @@ fn report_and_status(facts: &FuzzReport, args: &FuzzArgs) -> Result<Status, Faul
     Ok(Status::failed_if(
         facts.compile_error.is_some() || facts.found.is_some(),
     ))
+}
+
+/// The rule of outputs (`outputs`) for the regressions file, `--report-file` and `--save`,
+/// before the seed is drawn and anything runs: a finding is never lost to a bad path.
+fn check_outputs(args: &FuzzArgs, regressions: Option<&Path>) -> Result<(), Fault> {
+    let mut inputs = super::inputs(Some(&args.submission), []);
+    if let Some(path) = regressions {
+        outputs::file(path, Kind::Regressions, Parent::MayBeMade, &inputs)?;
+        // Read and added to, so never a report or a saved case.
+        inputs.add(path, "regressions file");
+    }
+    if let Some(path) = &args.report_file {
+        outputs::file(path, Kind::Report, Parent::MustExist, &inputs)?;
+    }
+    if let Some(dir) = &args.save {
+        outputs::folder(dir, &[], &inputs)?;
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@ use reference::{Problem, Rng};
 
 use crate::cli::GenArgs;
 use crate::files;
+use crate::outputs;
 use crate::report;
 use crate::status::{Fault, Status};
 
@@ -15,6 +16,10 @@ pub(crate) fn run(args: &GenArgs) -> Result<Status, Fault> {
     problem
         .parse_kind(&args.kind)
         .map_err(|e| Fault::Usage(format!("--kind {}: {e}", args.kind)))?;
+    if let Some(dir) = &args.out {
+        // Its files are refused one by one below unless --force.
+        outputs::folder(dir, &[], &outputs::Inputs::default())?;
+    }
     // One stream per seed, drawn in order: board i of `--count N` is the same board for
     // every N > i, so a longer run extends a shorter one.
     let mut rng = Rng::new(args.seed);

@@ -7,10 +7,24 @@ use crate::batch::gradebook::{self, Gradebook};
 use crate::batch::validate;
 use crate::cli::{BatchReport, MergeArgs};
 use crate::files;
+use crate::outputs::{self, Kind};
 use crate::report;
 use crate::status::{Fault, Status};
 
+/// The files of a gradebook folder, as [`write_and_print`] writes them.
+pub(crate) const GRADEBOOK: [(&str, Kind); 4] = [
+    ("gradebook.json", Kind::Gradebook),
+    ("gradebook.csv", Kind::Gradebook),
+    ("gradebook.xml", Kind::Gradebook),
+    ("gradebook.html", Kind::Gradebook),
+];
+
 pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
+    let mut inputs = outputs::Inputs::default();
+    for path in &args.reports {
+        inputs.add(path, "gradebook to merge");
+    }
+    outputs::folder(&args.out, &GRADEBOOK, &inputs)?;
     let mut books = Vec::new();
     for path in &args.reports {
         let text = files::read_prefix(path)?.0;
@@ -41,14 +55,8 @@ pub(crate) fn write_and_print(
     let csv = gradebook::csv(book);
     let junit = gradebook::junit(book);
     let html = report::html::page(book);
-    let written = [
-        (out.join("gradebook.json"), &json),
-        (out.join("gradebook.csv"), &csv),
-        (out.join("gradebook.xml"), &junit),
-        (out.join("gradebook.html"), &html),
-    ];
-    for (path, text) in &written {
-        files::write_atomic(path, text.as_bytes())?;
+    for ((name, _), text) in GRADEBOOK.iter().zip([&json, &csv, &junit, &html]) {
+        files::write_atomic(&out.join(name), text.as_bytes())?;
     }
     match report {
         BatchReport::Human => {

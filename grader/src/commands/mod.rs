@@ -21,6 +21,8 @@ use crate::cases::{
 use crate::cli::{Command, LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
 use crate::exec::sandbox::{Machine, Tier};
+use crate::grade::{CaseText, SoundCase};
+use crate::outputs::Inputs;
 use crate::status::{Fault, Status};
 use crate::submission::{self, Built, Options, Submission, compile, languages::Languages};
 
@@ -52,11 +54,15 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
     }
 }
 
-/// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), checked before
-/// anything runs: at least one, and each with its answer.
-fn gradable_cases(problem: &str, dir: Option<&std::path::Path>) -> Result<Vec<Case>, Fault> {
+/// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked
+/// before anything runs: at least one, each with its answer, and each sound
+/// (`cases::sound`): a broken case is the call's fault, never every contestant's `WA`.
+fn gradable_cases(
+    problem: reference::Problem,
+    dir: Option<&std::path::Path>,
+) -> Result<Vec<SoundCase>, Fault> {
     let folder = dir.map_or_else(
-        || test::default_cases(problem),
+        || test::default_cases(problem.id()),
         std::path::Path::to_path_buf,
     );
     let cases = discover::discover(&case_folders::data_dir(&folder))?;
@@ -66,13 +72,31 @@ fn gradable_cases(problem: &str, dir: Option<&std::path::Path>) -> Result<Vec<Ca
             folder.display()
         )));
     }
-    if let Some(case) = cases.iter().find(|c| c.answer.is_none()) {
-        return Err(Fault::Usage(format!(
-            "{}: no answer file beside it (.ans or .out)",
-            case.input.display()
-        )));
+    cases
+        .into_iter()
+        .map(|case| {
+            let text = CaseText::load_sound(problem, &case)?;
+            Ok(SoundCase { case, text })
+        })
+        .collect()
+}
+
+/// What a call reads, for the rule of outputs (`outputs`): the submission and language
+/// table the flags name, and the cases.
+fn inputs<'c>(args: Option<&SubmissionArgs>, cases: impl IntoIterator<Item = &'c Case>) -> Inputs {
+    let mut inputs = Inputs::default();
+    if let Some(args) = args {
+        if let Some(path) = &args.submission {
+            inputs.add(path, "submission");
+        }
+        if let Some(path) = &args.config {
+            inputs.add(path, "language table");
+        }
     }
-    Ok(cases)
+    for case in cases {
+        inputs.add_case(case);
+    }
+    inputs
 }
 
 /// `--jobs`, by default the number of cores.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::cli::{TestArgs, TestReport};
 use crate::files;
 use crate::grade::{self, Plan};
+use crate::outputs::{self, Kind, Parent};
 use crate::report::{self, verdicts::Graded};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
@@ -13,10 +14,14 @@ use crate::submission::Built;
 pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let cases = super::gradable_cases(problem.id(), args.cases.as_deref())?;
+    let cases = super::gradable_cases(problem, args.cases.as_deref())?;
+    if let Some(path) = &args.report_file {
+        let inputs = super::inputs(Some(&args.submission), cases.iter().map(|c| &c.case));
+        outputs::file(path, Kind::Report, Parent::MustExist, &inputs)?;
+    }
     let limits = super::limits(&args.limits)?;
     let (built, shown) = super::build(&args.submission, limits.sandbox)?;
-    let names: Vec<String> = cases.iter().map(|c| c.name.clone()).collect();
+    let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
     let (results, language, cached, compile_error) = match built {
         Built::CompileError { language, message } => (Vec::new(), language, false, Some(message)),
         Built::Ready(program) => {

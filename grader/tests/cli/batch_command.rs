@@ -212,8 +212,10 @@ fn a_rerun_with_nothing_changed_runs_nothing_and_a_changed_case_reruns_alone() {
     let again = run();
     assert!(start.elapsed() < Duration::from_secs(20));
     assert_eq!(journal_keys(&journal).len(), 4, "nothing ran again");
-    // A case changes (the sample's answer becomes 5: now alice is right on it).
-    fs::write(cases.join("sample/01.ans"), "5\n").unwrap();
+    // A case changes (the sample becomes an impossible board: alice, one too many on
+    // every solvable board, is right on it). Cases are checked, so it stays a sound case.
+    fs::write(cases.join("sample/01.in"), "wwww\nwwwb\nbwww\nbwbw\n").unwrap();
+    fs::write(cases.join("sample/01.ans"), "Impossible\n").unwrap();
     let changed = run();
     assert_eq!(
         journal_keys(&journal).len(),
@@ -224,7 +226,7 @@ fn a_rerun_with_nothing_changed_runs_nothing_and_a_changed_case_reruns_alone() {
     let after: Value = serde_json::from_slice(&changed.stdout).unwrap();
     assert_eq!(student(&before, "alice")["passed"], 1);
     assert_eq!(student(&after, "alice")["passed"], 2);
-    assert_eq!(student(&after, "bob")["passed"], 1);
+    assert_eq!(student(&after, "bob")["passed"], 2);
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod box_containment;
 mod fuzz_command;
 mod hostile;
 mod interrupt;
+mod outputs;
 mod test_command;
 mod timing;
 
@@ -522,7 +523,7 @@ fn cases_regen_is_deterministic_idempotent_and_checked() {
         .arg(root)
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("01.ans: not a correct answer"));
+        .stdout(predicate::str::contains("01.ans:1:1: not a correct answer"));
     grader()
         .args(["cases", "regen", "flip", "--root"])
         .arg(root)

@@ -594,3 +594,124 @@ fn bad_calls_are_one_line_errors_with_status_2() {
     );
     run.assert_no_files_left();
 }
+
+// ------------------------------------------------------------------ case folders
+
+/// A copy of the two-case folder with `file` (relative to it) replaced by `text`.
+fn broken_cases(file: &str, text: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in walk(&two_cases()) {
+        let to = dir.path().join(entry.strip_prefix(two_cases()).unwrap());
+        fs::create_dir_all(to.parent().unwrap()).unwrap();
+        fs::copy(&entry, to).unwrap();
+    }
+    fs::write(dir.path().join(file), text).unwrap();
+    dir
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// Whether anything was compiled into the cache: a call refused up front compiles nothing.
+fn assert_nothing_compiled(cache: &Path) {
+    let left: Vec<_> = fs::read_dir(cache).unwrap().collect();
+    assert!(left.is_empty(), "compiled before refusing: {left:?}");
+}
+
+#[test]
+fn a_broken_case_is_the_calls_fault_named_by_file_line_and_column_before_any_compile() {
+    let broken = [
+        (
+            "secret/impossible.in",
+            "bwwb\nbbxb\nbwwb\nbwww\n",
+            "impossible.in:2:3: ",
+        ),
+        ("sample/01.ans", "4\nx\n", "01.ans:2:1: "),
+        ("sample/01.ans", "5\n", "01.ans:1:1: not a correct answer"),
+        ("sample/01.ans", "", "01.ans:1:1: "),
+    ];
+    for (file, text, error) in broken {
+        let cases = broken_cases(file, text);
+        let run = Run::new();
+        let mut cmd = run.command();
+        cmd.arg(fixture("ac_rows.cpp"))
+            .arg("--cases")
+            .arg(cases.path());
+        refused(&mut cmd, error);
+        assert_nothing_compiled(run.cache.path());
+        run.assert_no_files_left();
+    }
+}
+
+#[test]
+fn another_problems_case_folder_is_refused_as_such() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let run = Run::new();
+    let mut cmd = run.command();
+    cmd.arg(fixture("ac_rows.cpp"))
+        .arg("--cases")
+        .arg(repo.join("cases/fourinrow"));
+    refused(&mut cmd, "a board of `fourinrow`, not of `flip`");
+    assert_nothing_compiled(run.cache.path());
+}
+
+#[test]
+fn batch_refuses_a_broken_case_before_grading_anyone() {
+    let root = tempfile::tempdir().unwrap();
+    let class = root.path().join("class");
+    fs::create_dir_all(&class).unwrap();
+    fs::copy(fixture("ac_rows.cpp"), class.join("alice.cpp")).unwrap();
+    let cases = broken_cases("sample/01.ans", "5\n");
+    let run = Run::new();
+    let mut cmd = Command::cargo_bin("grader").unwrap();
+    cmd.env("NO_COLOR", "1")
+        .env("TMPDIR", run.tmp.path())
+        .env("GRADER_CACHE_DIR", run.cache.path())
+        .timeout(TIMEOUT)
+        .current_dir(root.path())
+        .args(["batch", "flip", "class", "--out", "book", "--cases"])
+        .arg(cases.path());
+    refused(&mut cmd, "01.ans:1:1: not a correct answer");
+    assert_nothing_compiled(run.cache.path());
+    assert!(
+        !root.path().join("book/gradebook.csv").exists(),
+        "a gradebook of marks from a broken case"
+    );
+}
+
+#[test]
+fn fuzz_locates_a_broken_regression_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let regressions = dir.path().join("r.txt");
+    fs::write(
+        &regressions,
+        "# earlier failures\n\nflip seed=1 run=1 input=\"bwxb\\nbbwb\\nbwwb\\nbwww\\n\"\n",
+    )
+    .unwrap();
+    let run = Run::new();
+    let mut cmd = Command::cargo_bin("grader").unwrap();
+    cmd.env("NO_COLOR", "1")
+        .env("TMPDIR", run.tmp.path())
+        .env("GRADER_CACHE_DIR", run.cache.path())
+        .timeout(TIMEOUT)
+        .current_dir(dir.path())
+        .args(["fuzz", "flip"])
+        .arg(fixture("wa_off_by_one.c"))
+        .arg("--regressions")
+        .arg(&regressions);
+    refused(
+        &mut cmd,
+        "r.txt:3:19: this flip regression is not a valid input: its line 1, column 3: ",
+    );
+    assert_nothing_compiled(run.cache.path());
+}
