@@ -12,6 +12,7 @@ mod batch_command;
 mod box_containment;
 mod fuzz_command;
 mod hostile;
+mod messages;
 mod test_command;
 
 use std::fs;
