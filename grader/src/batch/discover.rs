@@ -17,7 +17,6 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use crate::files;
 use crate::status::Fault;
 use crate::submission::languages::Languages;
 
@@ -71,13 +70,7 @@ pub(crate) fn discover(
     languages: &Languages,
     rule: &EntryRule,
 ) -> Result<(Vec<Student>, Vec<Skipped>), Fault> {
-    if !dir.is_dir() {
-        return Err(files::cannot(
-            dir,
-            "list submissions in",
-            &std::io::Error::from(std::io::ErrorKind::NotFound),
-        ));
-    }
+    crate::folders::existing(dir, "list submissions in")?;
     let mut found: Vec<Student> = Vec::new();
     let mut skipped = Vec::new();
     section(dir, dir, languages, rule, &mut found, &mut skipped)?;

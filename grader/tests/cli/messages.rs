@@ -4,7 +4,7 @@
 
 use predicates::prelude::*;
 
-use super::{grader, one_error_line};
+use super::{grader, one_error_line, write};
 
 #[test]
 fn a_wrong_call_names_what_is_missing_and_what_is_valid_in_every_command() {
@@ -72,4 +72,66 @@ fn a_wrong_call_names_what_is_missing_and_what_is_valid_in_every_command() {
                 .and(predicate::str::contains("\n  ").not()),
         );
     }
+}
+
+#[test]
+fn a_file_where_a_folder_belongs_is_named_as_a_file_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "notes.txt", "not a folder\n");
+    let file = file.to_str().unwrap();
+    // Compiled, so that the compile cache is opened.
+    let source = write(dir.path(), "ok.c", "int main(void) { return 0; }\n");
+    let source = source.to_str().unwrap();
+    let cases = super::repo().join("cases/flip");
+    let cases = cases.to_str().unwrap();
+    let beneath = format!("{file}/deeper");
+    let class = write(
+        dir.path(),
+        "class/alice.c",
+        "int main(void) { return 0; }\n",
+    );
+    let class = class.parent().unwrap().to_str().unwrap();
+    let calls: Vec<Vec<&str>> = vec![
+        vec!["test", "flip", source, "--cases", file],
+        vec!["batch", "flip", file, "--cases", cases],
+        vec!["batch", "flip", class, "--cases", cases, "--out", file],
+        vec!["cases", "check", "--root", file],
+        vec!["cases", "regen", "flip", "--root", file],
+        vec!["cases", "power", "flip", "--root", file],
+        vec!["gen", "flip", "--seed", "1", "--out", file],
+        vec!["gen", "flip", "--seed", "1", "--out", &beneath],
+        vec![
+            "test",
+            "flip",
+            source,
+            "--cases",
+            cases,
+            "--cache-dir",
+            file,
+        ],
+        vec![
+            "test",
+            "flip",
+            source,
+            "--cases",
+            cases,
+            "--cache-dir",
+            &beneath,
+        ],
+    ];
+    for args in calls {
+        grader()
+            .args(&args)
+            .current_dir(dir.path())
+            .assert()
+            .code(2)
+            .stderr(
+                one_error_line("notes.txt: cannot ")
+                    .and(predicate::str::contains(": is a file, not a folder"))
+                    .and(predicate::str::contains("no such file").not()),
+            );
+    }
+    // Nothing was written over the file or beside it.
+    assert_eq!(std::fs::read_to_string(file).unwrap(), "not a folder\n");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
 }
