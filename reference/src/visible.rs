@@ -169,6 +169,9 @@ mod tests {
 
     #[test]
     fn blocks_keep_their_lines() {
-        assert_eq!(escape_lines("4\u{200b}\r\n\n5\n".as_bytes()), "4\\u{200b}\\r\n\n5\n");
+        assert_eq!(
+            escape_lines("4\u{200b}\r\n\n5\n".as_bytes()),
+            "4\\u{200b}\\r\n\n5\n"
+        );
     }
 }

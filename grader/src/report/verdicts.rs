@@ -266,11 +266,12 @@ fn details(out: &mut String, r: &CaseResult) {
         r.decision.verdict,
         Verdict::WrongAnswer | Verdict::Presentation
     ) {
-        let got = String::from_utf8_lossy(&r.output);
+        // The contestant's bytes, with what a terminal would hide (or obey) escaped.
+        let got = reference::visible::escape_lines(&r.output);
         let _ = writeln!(out, "{}", paint(dim, "  expected (-) and got (+):"));
         out.push_str(&diff(&r.expected, &got));
     }
-    let tail = String::from_utf8_lossy(&r.stderr_tail);
+    let tail = reference::visible::escape_lines(&r.stderr_tail);
     if !tail.trim().is_empty() {
         let _ = writeln!(out, "{}", paint(dim, "  stderr (end):"));
         let lines: Vec<&str> = tail.lines().collect();

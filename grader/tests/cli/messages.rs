@@ -135,3 +135,86 @@ fn a_file_where_a_folder_belongs_is_named_as_a_file_by_every_command() {
     assert_eq!(std::fs::read_to_string(file).unwrap(), "not a folder\n");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
 }
+
+#[test]
+fn check_shows_invisible_characters_and_names_the_line_at_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "1.in", super::FLIP_SAMPLE);
+    let cases: &[(&[u8], &str)] = &[
+        (
+            "4\u{200b}\n".as_bytes(),
+            "WA: expected `4`, got `4\\u{200b}`\n",
+        ),
+        (
+            "\u{feff}4\n".as_bytes(),
+            "WA: expected `4`, got `\\u{feff}4`\n",
+        ),
+        (b"4\x1b[2J\n", "WA: expected `4`, got `4\\x1b[2J`\n"),
+        (
+            b"4\n\n\n\n\nx\n",
+            "WA: line 6: expected the end of the output, got `x`\n",
+        ),
+        (
+            b"\n4\n",
+            "PE: right answer, wrong layout: line 1: expected `4`, got ``\n",
+        ),
+    ];
+    for &(output, said) in cases {
+        let out = write(dir.path(), "1.out", output);
+        grader()
+            .args(["check", "flip"])
+            .args([&input, &out])
+            .assert()
+            .code(1)
+            .stdout(said.to_owned());
+    }
+    let row = write(dir.path(), "swap.in", "WOB\n");
+    let out = write(dir.path(), "swap.out", "3\nOWB BWO\n\n\nBWO\n");
+    grader()
+        .args(["check", "swap"])
+        .args([&row, &out])
+        .assert()
+        .code(1)
+        .stdout("WA: line 5: `BWO` is not one legal move from `BWO`: no piece moved\n");
+}
+
+#[test]
+fn the_reports_of_test_show_invisible_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    write(&cases, "1.in", super::FLIP_SAMPLE);
+    write(&cases, "1.ans", "4\n");
+    let program = write(
+        dir.path(),
+        "zwsp.py",
+        "import sys\nsys.stdout.write('4\\u200b\\n')\nsys.stderr.write('bye\\x1b[2J\\n')\n",
+    );
+    let run = |report: &str| {
+        grader()
+            .env("TMPDIR", dir.path())
+            .env("GRADER_CACHE_DIR", cache.path())
+            .args(["test", "flip"])
+            .arg(&program)
+            .arg("--cases")
+            .arg(&cases)
+            .args(["--report", report])
+            .output()
+            .unwrap()
+    };
+    let human = run("human");
+    assert_eq!(human.status.code(), Some(1));
+    let text = String::from_utf8(human.stdout).unwrap();
+    assert!(text.contains("expected `4`, got `4\\u{200b}`"), "{text}");
+    assert!(text.contains("+4\\u{200b}"), "the diff: {text}");
+    assert!(text.contains("bye\\x1b[2J"), "the stderr: {text}");
+    assert!(
+        !text.contains('\u{200b}') && !text.contains('\x1b'),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&run("json").stdout).unwrap();
+    assert_eq!(
+        json["cases"][0]["message"],
+        "expected `4`, got `4\\u{200b}`"
+    );
+}
