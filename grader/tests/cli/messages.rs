@@ -218,3 +218,52 @@ fn the_reports_of_test_show_invisible_characters_escaped() {
         "expected `4`, got `4\\u{200b}`"
     );
 }
+
+#[test]
+fn solve_and_validate_name_the_first_bad_byte_not_the_end_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // (problem, file, its bytes, where its first bad byte is)
+    let boards: &[(&str, &str, &[u8], &str)] = &[
+        // A bad cell on line 2, and line 4 missing.
+        ("flip", "short.in", b"bwwb\nbbxb\nbwwb\n", "short.in:2:3: "),
+        // A bad cell on line 2, and no final line end.
+        (
+            "flip",
+            "open.in",
+            b"bwwb\nbbxb\nbwwb\nbwww",
+            "open.in:2:3: ",
+        ),
+        // A bad cell on line 2, and a fifth line.
+        (
+            "flip",
+            "long.in",
+            b"bwwb\nbbxb\nbwwb\nbwww\nbwww\n",
+            "long.in:2:3: ",
+        ),
+        // An 8th `B` on line 2, before a 5th cell.
+        ("fourinrow", "eight.in", b"BBBB\nBBBBW\n", "eight.in:2:4: "),
+        // A row that becomes too long at its 22nd cell, with no line end at all.
+        (
+            "swap",
+            "row.in",
+            b"WWWWWWWWWWOBBBBBBBBBBBBBBBB",
+            "row.in:1:22: ",
+        ),
+    ];
+    for &(problem, name, bytes, at) in boards {
+        let file = write(dir.path(), name, bytes);
+        grader()
+            .args(["solve", problem])
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(one_error_line(at));
+        grader()
+            .args(["validate", problem])
+            .arg(&file)
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(at));
+    }
+}

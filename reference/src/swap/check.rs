@@ -25,17 +25,18 @@ pub fn parse_answer(board: Row, text: &[u8]) -> Result<Answer, ParseError> {
     let first_end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
     let first = &text[..first_end];
     if first == b"Impossible" {
-        text::exact_lines(text, 1)?;
+        text::each_line(text, 1, |_, _| Ok(()))?;
         return Ok(Answer::Impossible);
     }
     let k = text::parse_count(1, first, MAX_MOVES)? as usize;
-    let lines = text::exact_lines(text, k + 1)?;
     let len = usize::from(board.len);
-    let rows = lines[1..]
-        .iter()
-        .enumerate()
-        .map(|(i, line)| Row::parse_line(i + 2, line, len..=len))
-        .collect::<Result<_, _>>()?;
+    let mut rows = Vec::with_capacity(k);
+    text::each_line(text, k + 1, |number, line| {
+        if number > 1 {
+            rows.push(Row::parse_line(number, line, len..=len)?);
+        }
+        Ok(())
+    })?;
     Ok(Answer::Moves(rows))
 }
 
@@ -262,5 +263,10 @@ mod tests {
         assert_eq!(err(b"2\nOWB\nBWOB\n").line, 3);
         assert_eq!(err(b"Impossible\n0\n").line, 2);
         assert_eq!(err(b"x\n").column, 1);
+        // The first bad byte is named, before the rows that are missing after it.
+        let at = |t: &[u8]| (err(t).line, err(t).column);
+        assert_eq!(at(b"3\nOWB\nBxO\n"), (3, 2));
+        assert_eq!(at(b"3\nOWB\nBWOB"), (3, 4));
+        assert_eq!(at(b"Impossible\nx"), (2, 1));
     }
 }
