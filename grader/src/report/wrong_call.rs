@@ -4,6 +4,8 @@
 //! valid values, "a similar argument exists"), and the first line alone names none of it.
 //! The line is rebuilt here from the error's context, for every command and flag alike.
 
+use std::fmt::Write as _;
+
 use clap::CommandFactory as _;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
@@ -18,15 +20,15 @@ pub(crate) fn one_line(error: &clap::Error, command: &str) -> String {
         (ContextKind::SuggestedValue, "value"),
     ] {
         if let Some(names) = strings(error, kind) {
-            line.push_str(&format!("; a similar {what} exists: {}", names.join(", ")));
+            let _ = write!(line, "; a similar {what} exists: {}", names.join(", "));
         }
     }
     if let Some(ContextValue::StyledStrs(tips)) = error.get(ContextKind::Suggested) {
         for tip in tips {
-            line.push_str(&format!("; tip: {tip}"));
+            let _ = write!(line, "; tip: {tip}");
         }
     }
-    line.push_str(&format!(" (see `{command} --help`)"));
+    let _ = write!(line, " (see `{command} --help`)");
     line
 }
 
@@ -55,7 +57,7 @@ fn fact(error: &clap::Error, command: &str) -> String {
                 (Some(arg), Some(value)) if value.is_empty() => {
                     let mut line = format!("{}: a value is required", flag(&arg));
                     if !expected.is_empty() {
-                        line.push_str(&format!(" ({expected})"));
+                        let _ = write!(line, " ({expected})");
                     }
                     line
                 }
