@@ -131,6 +131,23 @@ fn a_file_where_a_folder_belongs_is_named_as_a_file_by_every_command() {
                     .and(predicate::str::contains("no such file").not()),
             );
     }
+    // A path through the file: the file is named, not the OS's "Not a directory".
+    let within = format!("{file}/deeper/x.in");
+    for args in [
+        vec!["solve", "flip", &within],
+        vec!["validate", "flip", &within],
+        vec!["check", "flip", &within, &within],
+    ] {
+        grader()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(
+                one_error_line("x.in: cannot read: ").and(predicate::str::contains(
+                    "notes.txt is a file, not a folder",
+                )),
+            );
+    }
     // Nothing was written over the file or beside it.
     assert_eq!(std::fs::read_to_string(file).unwrap(), "not a folder\n");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
