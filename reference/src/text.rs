@@ -47,6 +47,31 @@ pub fn describe_byte(byte: u8) -> String {
     }
 }
 
+/// Names the character that starts at byte `at` of `bytes` for an error message: as
+/// [`describe_byte`] for ASCII; a character beyond ASCII by itself (`` `é` ``), escaped
+/// when it cannot be seen (`` `\u{200b}` ``, see [`crate::visible`]); a byte that does not
+/// start one by its value.
+pub fn describe_at(bytes: &[u8], at: usize) -> String {
+    let Some(&byte) = bytes.get(at) else {
+        return "the end of the input".to_owned();
+    };
+    if byte.is_ascii() {
+        return describe_byte(byte);
+    }
+    let first = bytes[at..]
+        .utf8_chunks()
+        .next()
+        .and_then(|chunk| chunk.valid().chars().next());
+    match first {
+        Some(c) if crate::visible::is_visible(c) => format!("`{c}` (U+{:04X})", u32::from(c)),
+        Some(c) => format!(
+            "`{}`, an invisible character",
+            crate::visible::escape(c.encode_utf8(&mut [0; 4]).as_bytes())
+        ),
+        None => format!("byte 0x{byte:02X}"),
+    }
+}
+
 /// Lists allowed cells for an error message: "`b` or `w`", "`B`, `W` or `O`".
 pub(crate) fn describe_set(allowed: &[u8]) -> String {
     let mut out = String::new();
@@ -130,14 +155,14 @@ pub(crate) fn each_line<'a>(
         };
         rest = &rest[end + 1..];
     }
-    if let Some(&first) = rest.first() {
+    if !rest.is_empty() {
         return Err(ParseError::new(
             count + 1,
             1,
             format!(
                 "expected the end of the input after {count} line{}, found {}",
                 plural(count),
-                describe_byte(first)
+                describe_at(rest, 0)
             ),
         ));
     }
@@ -163,7 +188,7 @@ pub(crate) fn check_cells(
                 format!(
                     "expected the end of the line after {} cells, found {}",
                     len.end(),
-                    describe_byte(b)
+                    describe_at(line, i)
                 ),
             ));
         }
@@ -174,7 +199,7 @@ pub(crate) fn check_cells(
                 format!(
                     "expected {}, found {}",
                     describe_set(allowed),
-                    describe_byte(b)
+                    describe_at(line, i)
                 ),
             ));
         }
@@ -372,6 +397,31 @@ cd
         );
         let e = check_cells(1, b"b\r", b"bw", 2..=2, no_rule).unwrap_err();
         assert!(e.message.contains("carriage return"), "{e}");
+    }
+
+    #[test]
+    fn characters_beyond_ascii_are_named_and_shown() {
+        let bad = |line: &[u8]| check_cells(1, line, b"bw", 4..=4, no_rule).unwrap_err();
+        let e = bad("bw\u{200b}b".as_bytes());
+        assert_eq!(e.column, 3);
+        assert_eq!(
+            e.message,
+            "expected `b` or `w`, found `\\u{200b}`, an invisible character"
+        );
+        assert_eq!(
+            bad("bwé".as_bytes()).message,
+            "expected `b` or `w`, found `é` (U+00E9)"
+        );
+        assert_eq!(
+            bad(b"bw\xffb").message,
+            "expected `b` or `w`, found byte 0xFF"
+        );
+        assert_eq!(
+            bad("bwbb\u{feff}".as_bytes()).message,
+            "expected the end of the line after 4 cells, found `\\u{feff}`, an invisible character"
+        );
+        assert_eq!(describe_at(b"ab", 1), "`b`");
+        assert_eq!(describe_at(b"ab", 2), "the end of the input");
     }
 
     #[test]

@@ -191,7 +191,7 @@ mod tests {
         assert_eq!(
             message("WOB", "3\nOWB\nBWO\nBWO\u{200b}\n"),
             "line 4: `BWO\\u{200b}` is not a row: expected the end of the line after 3 cells, \
-             found byte 0xE2"
+             found `\\u{200b}`, an invisible character"
         );
     }
 
