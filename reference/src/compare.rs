@@ -40,12 +40,21 @@ impl Judgement {
     }
 }
 
-/// The output as text, or the `WA` that judging.md gives bytes that are not UTF-8.
+/// The output as text, or the `WA` that judging.md gives bytes that are not UTF-8, naming
+/// the line and column (in bytes) of the first such byte.
 pub fn as_text(output: &[u8]) -> Result<&str, Judgement> {
     std::str::from_utf8(output).map_err(|e| {
         let at = e.valid_up_to();
+        let before = &output[..at];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = at
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
         Judgement::wrong(format!(
-            "output is not valid UTF-8 (byte 0x{:02X} at offset {at})",
+            "line {line}: output is not valid UTF-8 (byte 0x{:02X} at column {column})",
             output[at]
         ))
     })
@@ -245,7 +254,7 @@ mod tests {
         );
         assert_eq!(
             compare("4\n", b"4\n\xff").message,
-            "output is not valid UTF-8 (byte 0xFF at offset 2)"
+            "line 2: output is not valid UTF-8 (byte 0xFF at column 1)"
         );
         assert_eq!(
             compare("4\n", b"4\t\t5\n").message,
@@ -309,6 +318,18 @@ mod tests {
         assert_eq!(
             compare("4\n", b"4\0\n").message,
             "expected `4`, got `4\\x00`"
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_located() {
+        assert_eq!(
+            compare("4\n", b"\xc3").message,
+            "line 1: output is not valid UTF-8 (byte 0xC3 at column 1)"
+        );
+        assert_eq!(
+            compare("4\n", b"4\n\n ab\xfe\n").message,
+            "line 3: output is not valid UTF-8 (byte 0xFE at column 4)"
         );
     }
 

@@ -168,6 +168,10 @@ fn check_shows_invisible_characters_and_names_the_line_at_fault() {
         ),
         (b"4\x1b[2J\n", "WA: expected `4`, got `4\\x1b[2J`\n"),
         (
+            b"4\n\xff\n",
+            "WA: line 2: output is not valid UTF-8 (byte 0xFF at column 1)\n",
+        ),
+        (
             b"4\n\n\n\n\nx\n",
             "WA: line 6: expected the end of the output, got `x`\n",
         ),
