@@ -150,7 +150,9 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
     if let Some(message) = &graded.compile_error {
         let ce = paint(verdict_style("CE"), "CE");
         let _ = writeln!(out, "\n{ce}");
-        for line in message.lines() {
+        // The compiler echoes the student's source: what a terminal would hide or obey
+        // in it is escaped.
+        for line in reference::visible::escape_lines(message.as_bytes()).lines() {
             let _ = writeln!(out, "  {line}");
         }
         let _ = writeln!(
