@@ -94,11 +94,6 @@ pub(crate) fn clap_error(error: &clap::Error) -> ExitCode {
             out(&error.render().to_string());
             ExitCode::SUCCESS
         }
-        // `grader` alone: the help is the most useful answer, but the call was incomplete.
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            note(error.render().to_string().trim_end());
-            ExitCode::from(2)
-        }
         _ => {
             let command = wrong_call::command_path(std::env::args_os().skip(1));
             self::error(&wrong_call::one_line(error, &command));

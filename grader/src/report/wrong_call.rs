@@ -11,6 +11,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// The one line (without the `grader: error: ` prefix) that says what is wrong with the
 /// call, what was expected, and where the help is.
+///
 /// `command` is the command the call was for (see [`command_path`]).
 pub(crate) fn one_line(error: &clap::Error, command: &str) -> String {
     let mut line = fact(error, command);
@@ -67,24 +68,19 @@ fn fact(error: &clap::Error, command: &str) -> String {
                 _ => first_line(error),
             }
         }
-        ErrorKind::MissingSubcommand => match strings(error, ContextKind::ValidSubcommand) {
-            Some(valid) if !valid.is_empty() => {
-                format!("`{command}` needs a command: one of {}", valid.join(", "))
-            }
-            _ => first_line(error),
-        },
-        ErrorKind::InvalidSubcommand => {
-            let valid = strings(error, ContextKind::ValidSubcommand).unwrap_or_default();
-            if valid.is_empty() {
-                first_line(error)
-            } else {
-                format!(
-                    "{}: expected one of {}",
-                    first_line(error),
-                    valid.join(", ")
-                )
-            }
+        // `grader` or `grader cases` alone: clap would print the whole help; one line
+        // that lists the commands keeps cli.md's promise.
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            format!(
+                "`{command}` needs a command: one of {}",
+                subcommands(command).join(", ")
+            )
         }
+        ErrorKind::InvalidSubcommand => format!(
+            "{}: expected one of {}",
+            first_line(error),
+            subcommands(command).join(", ")
+        ),
         _ => first_line(error),
     }
 }
@@ -129,6 +125,21 @@ pub(crate) fn command_path<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<It
         command = sub;
     }
     path.join(" ")
+}
+
+/// The names of the subcommands of `command` (a path such as `grader cases`).
+fn subcommands(command: &str) -> Vec<String> {
+    let mut at = crate::cli::Cli::command();
+    for name in command.split_whitespace().skip(1) {
+        match at.find_subcommand(name).cloned() {
+            Some(sub) => at = sub,
+            None => return Vec::new(),
+        }
+    }
+    at.get_subcommands()
+        .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
+        .map(|sub| sub.get_name().to_owned())
+        .collect()
 }
 
 /// A piece of context as plain text (styles dropped).
@@ -183,6 +194,23 @@ mod tests {
             "--layout weird: expected one of auto, folders, files \
              (see `grader batch --help`)"
         );
+    }
+
+    #[test]
+    fn a_missing_or_unknown_command_lists_the_commands() {
+        assert_eq!(
+            line(&["cases"]),
+            "`grader cases` needs a command: one of regen, check, power \
+             (see `grader cases --help`)"
+        );
+        let top = line(&[]);
+        assert!(
+            top.starts_with("`grader` needs a command: one of problems, solve, check, "),
+            "{top}"
+        );
+        assert!(line(&["nosuch"]).starts_with(
+            "unrecognized subcommand 'nosuch': expected one of problems, solve, check, "
+        ));
     }
 
     #[test]

@@ -63,6 +63,16 @@ fn a_wrong_call_names_what_is_missing_and_what_is_valid_in_every_command() {
             "grader test",
         ),
         (&["tset"], "a similar command exists: test", "grader"),
+        (
+            &[],
+            "`grader` needs a command: one of problems, solve, ",
+            "grader",
+        ),
+        (
+            &["cases"],
+            "`grader cases` needs a command: one of regen, check, power",
+            "grader cases",
+        ),
     ];
     for &(args, says, command) in calls {
         let help = format!("(see `{command} --help`)");
