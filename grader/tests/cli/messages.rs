@@ -298,3 +298,33 @@ fn solve_and_validate_name_the_first_bad_byte_not_the_end_of_the_file() {
             .stdout(predicate::str::contains(at));
     }
 }
+
+#[test]
+fn the_html_gradebook_shows_invisible_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    write(&cases, "1.in", super::FLIP_SAMPLE);
+    write(&cases, "1.ans", "4\n");
+    write(
+        dir.path(),
+        "class/alice.py",
+        "import sys\nsys.stdout.write('4\\u200b\\n')\n",
+    );
+    let out = dir.path().join("book");
+    grader()
+        .env("TMPDIR", dir.path())
+        .env("GRADER_CACHE_DIR", cache.path())
+        .args(["batch", "flip"])
+        .arg(dir.path().join("class"))
+        .arg("--cases")
+        .arg(&cases)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(1);
+    let html = std::fs::read_to_string(out.join("gradebook.html")).unwrap();
+    assert!(html.contains("+4\\u{200b}"), "the diff: {html}");
+    assert!(html.contains("got `4\\u{200b}`"), "the message: {html}");
+    assert!(!html.contains('\u{200b}'), "{html}");
+}
