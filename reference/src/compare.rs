@@ -45,14 +45,11 @@ impl Judgement {
 pub fn as_text(output: &[u8]) -> Result<&str, Judgement> {
     std::str::from_utf8(output).map_err(|e| {
         let at = e.valid_up_to();
-        let before = &output[..at];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = at
-            - before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1)
-            + 1;
+        let (mut line, mut column) = (0, 1);
+        for part in output[..at].split(|&b| b == b'\n') {
+            line += 1;
+            column = part.len() + 1;
+        }
         Judgement::wrong(format!(
             "line {line}: output is not valid UTF-8 (byte 0x{:02X} at column {column})",
             output[at]
