@@ -97,6 +97,11 @@ pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> Fault {
     let reason = match error.kind() {
         io::ErrorKind::NotFound => "no such file or folder".to_owned(),
         io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        // `f.txt/x`: name the file in the way, not the OS's "Not a directory".
+        io::ErrorKind::NotADirectory => crate::folders::file_in_the_way(path).map_or_else(
+            || "a folder in the path is a file".to_owned(),
+            |file| format!("{} is a file, not a folder", file.display()),
+        ),
         _ => error.to_string(),
     };
     Fault::Usage(format!("{}: cannot {action}: {reason}", path.display()))

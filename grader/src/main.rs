@@ -11,6 +11,7 @@ mod cli;
 pub(crate) mod commands;
 mod exec;
 mod files;
+mod folders;
 mod grade;
 mod interrupt;
 mod judge;

@@ -40,12 +40,18 @@ impl Judgement {
     }
 }
 
-/// The output as text, or the `WA` that judging.md gives bytes that are not UTF-8.
+/// The output as text, or the `WA` that judging.md gives bytes that are not UTF-8, naming
+/// the line and column (in bytes) of the first such byte.
 pub fn as_text(output: &[u8]) -> Result<&str, Judgement> {
     std::str::from_utf8(output).map_err(|e| {
         let at = e.valid_up_to();
+        let (mut line, mut column) = (0, 1);
+        for part in output[..at].split(|&b| b == b'\n') {
+            line += 1;
+            column = part.len() + 1;
+        }
         Judgement::wrong(format!(
-            "output is not valid UTF-8 (byte 0x{:02X} at offset {at})",
+            "line {line}: output is not valid UTF-8 (byte 0x{:02X} at column {column})",
             output[at]
         ))
     })
@@ -101,44 +107,62 @@ pub fn compare(expected: &str, output: &[u8]) -> Judgement {
     Judgement::wrong(difference)
 }
 
-/// "expected `3`, got `4`", with a line number when the answer has more than one line.
+/// "expected `3`, got `4`", or "line 6: expected the end of the output, got `x`": the
+/// first line of `got` (normalised lines, see [`normalized_lines`]) that keeps it from
+/// equalling `want`. The line is named unless both sides are a single line.
 pub fn first_difference(want: &[&str], got: &[&str]) -> String {
-    let at = want
-        .iter()
-        .zip(got)
-        .position(|(w, g)| w != g)
-        .unwrap_or(want.len().min(got.len()));
+    let at = difference_at(want, got);
     let show = |lines: &[&str]| {
         lines
             .get(at)
             .map_or_else(|| "the end of the output".to_owned(), |l| quote(l))
     };
     let (w, g) = (show(want), show(got));
-    if want.len() <= 1 && at == 0 {
+    if want.len() <= 1 && got.len() <= 1 {
         format!("expected {w}, got {g}")
     } else {
         format!("line {}: expected {w}, got {g}", at + 1)
     }
 }
 
-/// Quotes a line for a message: backticks, invisible characters escaped, long lines cut.
+/// The index of the first line of `got` that differs from `want`, in the contestant's
+/// numbering (normalising drops no line before the last non-empty one).
+///
+/// judging.md: empty lines after the answer are ignored only when nothing follows them,
+/// so when `want` has ended, the fault is the first non-empty line after it (`4`, four
+/// empty lines and `x`: line 6), not the first empty one.
+fn difference_at(want: &[&str], got: &[&str]) -> usize {
+    let common = want.len().min(got.len());
+    if let Some(at) = want.iter().zip(got).position(|(w, g)| w != g) {
+        return at;
+    }
+    if common < want.len() {
+        return common;
+    }
+    got[common..]
+        .iter()
+        .position(|line| !line.is_empty())
+        .map_or(common, |i| common + i)
+}
+
+/// The whitespace-separated tokens of `text`, each with the 1-based number of the line it
+/// is on: so that a checker working on tokens still names lines of the output.
+pub fn tokens_with_lines(text: &str) -> Vec<(usize, &str)> {
+    text.split('\n')
+        .enumerate()
+        .flat_map(|(i, line)| line.split_ascii_whitespace().map(move |t| (i + 1, t)))
+        .collect()
+}
+
+/// Quotes a line for a message: backticks, invisible characters escaped (see
+/// [`crate::visible`]), long lines cut.
 pub fn quote(line: &str) -> String {
     const MAX_CHARS: usize = 48;
-    let mut out = String::from("`");
-    for (i, c) in line.chars().enumerate() {
-        if i == MAX_CHARS {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.extend(c.escape_default()),
-            c => out.push(c),
-        }
-    }
-    out.push('`');
-    out
+    let (shown, cut) = match line.char_indices().nth(MAX_CHARS) {
+        Some((at, _)) => (&line[..at], "…"),
+        None => (line, ""),
+    };
+    format!("`{}{cut}`", crate::visible::escape(shown.as_bytes()))
 }
 
 #[cfg(test)]
@@ -227,12 +251,92 @@ mod tests {
         );
         assert_eq!(
             compare("4\n", b"4\n\xff").message,
-            "output is not valid UTF-8 (byte 0xFF at offset 2)"
+            "line 2: output is not valid UTF-8 (byte 0xFF at column 1)"
         );
         assert_eq!(
             compare("4\n", b"4\t\t5\n").message,
             "expected `4`, got `4\\t\\t5`"
         );
+    }
+
+    #[test]
+    fn the_line_named_is_the_first_that_keeps_the_output_from_being_ac() {
+        let message = |expected: &str, output: &str| compare(expected, output.as_bytes()).message;
+        // Empty lines are trailing only when nothing follows: `x` is the fault, on line 6.
+        assert_eq!(
+            message("4\n", "4\n\n\n\n\nx\n"),
+            "line 6: expected the end of the output, got `x`"
+        );
+        assert_eq!(
+            message("4\n", "4\r\n \n\t\n\n5\n"),
+            "line 5: expected the end of the output, got `5`"
+        );
+        assert_eq!(
+            message("4\n", "4\n4\n"),
+            "line 2: expected the end of the output, got `4`"
+        );
+        // A leading empty line is the layout fault, on line 1.
+        assert_eq!(
+            message("4\n", "\n4\n"),
+            "right answer, wrong layout: line 1: expected `4`, got ``"
+        );
+        assert_eq!(
+            message("2\nab\n", "2\n\nab\n"),
+            "right answer, wrong layout: line 2: expected `ab`, got ``"
+        );
+        assert_eq!(
+            message("2\nab\n", "2\nab\n\n\nab\n"),
+            "line 5: expected the end of the output, got `ab`"
+        );
+        assert_eq!(
+            message("2\nab\ncd\n", "2\nab\n"),
+            "line 3: expected `cd`, got the end of the output"
+        );
+        assert_eq!(
+            message("4\n", "4\n\n\n\n \u{200b}\n"),
+            "line 5: expected the end of the output, got ` \\u{200b}`"
+        );
+    }
+
+    #[test]
+    fn invisible_characters_are_shown_escaped() {
+        assert_eq!(
+            compare("4\n", "4\u{200b}\n".as_bytes()).message,
+            "expected `4`, got `4\\u{200b}`"
+        );
+        assert_eq!(
+            compare("4\n", "\u{feff}4\n".as_bytes()).message,
+            "expected `4`, got `\\u{feff}4`"
+        );
+        assert_eq!(
+            compare("4\n", "4\u{a0}\n".as_bytes()).message,
+            "expected `4`, got `4\\u{a0}`"
+        );
+        assert_eq!(
+            compare("4\n", b"4\0\n").message,
+            "expected `4`, got `4\\x00`"
+        );
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_located() {
+        assert_eq!(
+            compare("4\n", b"\xc3").message,
+            "line 1: output is not valid UTF-8 (byte 0xC3 at column 1)"
+        );
+        assert_eq!(
+            compare("4\n", b"4\n\n ab\xfe\n").message,
+            "line 3: output is not valid UTF-8 (byte 0xFE at column 4)"
+        );
+    }
+
+    #[test]
+    fn tokens_know_their_lines() {
+        assert_eq!(
+            tokens_with_lines("3 OWB\r\n\n  BWO\tBOW\n"),
+            [(1, "3"), (1, "OWB"), (3, "BWO"), (3, "BOW")]
+        );
+        assert!(tokens_with_lines("").is_empty());
     }
 
     #[test]

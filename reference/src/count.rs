@@ -25,11 +25,14 @@ impl Count {
     /// Parses an answer file strictly: one line, `N` or `Impossible`, ended by `\n`;
     /// counts above `max` are rejected.
     pub fn parse(text: &[u8], max: u32) -> Result<Count, ParseError> {
-        let lines = text::exact_lines(text, 1)?;
-        if lines[0] == b"Impossible" {
-            return Ok(Count::Impossible);
-        }
-        text::parse_count(1, lines[0], max).map(Count::Moves)
+        let mut count = Count::Impossible;
+        text::each_line(text, 1, |number, line| {
+            if line != b"Impossible" {
+                count = Count::Moves(text::parse_count(number, line, max)?);
+            }
+            Ok(())
+        })?;
+        Ok(count)
     }
 }
 
@@ -61,5 +64,14 @@ mod tests {
         assert!(Count::parse(b"4", 6).is_err());
         assert!(Count::parse(b"impossible\n", 6).is_err());
         assert!(Count::parse(b"4\n\n", 6).is_err());
+        // The first bad byte is named, before a missing line end or extra lines.
+        let at = |text: &[u8]| {
+            let e = Count::parse(text, 6).unwrap_err();
+            (e.line, e.column)
+        };
+        assert_eq!(at(b"4x"), (1, 2));
+        assert_eq!(at(b"4x\n\n\n"), (1, 2));
+        assert_eq!(at(b"4"), (1, 2));
+        assert_eq!(at(b"4\n5\n"), (2, 1));
     }
 }

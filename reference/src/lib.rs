@@ -40,6 +40,7 @@ pub mod rng;
 pub mod swap;
 pub mod text;
 pub mod verdict;
+pub mod visible;
 
 pub use compare::Judgement;
 pub use count::Count;

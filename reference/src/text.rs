@@ -47,6 +47,31 @@ pub fn describe_byte(byte: u8) -> String {
     }
 }
 
+/// Names the character that starts at byte `at` of `bytes` for an error message: as
+/// [`describe_byte`] for ASCII; a character beyond ASCII by itself (`` `é` ``), escaped
+/// when it cannot be seen (`` `\u{200b}` ``, see [`crate::visible`]); a byte that does not
+/// start one by its value.
+pub fn describe_at(bytes: &[u8], at: usize) -> String {
+    let Some(&byte) = bytes.get(at) else {
+        return "the end of the input".to_owned();
+    };
+    if byte.is_ascii() {
+        return describe_byte(byte);
+    }
+    let first = bytes[at..]
+        .utf8_chunks()
+        .next()
+        .and_then(|chunk| chunk.valid().chars().next());
+    match first {
+        Some(c) if crate::visible::is_visible(c) => format!("`{c}` (U+{:04X})", u32::from(c)),
+        Some(c) => format!(
+            "`{}`, an invisible character",
+            crate::visible::escape(c.encode_utf8(&mut [0; 4]).as_bytes())
+        ),
+        None => format!("byte 0x{byte:02X}"),
+    }
+}
+
 /// Lists allowed cells for an error message: "`b` or `w`", "`B`, `W` or `O`".
 pub(crate) fn describe_set(allowed: &[u8]) -> String {
     let mut out = String::new();
@@ -84,11 +109,17 @@ pub fn tolerate_line_ends(input: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(out)
 }
 
-/// Splits `input` into exactly `count` lines, each ended by `\n`.
+/// Reads `input` as exactly `count` lines, each ended by `\n`, handing each line (its
+/// 1-based number and its bytes, without the `\n`) to `each` as soon as it is found.
 ///
-/// Stops at the first fault, so a huge or binary input costs no more than its first
-/// `count` lines.
-pub(crate) fn exact_lines(input: &[u8], count: usize) -> Result<Vec<&[u8]>, ParseError> {
+/// Faults are reported in the order of the bytes: what `each` finds wrong inside a line
+/// comes before a missing line end, a missing line or extra input after it (a bad cell
+/// on line 2 is named even when line 4 is missing). Stops at the first fault.
+pub(crate) fn each_line<'a>(
+    input: &'a [u8],
+    count: usize,
+    mut each: impl FnMut(usize, &'a [u8]) -> Result<(), ParseError>,
+) -> Result<(), ParseError> {
     if input.is_empty() {
         return Err(ParseError::new(
             1,
@@ -99,52 +130,55 @@ pub(crate) fn exact_lines(input: &[u8], count: usize) -> Result<Vec<&[u8]>, Pars
             ),
         ));
     }
-    let mut lines = Vec::with_capacity(count);
     let mut rest = input;
-    while !rest.is_empty() {
-        let number = lines.len() + 1;
-        if number > count {
+    for number in 1..=count {
+        if rest.is_empty() {
             return Err(ParseError::new(
                 number,
                 1,
                 format!(
-                    "expected the end of the input after {count} line{}, found {}",
+                    "expected {count} line{}, found only {}",
                     plural(count),
-                    describe_byte(rest[0])
+                    number - 1
                 ),
             ));
         }
-        let Some(end) = rest.iter().position(|&b| b == b'\n') else {
+        let end = rest.iter().position(|&b| b == b'\n');
+        let line = &rest[..end.unwrap_or(rest.len())];
+        each(number, line)?;
+        let Some(end) = end else {
             return Err(ParseError::new(
                 number,
-                rest.len() + 1,
+                line.len() + 1,
                 "expected a line end (`\\n`), found the end of the input",
             ));
         };
-        lines.push(&rest[..end]);
         rest = &rest[end + 1..];
     }
-    if lines.len() < count {
+    if !rest.is_empty() {
         return Err(ParseError::new(
-            lines.len() + 1,
+            count + 1,
             1,
             format!(
-                "expected {count} line{}, found only {}",
+                "expected the end of the input after {count} line{}, found {}",
                 plural(count),
-                lines.len()
+                describe_at(rest, 0)
             ),
         ));
     }
-    Ok(lines)
+    Ok(())
 }
 
 /// Checks that `line` (line number `number`) holds only bytes of `allowed` and that its
-/// length lies in `len`.
+/// length lies in `len`, handing each good cell (0-based column, byte) to `cell` in
+/// order, so that a rule over cells (seven `B` at most, one `O`) is judged at the cell
+/// that breaks it, before any fault further right.
 pub(crate) fn check_cells(
     number: usize,
     line: &[u8],
     allowed: &[u8],
     len: RangeInclusive<usize>,
+    mut cell: impl FnMut(usize, u8) -> Result<(), ParseError>,
 ) -> Result<(), ParseError> {
     for (i, &b) in line.iter().enumerate() {
         if i >= *len.end() {
@@ -154,7 +188,7 @@ pub(crate) fn check_cells(
                 format!(
                     "expected the end of the line after {} cells, found {}",
                     len.end(),
-                    describe_byte(b)
+                    describe_at(line, i)
                 ),
             ));
         }
@@ -165,10 +199,11 @@ pub(crate) fn check_cells(
                 format!(
                     "expected {}, found {}",
                     describe_set(allowed),
-                    describe_byte(b)
+                    describe_at(line, i)
                 ),
             ));
         }
+        cell(i, b)?;
     }
     if line.len() < *len.start() {
         let need = if len.start() == len.end() {
@@ -226,6 +261,21 @@ fn plural(n: usize) -> &'static str {
 mod tests {
     use super::*;
 
+    fn exact_lines(input: &[u8], count: usize) -> Result<Vec<&[u8]>, ParseError> {
+        let mut lines = Vec::new();
+        each_line(input, count, |_, line| {
+            lines.push(line);
+            Ok(())
+        })?;
+        Ok(lines)
+    }
+
+    /// No rule over cells: only the cells and the length are checked.
+    #[expect(clippy::unnecessary_wraps, reason = "the shape check_cells asks for")]
+    fn no_rule(_: usize, _: u8) -> Result<(), ParseError> {
+        Ok(())
+    }
+
     #[test]
     fn exact_lines_accepts_clean_input() {
         let lines = exact_lines(b"ab\ncd\n", 2).unwrap();
@@ -252,22 +302,126 @@ mod tests {
     }
 
     #[test]
+    fn each_line_reports_a_fault_inside_a_line_before_one_after_it() {
+        let bad_x = |number: usize, line: &[u8]| match line.iter().position(|&b| b == b'x') {
+            Some(i) => Err(ParseError::new(number, i + 1, "an x")),
+            None => Ok(()),
+        };
+        let at = |input: &[u8], count| {
+            let e = each_line(input, count, bad_x).unwrap_err();
+            (e.line, e.column)
+        };
+        // The x comes first in the bytes: it is named, not what is missing after it.
+        assert_eq!(
+            at(
+                b"ab
+axb
+", 3
+            ),
+            (2, 2)
+        );
+        assert_eq!(
+            at(
+                b"ab
+axb", 2
+            ),
+            (2, 2)
+        );
+        assert_eq!(
+            at(
+                b"ab
+axb
+cd
+ef
+",
+                2
+            ),
+            (2, 2)
+        );
+        assert_eq!(at(b"abx", 2), (1, 3));
+        // Without an x, the faults of the lines themselves.
+        assert_eq!(
+            at(
+                b"ab
+ab", 2
+            ),
+            (2, 3)
+        );
+        assert_eq!(
+            at(
+                b"ab
+", 2
+            ),
+            (2, 1)
+        );
+        assert_eq!(
+            at(
+                b"ab
+ab
+ab
+",
+                2
+            ),
+            (3, 1)
+        );
+        assert_eq!(at(b"", 2), (1, 1));
+        let mut seen = Vec::new();
+        each_line(
+            b"ab
+cd
+",
+            2,
+            |n, line| {
+                seen.push((n, line));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, [(1, b"ab".as_slice()), (2, b"cd".as_slice())]);
+    }
+
+    #[test]
     fn check_cells_names_the_column() {
-        assert!(check_cells(1, b"bw", b"bw", 2..=2).is_ok());
-        let e = check_cells(3, b"bxw", b"bw", 3..=3).unwrap_err();
+        assert!(check_cells(1, b"bw", b"bw", 2..=2, no_rule).is_ok());
+        let e = check_cells(3, b"bxw", b"bw", 3..=3, no_rule).unwrap_err();
         assert_eq!(
             e.to_string(),
             "line 3, column 2: expected `b` or `w`, found `x`"
         );
-        let e = check_cells(1, b"bwb", b"bw", 2..=2).unwrap_err();
+        let e = check_cells(1, b"bwb", b"bw", 2..=2, no_rule).unwrap_err();
         assert_eq!((e.line, e.column), (1, 3));
-        let e = check_cells(2, b"B", b"BWO", 4..=4).unwrap_err();
+        let e = check_cells(2, b"B", b"BWO", 4..=4, no_rule).unwrap_err();
         assert_eq!(
             e.to_string(),
             "line 2, column 2: expected `B`, `W` or `O`, found the end of the line (a row holds 4 cells)"
         );
-        let e = check_cells(1, b"b\r", b"bw", 2..=2).unwrap_err();
+        let e = check_cells(1, b"b\r", b"bw", 2..=2, no_rule).unwrap_err();
         assert!(e.message.contains("carriage return"), "{e}");
+    }
+
+    #[test]
+    fn characters_beyond_ascii_are_named_and_shown() {
+        let bad = |line: &[u8]| check_cells(1, line, b"bw", 4..=4, no_rule).unwrap_err();
+        let e = bad("bw\u{200b}b".as_bytes());
+        assert_eq!(e.column, 3);
+        assert_eq!(
+            e.message,
+            "expected `b` or `w`, found `\\u{200b}`, an invisible character"
+        );
+        assert_eq!(
+            bad("bwé".as_bytes()).message,
+            "expected `b` or `w`, found `é` (U+00E9)"
+        );
+        assert_eq!(
+            bad(b"bw\xffb").message,
+            "expected `b` or `w`, found byte 0xFF"
+        );
+        assert_eq!(
+            bad("bwbb\u{feff}".as_bytes()).message,
+            "expected the end of the line after 4 cells, found `\\u{feff}`, an invisible character"
+        );
+        assert_eq!(describe_at(b"ab", 1), "`b`");
+        assert_eq!(describe_at(b"ab", 2), "the end of the input");
     }
 
     #[test]

@@ -31,7 +31,6 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use crate::files;
 use crate::status::Fault;
 use crate::submission::languages::Languages;
 
@@ -97,13 +96,9 @@ pub(crate) fn discover(
     languages: &Languages,
     rule: &EntryRule,
 ) -> Result<Roster, Fault> {
-    let real = fs::canonicalize(dir).map_err(|e| files::cannot(dir, "list submissions in", &e))?;
-    if !real.is_dir() {
-        return Err(Fault::Usage(format!(
-            "{}: is not a folder, expected a class folder",
-            dir.display()
-        )));
-    }
+    crate::folders::existing(dir, "list submissions in")?;
+    let real =
+        fs::canonicalize(dir).map_err(|e| crate::files::cannot(dir, "list submissions in", &e))?;
     let walk = Walk {
         root: dir,
         real: &real,

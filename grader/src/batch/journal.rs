@@ -53,7 +53,7 @@ impl Journal {
     /// Opens (or creates) the journal and reads the runs it holds, by key.
     pub(crate) fn open(path: &Path) -> Result<(Journal, HashMap<String, Record>), Fault> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
+            crate::folders::create(parent)?;
         }
         let text = match std::fs::read(path) {
             Ok(bytes) => bytes,

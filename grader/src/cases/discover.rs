@@ -30,13 +30,7 @@ impl Case {
 /// Every case below `dir` in name order. Hidden files and folders (`.data.new-*` of an
 /// interrupted regeneration, `.git`) are skipped.
 pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
-    if !dir.is_dir() {
-        return Err(files::cannot(
-            dir,
-            "list cases in",
-            &std::io::Error::from(std::io::ErrorKind::NotFound),
-        ));
-    }
+    crate::folders::existing(dir, "list cases in")?;
     let mut cases = Vec::new();
     let walker = WalkDir::new(dir)
         .sort_by_file_name()

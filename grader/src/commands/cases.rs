@@ -15,6 +15,10 @@ use crate::status::{Fault, Status};
 const DRIFT_LINES: usize = 20;
 
 pub(crate) fn run(command: CasesCommand) -> Result<Status, Fault> {
+    let (CasesCommand::Regen { root, .. }
+    | CasesCommand::Check { root, .. }
+    | CasesCommand::Power { root, .. }) = &command;
+    crate::folders::existing(root, "find case folders in")?;
     match command {
         CasesCommand::Regen {
             problems,

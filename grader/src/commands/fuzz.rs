@@ -295,7 +295,7 @@ fn record(
     }
     .to_line();
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
+        crate::folders::create(parent)?;
     }
     let mut text = old;
     if !text.is_empty() && !text.ends_with('\n') {
@@ -308,7 +308,7 @@ fn record(
 
 /// Writes the shrunk input and its reference answer into `dir`, ready for a case folder.
 fn save(dir: &Path, problem: Problem, seed: u64, found: &Found) -> Result<Vec<PathBuf>, Fault> {
-    std::fs::create_dir_all(dir).map_err(|e| files::cannot(dir, "create", &e))?;
+    crate::folders::create(dir)?;
     let stem = match found.source {
         // Named by the run the report shows.
         Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.number()),

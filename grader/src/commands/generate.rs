@@ -1,8 +1,6 @@
 //! `grader gen PROBLEM --seed S`: seeded inputs of a chosen kind, printed or written as
 //! `NNN.in`/`NNN.ans` pairs.
 
-use std::fs;
-
 use reference::{Problem, Rng};
 
 use crate::cli::GenArgs;
@@ -41,7 +39,7 @@ fn write_pairs(
     boards: &[String],
     force: bool,
 ) -> Result<(), Fault> {
-    fs::create_dir_all(dir).map_err(|e| files::cannot(dir, "create", &e))?;
+    crate::folders::create(dir)?;
     let width = boards.len().to_string().len().max(3);
     let names: Vec<String> = (1..=boards.len()).map(|i| format!("{i:0width$}")).collect();
     if !force {

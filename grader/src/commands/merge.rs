@@ -50,7 +50,7 @@ pub(crate) fn write_and_print(
     out: &Path,
     report: BatchReport,
 ) -> Result<Status, Fault> {
-    std::fs::create_dir_all(out).map_err(|e| files::cannot(out, "create", &e))?;
+    crate::folders::create(out)?;
     let json = gradebook::json(book);
     let csv = gradebook::csv(book);
     let junit = gradebook::junit(book);

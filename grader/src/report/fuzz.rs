@@ -195,7 +195,7 @@ pub(crate) fn junit(report: &FuzzReport) -> String {
                 "input:\n{}\nexpected:\n{}\ngot:\n{}\n{}\nreplay: {}",
                 found.shrunk.input,
                 answer_of(report.problem, &found.shrunk.input),
-                shown(&found.shrunk.failure.output),
+                reference::visible::escape_lines(&found.shrunk.failure.output),
                 found.shrunk.failure.message,
                 found.replay
             ));
@@ -279,7 +279,7 @@ pub(crate) fn human(report: &FuzzReport) -> String {
     );
     side_by_side(&mut out, "input", &s.input, "original", &f.input);
     let expected = answer_of(report.problem, &s.input);
-    let got = shown(&s.failure.output);
+    let got = reference::visible::escape_lines(&s.failure.output);
     side_by_side(&mut out, "expected", &expected, "got", &got);
     let _ = writeln!(out, "\n  replay: {}", found.replay);
     if let Some(path) = &found.recorded {

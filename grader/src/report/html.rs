@@ -217,6 +217,8 @@ fn failures(out: &mut String, book: &Gradebook) {
                 let board = book.boards.get(&c.name);
                 let input = board.map_or("", |b| b.input.as_str());
                 let expected = board.map_or("", |b| b.answer.as_str());
+                // What a browser would hide in the contestant's text, escaped.
+                let shown = reference::visible::escape_lines(c.output.as_bytes());
                 let _ = write!(
                     out,
                     "<h3><span class=\"v {0}\">{0}</span> {1}: {2}</h3><div class=\"cols\">\
@@ -227,11 +229,15 @@ fn failures(out: &mut String, book: &Gradebook) {
                     esc(&c.message),
                     esc(input),
                     esc(expected),
-                    esc(&c.output),
-                    diff(expected, &c.output)
+                    esc(&shown),
+                    diff(expected, &shown)
                 );
                 if !c.stderr.trim().is_empty() {
-                    let _ = write!(out, "<div>stderr (end)<pre>{}</pre></div>", esc(&c.stderr));
+                    let _ = write!(
+                        out,
+                        "<div>stderr (end)<pre>{}</pre></div>",
+                        esc(&reference::visible::escape_lines(c.stderr.as_bytes()))
+                    );
                 }
             }
             if failing.len() > DETAILED {

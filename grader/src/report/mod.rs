@@ -9,6 +9,7 @@ pub(crate) mod html;
 pub(crate) mod progress;
 pub(crate) mod tables;
 pub(crate) mod verdicts;
+mod wrong_call;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -93,24 +94,10 @@ pub(crate) fn clap_error(error: &clap::Error) -> ExitCode {
             out(&error.render().to_string());
             ExitCode::SUCCESS
         }
-        // `grader` alone: the help is the most useful answer, but the call was incomplete.
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            note(error.render().to_string().trim_end());
-            ExitCode::from(2)
-        }
         _ => {
-            let rendered = error.render().to_string();
-            let first = rendered
-                .lines()
-                .find(|line| !line.trim().is_empty())
-                .unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            error_line(first);
+            let command = wrong_call::command_path(std::env::args_os().skip(1));
+            self::error(&wrong_call::one_line(error, &command));
             ExitCode::from(2)
         }
     }
-}
-
-fn error_line(message: &str) {
-    error(&format!("{message} (see `grader --help`)"));
 }

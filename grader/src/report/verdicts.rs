@@ -150,7 +150,9 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
     if let Some(message) = &graded.compile_error {
         let ce = paint(verdict_style("CE"), "CE");
         let _ = writeln!(out, "\n{ce}");
-        for line in message.lines() {
+        // The compiler echoes the student's source: what a terminal would hide or obey
+        // in it is escaped.
+        for line in reference::visible::escape_lines(message.as_bytes()).lines() {
             let _ = writeln!(out, "  {line}");
         }
         let _ = writeln!(
@@ -266,11 +268,12 @@ fn details(out: &mut String, r: &CaseResult) {
         r.decision.verdict,
         Verdict::WrongAnswer | Verdict::Presentation
     ) {
-        let got = String::from_utf8_lossy(&r.output);
+        // The contestant's bytes, with what a terminal would hide (or obey) escaped.
+        let got = reference::visible::escape_lines(&r.output);
         let _ = writeln!(out, "{}", paint(dim, "  expected (-) and got (+):"));
         out.push_str(&diff(&r.expected, &got));
     }
-    let tail = String::from_utf8_lossy(&r.stderr_tail);
+    let tail = reference::visible::escape_lines(&r.stderr_tail);
     if !tail.trim().is_empty() {
         let _ = writeln!(out, "{}", paint(dim, "  stderr (end):"));
         let lines: Vec<&str> = tail.lines().collect();

@@ -74,7 +74,7 @@ pub(crate) fn default_cache() -> PathBuf {
 /// else, or others may write it.
 fn checked_cache(dir: &Path) -> Result<(), Fault> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
+        crate::folders::create(parent)?;
     }
     match fs::DirBuilder::new().mode(0o700).create(dir) {
         Ok(()) => return Ok(()),
@@ -88,6 +88,12 @@ fn checked_cache(dir: &Path) -> Result<(), Fault> {
             dir.display()
         )))
     };
+    if meta.is_file() {
+        return Err(crate::folders::not_a_folder(
+            dir,
+            "use as the compile cache",
+        ));
+    }
     if !meta.is_dir() {
         return refuse("is not a folder");
     }

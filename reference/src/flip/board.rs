@@ -17,16 +17,15 @@ impl Board {
     /// Parses an input strictly: exactly 4 lines of exactly 4 cells from `{b, w}`, each
     /// ended by `\n` (problems.md).
     pub fn parse(input: &[u8]) -> Result<Board, ParseError> {
-        let lines = text::exact_lines(input, 4)?;
         let mut bits = 0u16;
-        for (row, line) in lines.iter().enumerate() {
-            text::check_cells(row + 1, line, b"bw", 4..=4)?;
-            for (col, &cell) in line.iter().enumerate() {
+        text::each_line(input, 4, |number, line| {
+            text::check_cells(number, line, b"bw", 4..=4, |col, cell| {
                 if cell == b'b' {
-                    bits |= 1 << (row * 4 + col);
+                    bits |= 1 << ((number - 1) * 4 + col);
                 }
-            }
-        }
+                Ok(())
+            })
+        })?;
         Ok(Board(bits))
     }
 
@@ -77,6 +76,18 @@ mod tests {
         assert_eq!(err(b"BWWB\nbbwb\nbwwb\nbwww\n"), (1, 1));
         assert_eq!(err(b""), (1, 1));
         assert_eq!(err(b"bwwb\r\nbbwb\nbwwb\nbwww\n"), (1, 5));
+        // The first bad byte is named, whatever is wrong after it.
+        assert_eq!(err(b"bwwb\nbbxb\nbwwb\n"), (2, 3));
+        assert_eq!(err(b"bwwb\nbbxb\nbwwb\nbwww"), (2, 3));
+        assert_eq!(err(b"bwwb\nbbxb\nbwwb\nbwww\nbwww\n"), (2, 3));
+        assert_eq!(err(b"bwwb\nbbwb\nbwwb\nbwwx"), (4, 4));
+        assert_eq!(
+            err(b"bwwbwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww"),
+            (1, 5)
+        );
+        assert_eq!(err(b"bwwbbbbbbbbbbbbb\n"), (1, 5));
+        assert_eq!(err(b"bwwb\nbbwb\nbwwb\nbwwwb"), (4, 5));
+        assert_eq!(err(b"bw\nbbwb\nbw"), (1, 3));
     }
 
     #[test]

@@ -74,12 +74,12 @@ impl Board {
     /// Parses an input strictly: exactly 4 lines of exactly 4 cells from `{B, W, O}`, with
     /// exactly 7 `B`, 7 `W` and 2 `O` (problems.md).
     pub fn parse(input: &[u8]) -> Result<Board, ParseError> {
-        let lines = text::exact_lines(input, 4)?;
         let mut board = Board { empty: 0, black: 0 };
         let mut counts = [0u32; 3];
-        for (row, line) in lines.iter().enumerate() {
-            text::check_cells(row + 1, line, b"BWO", 4..=4)?;
-            for (col, &cell) in line.iter().enumerate() {
+        text::each_line(input, 4, |number, line| {
+            // The count is judged cell by cell, so one piece too many is named where it
+            // stands, before any fault to its right.
+            text::check_cells(number, line, b"BWO", 4..=4, |col, cell| {
                 let (slot, limit, name) = match cell {
                     b'B' => (0, PIECES, "B"),
                     b'W' => (1, PIECES, "W"),
@@ -88,7 +88,7 @@ impl Board {
                 counts[slot] += 1;
                 if counts[slot] > limit {
                     return Err(ParseError::new(
-                        row + 1,
+                        number,
                         col + 1,
                         format!(
                             "{} `{name}`; a board holds exactly 7 `B`, 7 `W` and 2 `O`",
@@ -96,14 +96,15 @@ impl Board {
                         ),
                     ));
                 }
-                let bit = 1 << (row * 4 + col);
+                let bit = 1 << ((number - 1) * 4 + col);
                 match cell {
                     b'B' => board.black |= bit,
                     b'O' => board.empty |= bit,
                     _ => {}
                 }
-            }
-        }
+                Ok(())
+            })
+        })?;
         // Every count is at most its limit and 16 cells were read: 7 + 7 + 2 = 16, so no
         // count can fall short.
         debug_assert_eq!(counts, [PIECES, PIECES, 2]);
@@ -171,5 +172,16 @@ mod tests {
         assert_eq!(err(b"BWBO\nWBWB\nBWXW\nWBWO\n").1, 3);
         assert_eq!(err(b"BWBO\nWBWB\n").0, 3);
         assert_eq!(err(b"bwbo\nWBWB\nBWBW\nWBWO\n").1, 1);
+        // The first bad byte is named, whatever is wrong after it.
+        let at = |input: &[u8]| {
+            let (line, column, _) = err(input);
+            (line, column)
+        };
+        assert_eq!(at(b"BWBO\nWBXB\n"), (2, 3));
+        assert_eq!(at(b"BWBO\nWBXB\nBWBW\nWBWO"), (2, 3));
+        assert_eq!(at(b"BBBB\nBBBBW\nBWBW\nWBWO\n"), (2, 4));
+        assert_eq!(at(b"OOOW\n"), (1, 3));
+        assert_eq!(at(b"BWBOBWBWBWBWBWBWBWBW\n"), (1, 5));
+        assert_eq!(at(b"BWBO\nWBWB\nBWBW\nWBWO\nBWBO\n"), (5, 1));
     }
 }

@@ -106,11 +106,40 @@ impl Row {
         line: &[u8],
         len: std::ops::RangeInclusive<usize>,
     ) -> Result<Row, ParseError> {
-        text::check_cells(number, line, b"WBO", len)?;
+        Row::parse_cells(number, line, len, None)
+    }
+
+    /// Parses an input strictly: one line of 2 to 21 cells from `{W, B, O}`, exactly one
+    /// `O`, at most 10 `W` and 10 `B`, ended by `\n` (problems.md).
+    pub fn parse(input: &[u8]) -> Result<Row, ParseError> {
+        let mut row = None;
+        text::each_line(input, 1, |number, line| {
+            row = Some(Row::parse_cells(
+                number,
+                line,
+                2..=MAX_LEN,
+                Some(MAX_PER_COLOUR),
+            )?);
+            Ok(())
+        })?;
+        // `each_line` hands over its one line before it returns `Ok`.
+        row.ok_or_else(|| ParseError::new(1, 1, "expected a row, found none"))
+    }
+
+    /// The one pass over a row's cells: every rule (the cells, the length, one `O`, at
+    /// most `per_colour` pieces of a colour) judged cell by cell, so the first bad byte
+    /// is the one named.
+    fn parse_cells(
+        number: usize,
+        line: &[u8],
+        len: std::ops::RangeInclusive<usize>,
+        per_colour: Option<usize>,
+    ) -> Result<Row, ParseError> {
         let mut empty = None;
         let mut black = 0u32;
-        for (i, &b) in line.iter().enumerate() {
-            match b {
+        let (mut whites, mut blacks) = (0, 0);
+        text::check_cells(number, line, b"WBO", len, |i, b| {
+            let seen = match b {
                 b'O' if empty.is_some() => {
                     return Err(ParseError::new(
                         number,
@@ -118,11 +147,32 @@ impl Row {
                         "a second `O`; a row holds exactly one empty cell",
                     ));
                 }
-                b'O' => empty = Some(i as u8),
-                b'B' => black |= 1 << i,
-                _ => {}
+                b'O' => {
+                    empty = Some(i as u8);
+                    return Ok(());
+                }
+                b'B' => {
+                    black |= 1 << i;
+                    blacks += 1;
+                    (blacks, "B")
+                }
+                _ => {
+                    whites += 1;
+                    (whites, "W")
+                }
+            };
+            match (seen, per_colour) {
+                ((n, name), Some(max)) if n > max => Err(ParseError::new(
+                    number,
+                    i + 1,
+                    format!(
+                        "an {}th `{name}`; a row holds at most {max} pieces of each colour",
+                        max + 1
+                    ),
+                )),
+                _ => Ok(()),
             }
-        }
+        })?;
         let Some(empty) = empty else {
             return Err(ParseError::new(
                 number,
@@ -135,31 +185,6 @@ impl Row {
             empty,
             black,
         })
-    }
-
-    /// Parses an input strictly: one line of 2 to 21 cells from `{W, B, O}`, exactly one
-    /// `O`, at most 10 `W` and 10 `B`, ended by `\n` (problems.md).
-    pub fn parse(input: &[u8]) -> Result<Row, ParseError> {
-        let lines = text::exact_lines(input, 1)?;
-        let line = lines[0];
-        let row = Row::parse_line(1, line, 2..=MAX_LEN)?;
-        for (colour, name) in [(b'W', "W"), (b'B', "B")] {
-            if let Some((i, _)) = line
-                .iter()
-                .enumerate()
-                .filter(|&(_, &b)| b == colour)
-                .nth(MAX_PER_COLOUR)
-            {
-                return Err(ParseError::new(
-                    1,
-                    i + 1,
-                    format!(
-                        "an 11th `{name}`; a row holds at most {MAX_PER_COLOUR} pieces of each colour"
-                    ),
-                ));
-            }
-        }
-        Ok(row)
     }
 }
 
@@ -198,9 +223,21 @@ mod tests {
         assert_eq!(err(b"O\n").1, 2);
         assert_eq!(err(b"WWWWWWWWWWWOB\n").1, 11);
         assert!(err(b"WWWWWWWWWWWOB\n").2.contains("11th `W`"));
-        assert_eq!(err(b"WOBBBBBBBBBBBWWWWWWWWW\n").1, 22);
+        // The 11th `B` (column 13) comes before the 22nd cell.
+        assert_eq!(err(b"WOBBBBBBBBBBBWWWWWWWWW\n").1, 13);
         assert_eq!(err(b"WOB\nWOB\n").0, 2);
         assert_eq!(err(b"WOB").1, 4);
         assert_eq!(err(b"").0, 1);
+        // The first bad byte is named, whatever is wrong after it.
+        let at = |input: &[u8]| {
+            let (line, column, _) = err(input);
+            (line, column)
+        };
+        assert_eq!(at(b"WWWWWWWWWWWOBO\n"), (1, 11));
+        assert_eq!(at(b"WOBBBBBBBBBBBO\n"), (1, 13));
+        assert_eq!(at(b"WxOO"), (1, 2));
+        assert_eq!(at(b"WOB\r\n"), (1, 4));
+        assert_eq!(at(b"WOBWBWBWBWBWBWBWBWBWBWBWBWBWBWBWBWBWB"), (1, 22));
+        assert_eq!(at(b"WOB\nx\n"), (2, 1));
     }
 }

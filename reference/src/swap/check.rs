@@ -2,13 +2,17 @@
 //! replayed row by row; the first faulty line is named with the reason.
 //!
 //! judging.md's layout rules come from `compare`: the sequence is verified on the
-//! normalised lines (`AC`), else on the whitespace-separated tokens (`PE`), else `WA` with
-//! the reason the tokens fail.
+//! normalised lines (`AC`), else on the whitespace-separated tokens (`PE`, naming the
+//! first line not laid out one item per line), else `WA` with the reason the tokens fail.
+//! Either way every item keeps the number of the output line it is on, so messages name
+//! lines of the output as the contestant sees it.
 
 use super::board::Row;
 use super::moves::why_illegal;
 use super::solve::Answer;
-use crate::compare::{Judgement, as_text, compare, normalized_lines, quote, tokens};
+use crate::compare::{
+    Judgement, as_text, compare, first_difference, normalized_lines, quote, tokens_with_lines,
+};
 use crate::text::{self, ParseError};
 
 /// The largest move count an answer file may hold: far above any row's minimum (the
@@ -21,17 +25,18 @@ pub fn parse_answer(board: Row, text: &[u8]) -> Result<Answer, ParseError> {
     let first_end = text.iter().position(|&b| b == b'\n').unwrap_or(text.len());
     let first = &text[..first_end];
     if first == b"Impossible" {
-        text::exact_lines(text, 1)?;
+        text::each_line(text, 1, |_, _| Ok(()))?;
         return Ok(Answer::Impossible);
     }
     let k = text::parse_count(1, first, MAX_MOVES)? as usize;
-    let lines = text::exact_lines(text, k + 1)?;
     let len = usize::from(board.len);
-    let rows = lines[1..]
-        .iter()
-        .enumerate()
-        .map(|(i, line)| Row::parse_line(i + 2, line, len..=len))
-        .collect::<Result<_, _>>()?;
+    let mut rows = Vec::with_capacity(k);
+    text::each_line(text, k + 1, |number, line| {
+        if number > 1 {
+            rows.push(Row::parse_line(number, line, len..=len)?);
+        }
+        Ok(())
+    })?;
     Ok(Answer::Moves(rows))
 }
 
@@ -44,21 +49,30 @@ pub fn check(board: Row, answer: &Answer, output: &[u8]) -> Judgement {
         Ok(text) => text,
         Err(judgement) => return judgement,
     };
-    if verify(board, rows.len(), &normalized_lines(text)).is_ok() {
+    let lines: Vec<&str> = normalized_lines(text);
+    let numbered: Vec<(usize, &str)> = lines.iter().enumerate().map(|(i, l)| (i + 1, *l)).collect();
+    if verify(board, rows.len(), &numbered).is_ok() {
         return Judgement::accepted();
     }
-    match verify(board, rows.len(), &tokens(text)) {
-        Ok(()) => Judgement::presentation(
-            "the moves are right, but not laid out one per line as problems.md asks",
-        ),
+    let tokens = tokens_with_lines(text);
+    match verify(board, rows.len(), &tokens) {
+        Ok(()) => {
+            // The right layout of these tokens is one per line: the first line that is
+            // not one is where the layout goes wrong.
+            let laid_out: Vec<&str> = tokens.iter().map(|&(_, t)| t).collect();
+            Judgement::presentation(format!(
+                "right moves, wrong layout (problems.md: the count, then one row per line): {}",
+                first_difference(&laid_out, &lines)
+            ))
+        }
         Err(why) => Judgement::wrong(why),
     }
 }
 
-/// Checks that `items` (lines or tokens) are the count `k` then `k` rows, each one legal
-/// move from the one before, ending at the goal.
-fn verify(board: Row, k: usize, items: &[&str]) -> Result<(), String> {
-    let Some(first) = items.first() else {
+/// Checks that `items` (lines or tokens, each with its output line number) are the count
+/// `k` then `k` rows, each one legal move from the one before, ending at the goal.
+fn verify(board: Row, k: usize, items: &[(usize, &str)]) -> Result<(), String> {
+    let Some(&(first_line, first)) = items.first() else {
         return Err(format!("expected {k} moves, got an empty output"));
     };
     let digits = !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit());
@@ -68,12 +82,12 @@ fn verify(board: Row, k: usize, items: &[&str]) -> Result<(), String> {
         None
     };
     match count {
-        None if *first == "Impossible" => {
+        None if first == "Impossible" => {
             return Err(format!("expected {k} moves, got `Impossible`"));
         }
         None => {
             return Err(format!(
-                "line 1: expected the move count {k}, got {}",
+                "line {first_line}: expected the move count {k}, got {}",
                 quote(first)
             ));
         }
@@ -87,18 +101,17 @@ fn verify(board: Row, k: usize, items: &[&str]) -> Result<(), String> {
             rows.len()
         ));
     }
-    if rows.len() > k {
+    if let Some(&(line, extra)) = rows.get(k) {
         return Err(format!(
-            "expected {k} rows after the count, got {}: line {} ({}) is extra",
+            "expected {k} rows after the count, got {}: line {line} ({}) is extra",
             rows.len(),
-            k + 2,
-            quote(rows[k])
+            quote(extra)
         ));
     }
     let len = usize::from(board.len);
     let mut prev = board;
-    for (i, item) in rows.iter().enumerate() {
-        let line = i + 2;
+    let mut last_line = first_line;
+    for &(line, item) in rows {
         let row = Row::parse_line(line, item.as_bytes(), len..=len)
             .map_err(|e| format!("line {line}: {} is not a row: {}", quote(item), e.message))?;
         if let Some(why) = why_illegal(prev, row) {
@@ -109,11 +122,11 @@ fn verify(board: Row, k: usize, items: &[&str]) -> Result<(), String> {
             ));
         }
         prev = row;
+        last_line = line;
     }
     if !prev.is_goal() {
         return Err(format!(
-            "line {}: the last row {} is not the goal {}",
-            k + 1,
+            "line {last_line}: the last row {} is not the goal {}",
             quote(&prev.text()),
             quote(&prev.goal().text())
         ));
@@ -148,6 +161,38 @@ mod tests {
         );
         assert_eq!(judge("BOW", "0\n").verdict, Verdict::Accepted);
         assert_eq!(judge("OWWB", "Impossible\n").verdict, Verdict::Accepted);
+    }
+
+    #[test]
+    fn messages_name_lines_of_the_output_even_when_its_layout_is_wrong() {
+        let message = |board, out| judge(board, out).message;
+        assert_eq!(
+            message("WOB", "3 OWB BWO BOW\n"),
+            "right moves, wrong layout (problems.md: the count, then one row per line): \
+             line 1: expected `3`, got `3 OWB BWO BOW`"
+        );
+        assert_eq!(
+            message("WOB", "3\nOWB\n\nBWO\nBOW\n"),
+            "right moves, wrong layout (problems.md: the count, then one row per line): \
+             line 3: expected `BWO`, got ``"
+        );
+        assert_eq!(
+            message("WOB", "3 OWB\nOBW BOW\n"),
+            "line 2: `OBW` is not one legal move from `OWB`: more than one piece moved"
+        );
+        assert_eq!(
+            message("WOB", "3\nOWB BWO\n\n\nBWO\n"),
+            "line 5: `BWO` is not one legal move from `BWO`: no piece moved"
+        );
+        assert_eq!(
+            message("WOB", "3\nOWB\nBWO\nBOW\n\n\nBOW\n"),
+            "expected 3 rows after the count, got 4: line 7 (`BOW`) is extra"
+        );
+        assert_eq!(
+            message("WOB", "3\nOWB\nBWO\nBWO\u{200b}\n"),
+            "line 4: `BWO\\u{200b}` is not a row: expected the end of the line after 3 cells, \
+             found `\\u{200b}`, an invisible character"
+        );
     }
 
     #[test]
@@ -194,7 +239,7 @@ mod tests {
         );
         assert_eq!(
             message("OWWB", "1\nWOWB\n"),
-            "expected `Impossible`, got `1`"
+            "line 1: expected `Impossible`, got `1`"
         );
         let row = Row::parse(b"WOB\n").unwrap();
         let invalid = check(row, &by_counting(row), b"3\nOWB\n\xff\n");
@@ -218,5 +263,10 @@ mod tests {
         assert_eq!(err(b"2\nOWB\nBWOB\n").line, 3);
         assert_eq!(err(b"Impossible\n0\n").line, 2);
         assert_eq!(err(b"x\n").column, 1);
+        // The first bad byte is named, before the rows that are missing after it.
+        let at = |t: &[u8]| (err(t).line, err(t).column);
+        assert_eq!(at(b"3\nOWB\nBxO\n"), (3, 2));
+        assert_eq!(at(b"3\nOWB\nBWOB"), (3, 4));
+        assert_eq!(at(b"Impossible\nx"), (2, 1));
     }
 }

@@ -1,0 +1,99 @@
+//! Folders the user names (`--cases`, a class folder, `--root`, `--out`, `--save`,
+//! `--cache-dir`): the one place that opens or creates them, so a file given where a
+//! folder belongs is named as such by every command, never as "no such file or folder"
+//! or "File exists (os error 17)".
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use crate::files;
+use crate::status::Fault;
+
+/// Checks that `path` is a folder that exists, before `action` (`list cases in`) reads it.
+pub(crate) fn existing(path: &Path, action: &str) -> Result<(), Fault> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(not_a_folder(path, action)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Fault::Usage(format!(
+            "{}: cannot {action}: no such folder",
+            path.display()
+        ))),
+        Err(e) => Err(files::cannot(path, action, &e)),
+    }
+}
+
+/// Creates the folder `path` and any missing parents (as `mkdir -p` does); a file in the
+/// way, at `path` or above it, is named.
+pub(crate) fn create(path: &Path) -> Result<(), Fault> {
+    fs::create_dir_all(path).map_err(|e| {
+        // `AlreadyExists` (a file at `path`) and `NotADirectory` (a file above it) say
+        // nothing a person can act on: find the file and name it.
+        match file_in_the_way(path) {
+            Some(file) => not_a_folder(file, "create a folder"),
+            None => files::cannot(path, "create", &e),
+        }
+    })
+}
+
+/// The fault of a file found where `action` needs a folder.
+pub(crate) fn not_a_folder(path: &Path, action: &str) -> Fault {
+    Fault::Usage(format!(
+        "{}: cannot {action}: is a file, not a folder",
+        path.display()
+    ))
+}
+
+/// The file that stands where a folder of `path` should be: `path` itself or one of the
+/// folders above it, when one of them is a file (the cause of `NotADirectory`).
+pub(crate) fn file_in_the_way(path: &Path) -> Option<&Path> {
+    path.ancestors().find(|p| is_file(p))
+}
+
+/// Whether `path` exists and is not a folder (links followed).
+fn is_file(path: &Path) -> bool {
+    !path.as_os_str().is_empty() && fs::metadata(path).is_ok_and(|m| !m.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(fault: Fault) -> String {
+        match fault {
+            Fault::Usage(m) => m,
+            Fault::Internal(m) => panic!("an internal fault: {m}"),
+        }
+    }
+
+    #[test]
+    fn a_file_where_a_folder_belongs_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f.txt");
+        fs::write(&file, "x").unwrap();
+        let said = message(existing(&file, "list cases in").unwrap_err());
+        assert!(
+            said.ends_with("f.txt: cannot list cases in: is a file, not a folder"),
+            "{said}"
+        );
+        let said = message(create(&file).unwrap_err());
+        assert!(said.ends_with("f.txt: cannot create a folder: is a file, not a folder"));
+        let said = message(create(&file.join("deeper/still")).unwrap_err());
+        assert!(said.ends_with("f.txt: cannot create a folder: is a file, not a folder"));
+    }
+
+    #[test]
+    fn folders_are_found_or_made_and_missing_ones_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(existing(dir.path(), "read"), Ok(()));
+        let said = message(existing(&dir.path().join("none"), "list cases in").unwrap_err());
+        assert!(
+            said.ends_with("none: cannot list cases in: no such folder"),
+            "{said}"
+        );
+        let deep = dir.path().join("a/b/c");
+        assert_eq!(create(&deep), Ok(()));
+        assert!(deep.is_dir());
+        assert_eq!(create(&deep), Ok(()));
+    }
+}
