@@ -62,7 +62,7 @@ mod tests {
     fn message(fault: Fault) -> String {
         match fault {
             Fault::Usage(m) => m,
-            Fault::Internal(m) => panic!("an internal fault: {m}"),
+            other => panic!("not a usage fault: {other}"),
         }
     }
 
