@@ -8,7 +8,8 @@
 //! The command's threads then see their runs fail, ask [`check`], and return
 //! [`Fault::Interrupted`] up to `main`, dropping workers, cgroups and temp folders on the
 //! way. A command busy with something else (a long computation) gets [`GRACE`]; after it,
-//! or at a second signal, the temp folders are removed and the grader exits at once.
+//! or at a second signal, the temp folders are removed and the grader exits at once. A
+//! command that has started no program's work exits at once.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
@@ -48,6 +49,11 @@ fn watch(set: SigSet) {
         return;
     };
     SIGNAL.store(first as i32, Ordering::SeqCst);
+    // A command that has started no program (reading stdin, writing a report) has
+    // nothing to wind down: it ends now, as it would by the signal's default action.
+    if !temp::in_use() {
+        exit_now();
+    }
     exec::stop_all();
     let _ = std::thread::Builder::new()
         .name("grace".to_owned())
