@@ -89,10 +89,8 @@ fn make_root(parent: &Path) -> io::Result<Root> {
 /// Whether this process has made its folder: whether it has started programs' work
 /// (staging, boxes, scratch folders) that a stop must wind down.
 pub(crate) fn in_use() -> bool {
-    ROOT.get().is_some_and(|cell| {
-        cell.try_lock()
-            .map_or(true, |root| root.is_some())
-    })
+    ROOT.get()
+        .is_some_and(|cell| cell.try_lock().map_or(true, |root| root.is_some()))
 }
 
 /// Removes this process's folder, if it made one: at the end of every command, whether it
