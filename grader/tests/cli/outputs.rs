@@ -215,7 +215,7 @@ fn fuzz_checks_every_output_path_before_it_draws_a_seed() {
         (&["--report-file", "wa.c"], "wa.c: is the submission"),
         (
             &["--save", "notes.txt"],
-            "notes.txt: is a file, not a folder",
+            "notes.txt: cannot write into: is a file, not a folder",
         ),
         (
             &["--save", "no/such/found"],
@@ -275,7 +275,7 @@ fn batch_merge_and_gen_never_write_over_their_inputs_or_the_users_files() {
     );
     call.refused(
         &["gen", "flip", "--seed", "1", "--out", "out/gradebook.csv"],
-        "out/gradebook.csv: is a file, not a folder",
+        "out/gradebook.csv: cannot write into: is a file, not a folder",
     );
     assert!(!call.path("out/journal.jsonl").exists());
     // A new folder is made, and a second run replaces its own gradebook and resumes.
