@@ -121,7 +121,8 @@ pub(crate) struct SubmissionArgs {
     /// Run this command line instead of a file (split like a shell would).
     #[arg(long, value_name = "COMMAND")]
     pub(crate) cmd: Option<String>,
-    /// The language or profile (e.g. `cpp98`), instead of the one the extension says.
+    /// The language or profile (e.g. `cpp98`, or `poj` for POJ-era C and C++), instead of
+    /// the one the extension says.
     #[arg(long, value_name = "NAME")]
     pub(crate) lang: Option<String>,
     /// A language table that overrides or adds entries (the format of `languages.toml`).
@@ -258,6 +259,12 @@ pub(crate) struct BatchArgs {
     /// A language table that overrides or adds entries (the format of `languages.toml`).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
+    /// Compile the students PATTERN matches as language or profile NAME, the others by
+    /// extension: `--lang-for 'alice=poj'` for one student's POJ-era code. PATTERN is a
+    /// glob on the student's name (`section-a/alice`) or its last part (`alice`, `al*`);
+    /// repeatable, the last match wins.
+    #[arg(long, value_name = "PATTERN=NAME", value_parser = crate::batch::lang_for::parse)]
+    pub(crate) lang_for: Vec<crate::batch::lang_for::LangFor>,
     /// Where compiled programs are cached.
     #[arg(long, value_name = "DIR")]
     pub(crate) cache_dir: Option<PathBuf>,

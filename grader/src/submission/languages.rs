@@ -107,6 +107,16 @@ impl Languages {
             })
     }
 
+    /// The entry `--lang NAME` picks for a file with `extension`: the profile's variant for
+    /// the language the extension selects when the table has one (an entry named
+    /// `NAME-LANGUAGE`: `poj-c` for a `.c` file), else the entry `name` itself.
+    pub(crate) fn chosen(&self, name: &str, extension: &str) -> Result<(&str, &Language), Fault> {
+        let variant = self
+            .for_extension(extension)
+            .and_then(|(language, _)| self.named(&format!("{name}-{language}")).ok());
+        variant.map_or_else(|| self.named(name), Ok)
+    }
+
     /// The first entry listing `extension`.
     pub(crate) fn for_extension(&self, extension: &str) -> Option<(&str, &Language)> {
         self.entries
