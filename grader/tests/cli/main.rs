@@ -15,6 +15,7 @@ mod hostile;
 mod interrupt;
 mod messages;
 mod outputs;
+mod poj;
 mod test_command;
 mod timing;
 
