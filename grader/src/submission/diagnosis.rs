@@ -2,7 +2,7 @@
 //! not a context line such as `sol.cpp: In function 'int main()':`), and the profile to
 //! try when the message shows a cause an old compiler did not have, as POJ-era code meets
 //! a modern gcc: a standard function or macro that old libstdc++ declared through
-//! <iostream>, a global that C++11 made ambiguous with a new `std` name, a C function that
+//! `<iostream>`, a global that C++11 made ambiguous with a new `std` name, a C function that
 //! gnu89 compiled and C99 refuses.
 //!
 //! Every report of a `CE` (`test`'s human, JSON and JUnit reports, `batch`'s progress line
@@ -30,7 +30,7 @@ const POJ_HEADERS: [&str; 8] = [
 ];
 
 /// What POJ-era C++ most often used without its header, because old libstdc++ declared it
-/// through <iostream>; all of it is declared by the `poj` profile's headers. (A compiler
+/// through `<iostream>`; all of it is declared by the `poj` profile's headers. (A compiler
 /// without gcc's header notes still names these.)
 const DECLARED_BY_OLD_IOSTREAM: &[&str] = &[
     // <cstdio>
