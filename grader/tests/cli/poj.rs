@@ -367,3 +367,40 @@ fn lang_for_wrong_calls_are_one_line_and_a_rule_for_nobody_warns() {
         .success()
         .stdout(predicate::str::contains("`poj` for POJ-era C and C++"));
 }
+
+#[test]
+fn fuzz_suggests_the_profile_too_and_finds_no_difference_under_it() {
+    let sandbox = Sandbox::new();
+    let fuzz = |extra: &[&str]| {
+        let output = sandbox
+            .grader()
+            .args(["fuzz", "flip"])
+            .arg(fixture("poj/poj_next.cpp"))
+            .args(["--seed", "7", "--no-regressions", "--wall-limit", "30"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(output.stdout).unwrap(),
+            output.status.code().unwrap(),
+        )
+    };
+    let (human, status) = fuzz(&["--runs", "1"]);
+    assert_eq!(status, 1, "{human}");
+    assert!(human.contains("\ntry --lang poj ("), "{human}");
+    assert!(
+        human.contains("CE the submission did not compile: poj_next.cpp:16:22: error: "),
+        "{human}"
+    );
+    let (json, _) = fuzz(&["--runs", "1", "--report", "json"]);
+    let report: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["suggestion"]["lang"], "poj", "{report:#}");
+    let (junit, _) = fuzz(&["--runs", "1", "--report", "junit"]);
+    assert!(
+        junit.contains("message=\"compile error: poj_next.cpp:16:22: error: "),
+        "{junit}"
+    );
+    let (human, status) = fuzz(&["--runs", "200", "--lang", "poj"]);
+    assert_eq!(status, 0, "{human}");
+    sandbox.assert_no_files_left();
+}
