@@ -284,6 +284,24 @@ mod tests {
     }
 
     #[test]
+    fn a_profile_picks_its_variant_for_the_language_of_the_extension() {
+        let languages = Languages::load(None).unwrap();
+        for (name, extension, chosen) in [
+            ("poj", "c", "poj-c"),
+            ("poj", "cpp", "poj"),
+            ("poj", "cc", "poj"),
+            ("poj", "", "poj"),
+            ("cpp98", "c", "cpp98"),
+            ("poj-c", "cpp", "poj-c"),
+        ] {
+            assert_eq!(languages.chosen(name, extension).unwrap().0, chosen);
+        }
+        assert!(
+            matches!(languages.chosen("cobol", "c"), Err(Fault::Usage(m)) if m.contains("--lang cobol"))
+        );
+    }
+
+    #[test]
     fn a_config_overrides_and_adds_entries() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("grader.toml");
