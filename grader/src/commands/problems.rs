@@ -115,7 +115,10 @@ mod tests {
                 );
             }
             for alias in problem.aliases() {
-                assert!(text.contains(alias), "{problem}: alias {alias} not mentioned");
+                assert!(
+                    text.contains(alias),
+                    "{problem}: alias {alias} not mentioned"
+                );
             }
             assert!(text.contains("Input"), "{problem}: no input format");
             assert!(text.contains("Output"), "{problem}: no output format");
