@@ -29,7 +29,7 @@ use crate::submission::{self, Built, Options, Submission, compile, languages::La
 /// Runs one subcommand.
 pub(crate) fn run(command: Command) -> Result<Status, Fault> {
     match command {
-        Command::Problems => Ok(problems::run()),
+        Command::Problems { problem } => Ok(problems::run(problem)),
         Command::Solve {
             problem,
             file,

@@ -10,6 +10,7 @@
 mod batch_command;
 #[path = "box.rs"]
 mod box_containment;
+mod docs;
 mod fuzz_command;
 mod hostile;
 mod interrupt;
