@@ -115,6 +115,9 @@ mod tests {
         assert_eq!(c.of("x/bob"), Some("c99"));
         assert_eq!(c.of("bob"), None);
         assert_eq!(c.of("carol"), None);
+        // The rule a CE's advice gives for a name with glob characters: that student only.
+        let c = choices(&["o'hara[[]2[]]=poj"]);
+        assert_eq!((c.of("o'hara[2]"), c.of("o'hara2")), (Some("poj"), None));
         let c = choices(&["*=poj", "bob=cpp"]);
         assert_eq!((c.of("alice"), c.of("bob")), (Some("poj"), Some("cpp")));
     }

@@ -124,9 +124,16 @@ impl Suggestion {
         format!("try --lang {} ({})", self.lang, self.why)
     }
 
-    /// The advice for one student of `grader batch`, whose profile is chosen by name.
+    /// The advice for one student of `grader batch`, whose profile is chosen by name: a
+    /// rule that matches that student alone (glob characters in the name escaped), quoted
+    /// for a shell.
     pub(crate) fn for_student(&self, student: &str) -> String {
-        format!("try --lang-for '{student}={}' ({})", self.lang, self.why)
+        let rule = format!("{}={}", glob::Pattern::escape(student), self.lang);
+        format!(
+            "try --lang-for '{}' ({})",
+            rule.replace('\'', r"'\''"),
+            self.why
+        )
     }
 }
 
@@ -291,6 +298,12 @@ mod tests {
             assert!(s.for_test().starts_with("try --lang poj ("), "{s:?}");
             assert!(
                 s.for_student("sec/alice").starts_with("try --lang-for 'sec/alice=poj' ("),
+                "{s:?}"
+            );
+            // A name that is no plain word still makes a rule for that student alone.
+            assert!(
+                s.for_student("o'hara[2]")
+                    .starts_with(r"try --lang-for 'o'\''hara[[]2[]]=poj' ("),
                 "{s:?}"
             );
         }
