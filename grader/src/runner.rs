@@ -90,7 +90,7 @@ impl Runner {
     ) -> Result<Outcome, Fault> {
         let files = program.staging.path();
         let job = Job {
-            argv: program.argv_in(&self.worker.files_dir(files)),
+            argv: program.argv_in(&self.worker.files_dir(files), limits.memory),
             files,
             in_files: false,
             env: vec![

@@ -17,6 +17,10 @@ const BUILTIN: &str = include_str!("languages.toml");
 pub(crate) const SRC: &str = "{src}";
 /// The compiled program, in a command.
 pub(crate) const OUT: &str = "{out}";
+/// The source's public class (Java: see `main_class.rs`), in a command or `source_name`.
+pub(crate) const CLASS: &str = "{class}";
+/// The run's memory limit in MiB, in a run command (a JVM's `-Xmx`).
+pub(crate) const MEMORY: &str = "{memory_mib}";
 
 /// How one language is built and run.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -35,9 +39,45 @@ pub(crate) struct Language {
     /// run from its `bin/` rather than through a proxy that needs the user's home.
     #[serde(default)]
     pub(crate) sysroot: Option<Vec<String>>,
+    /// A command that prints the toolchain's version (its first line, on standard output
+    /// or error), part of the compile cache key; its program must be installed. Default:
+    /// the compiler's `--version`.
+    #[serde(default)]
+    pub(crate) version: Option<Vec<String>>,
+    /// The Debian package that installs the toolchain, named when it is missing.
+    #[serde(default)]
+    pub(crate) package: Option<String>,
+    /// The name the source is compiled and run under (`{class}.java`: javac wants a public
+    /// class in a file of its name). Default: the file's own name.
+    #[serde(default)]
+    pub(crate) source_name: Option<String>,
+    /// Environment of the compile beyond `PATH` and `LANG` (`NAME=value`).
+    #[serde(default)]
+    pub(crate) compile_env: Vec<String>,
     /// The limits of a compile.
     #[serde(default)]
     pub(crate) compile_limits: CompileLimits,
+}
+
+impl Language {
+    /// Whether its commands need the source's main class (`{class}`).
+    pub(crate) fn needs_class(&self) -> bool {
+        let words = self
+            .compile
+            .iter()
+            .flatten()
+            .chain(&self.run)
+            .chain(&self.source_name);
+        words.into_iter().any(|w| w.contains(CLASS))
+    }
+
+    /// What to install when its toolchain is missing, for an error message.
+    pub(crate) fn install_hint(&self) -> String {
+        match &self.package {
+            Some(package) => format!("install the Debian package `{package}`"),
+            None => "install it".to_owned(),
+        }
+    }
 }
 
 /// The limits of one compile: generous for any honest source, and what stops a compiler
@@ -164,17 +204,30 @@ struct Words {
     run: Vec<toml::Spanned<String>>,
     #[serde(default)]
     sysroot: Option<Vec<toml::Spanned<String>>>,
+    #[serde(default)]
+    version: Option<Vec<toml::Spanned<String>>>,
+    #[serde(default)]
+    source_name: Option<toml::Spanned<String>>,
 }
 
 impl Words {
     /// The first fault of the entry `name`'s placeholders: where it is (a byte offset in
     /// the file) and what.
     fn check(&self, name: &str) -> Result<(), (usize, String)> {
-        // `{out}` is what a compile writes: without a compile there is none.
-        let known = if self.compile.is_some() {
-            &[SRC, OUT][..]
-        } else {
-            &[SRC][..]
+        // `{out}` is what a compile writes: without a compile there is none. A probe runs
+        // without any source, so it has no placeholder at all.
+        let compiled = self.compile.is_some();
+        let known = |key: &str| -> Vec<&'static str> {
+            let mut known = match key {
+                "compile" => vec![SRC, OUT, CLASS],
+                "run" => vec![SRC, OUT, CLASS, MEMORY],
+                "source_name" => vec![CLASS],
+                _ => vec![],
+            };
+            if !compiled {
+                known.retain(|p| *p != OUT);
+            }
+            known
         };
         let commands = [
             (
@@ -183,23 +236,30 @@ impl Words {
             ),
             ("run", Some(self.run.as_slice())),
             ("sysroot", self.sysroot.as_deref()),
+            ("version", self.version.as_deref()),
+            ("source_name", self.source_name.as_ref().map(std::slice::from_ref)),
         ];
         for (key, words) in commands {
+            let known = known(key);
             for word in words.unwrap_or_default() {
                 // The word's text starts after its opening quote.
                 let start = word.span().start + 1;
                 for (at, placeholder) in placeholders(word.get_ref()) {
                     if !known.contains(&placeholder) {
-                        let also = if placeholder == OUT {
+                        let also = if placeholder == OUT && !compiled {
                             format!(" (`{name}` has no `compile`, so there is no {OUT})")
                         } else {
                             String::new()
                         };
+                        let known = if known.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            known.join(", ")
+                        };
                         return Err((
                             start + at,
                             format!(
-                                "unknown placeholder `{placeholder}` in `{name}.{key}`{also}; known: {}",
-                                known.join(", ")
+                                "unknown placeholder `{placeholder}` in `{name}.{key}`{also}; known: {known}"
                             ),
                         ));
                     }
@@ -304,7 +364,7 @@ mod tests {
         let m = refused(
             "[c]\nextensions = [\"c\"]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{source}\"]\nrun = [\"{out}\"]\n",
         );
-        assert!(m.ends_with("grader.toml:3:35: unknown placeholder `{source}` in `c.compile`; known: {src}, {out}"), "{m}");
+        assert!(m.ends_with("grader.toml:3:35: unknown placeholder `{source}` in `c.compile`; known: {src}, {out}, {class}"), "{m}");
         let m = refused("[py]\nrun = [\"python3\", \"{out}\"]\n");
         assert!(
             m.contains(
