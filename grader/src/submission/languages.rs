@@ -237,7 +237,10 @@ impl Words {
             ("run", Some(self.run.as_slice())),
             ("sysroot", self.sysroot.as_deref()),
             ("version", self.version.as_deref()),
-            ("source_name", self.source_name.as_ref().map(std::slice::from_ref)),
+            (
+                "source_name",
+                self.source_name.as_ref().map(std::slice::from_ref),
+            ),
         ];
         for (key, words) in commands {
             let known = known(key);
@@ -314,8 +317,21 @@ mod tests {
             ("cxx", "cpp"),
             ("py", "python"),
             ("rs", "rust"),
+            ("java", "java"),
+            ("pas", "pascal"),
+            ("go", "go"),
+            ("js", "javascript"),
         ] {
             assert_eq!(languages.for_extension(ext).unwrap().0, name);
+        }
+        // PyPy only by name: `.py` stays CPython.
+        assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
+        // Every language outside C and C++'s profiles says what to install, and how to
+        // ask the toolchain its version.
+        for name in ["java", "pascal", "go", "javascript", "pypy"] {
+            let (_, language) = languages.named(name).unwrap();
+            assert!(language.package.is_some(), "{name}");
+            assert!(language.version.is_some(), "{name}");
         }
         assert!(
             languages
@@ -327,7 +343,7 @@ mod tests {
                 .unwrap()
                 .contains(&"-std=gnu++98".to_owned())
         );
-        assert!(languages.for_extension("java").is_none());
+        assert!(languages.for_extension("cob").is_none());
         assert!(
             matches!(languages.named("cobol"), Err(Fault::Usage(m)) if m.contains("known: c, cpp"))
         );
@@ -382,6 +398,27 @@ mod tests {
         );
         assert!(
             m.contains("grader.toml:3:22: unknown placeholder `{srcc}` in `c.run`"),
+            "{m}"
+        );
+        let m = refused(
+            "[c]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{src}\", \"-DM={memory_mib}\"]\nrun = [\"{out}\"]\n",
+        );
+        assert!(
+            m.contains("grader.toml:2:48: unknown placeholder `{memory_mib}` in `c.compile`"),
+            "{m}"
+        );
+        let m = refused("[j]\nsource_name = \"{src}.java\"\nrun = [\"java\", \"{class}\"]\n");
+        assert!(
+            m.contains(
+                "grader.toml:2:16: unknown placeholder `{src}` in `j.source_name`; known: {class}"
+            ),
+            "{m}"
+        );
+        let m = refused("[j]\nrun = [\"java\", \"{class}\"]\nversion = [\"java\", \"{class}\"]\n");
+        assert!(
+            m.contains(
+                "grader.toml:3:21: unknown placeholder `{class}` in `j.version`; known: none"
+            ),
             "{m}"
         );
         // Braces that are no placeholder pass, and so does the built-in table.

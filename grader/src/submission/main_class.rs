@@ -172,11 +172,13 @@ mod tests {
     #[test]
     fn without_a_public_class_the_one_with_main_then_the_first() {
         assert_eq!(
-            main_class("class A {}\nclass B { public static void main(String[] x) {} }")
-                .as_deref(),
+            main_class("class A {}\nclass B { public static void main(String[] x) {} }").as_deref(),
             Some("B")
         );
-        assert_eq!(main_class("interface I {}\nclass C {}").as_deref(), Some("I"));
+        assert_eq!(
+            main_class("interface I {}\nclass C {}").as_deref(),
+            Some("I")
+        );
         assert_eq!(
             main_class("public record Point(int x, int y) {}").as_deref(),
             Some("Point")
@@ -184,7 +186,10 @@ mod tests {
         assert_eq!(main_class("int x = 3;"), None);
         assert_eq!(main_class(""), None);
         assert_eq!(main_class("/* never closed public class X"), None);
-        assert_eq!(main_class("String s = \"never closed\npublic class Y {}").as_deref(), Some("Y"));
+        assert_eq!(
+            main_class("String s = \"never closed\npublic class Y {}").as_deref(),
+            Some("Y")
+        );
     }
 
     #[test]
@@ -195,8 +200,10 @@ mod tests {
             Some("C")
         );
         assert_eq!(
-            main_class("public enum Colour { B, W }\nclass Main { public static void main(String[] a) {} }")
-                .as_deref(),
+            main_class(
+                "public enum Colour { B, W }\nclass Main { public static void main(String[] a) {} }"
+            )
+            .as_deref(),
             Some("Colour")
         );
         assert_eq!(

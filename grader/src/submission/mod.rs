@@ -158,9 +158,8 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                         .iter()
                         .map(|w| names.fill(w, &src.to_string_lossy(), &program.to_string_lossy()))
                         .collect();
-                    argv[0] = resolve(&argv[0], &run_path()).map_err(|e| {
-                        not_installed(path, &format!("{e} ({name})"), language)
-                    })?;
+                    argv[0] = resolve(&argv[0], &run_path())
+                        .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
                     (argv, name.to_owned(), cached)
                 }
                 None if metadata.permissions().mode() & 0o111 != 0 => {

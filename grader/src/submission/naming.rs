@@ -81,7 +81,10 @@ mod tests {
         .unwrap();
         assert_eq!(names.source, "FlipGame.java");
         assert_eq!(names.class.as_deref(), Some("FlipGame"));
-        assert_eq!(names.fill("-cp {out} {class}", "s", "/w/p"), "-cp /w/p FlipGame");
+        assert_eq!(
+            names.fill("-cp {out} {class}", "s", "/w/p"),
+            "-cp /w/p FlipGame"
+        );
         let none = Names::of(Path::new("/x/sol.java"), b"// nothing here", java);
         assert!(none.unwrap_err().contains("declares no class"));
     }
@@ -91,7 +94,13 @@ mod tests {
         let languages = Languages::load(None).unwrap();
         let (_, c) = languages.named("c").unwrap();
         let names = Names::of(Path::new("/x/sol.c"), b"int main(){}", c).unwrap();
-        assert_eq!(names, Names { source: "sol.c".to_owned(), class: None });
+        assert_eq!(
+            names,
+            Names {
+                source: "sol.c".to_owned(),
+                class: None
+            }
+        );
         let odd = Names::of(Path::new("/x/program"), b"", c).unwrap();
         assert_eq!(odd.source, "source");
     }
