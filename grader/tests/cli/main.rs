@@ -13,6 +13,7 @@ mod box_containment;
 mod fuzz_command;
 mod hostile;
 mod interrupt;
+mod languages;
 mod messages;
 mod outputs;
 mod test_command;
