@@ -101,6 +101,7 @@ impl Runner {
             stdin,
             stderr: Stderr::Tail(STDERR_TAIL),
             keep: None,
+            address_space: program.address_space,
         };
         let ran = self.worker.run(&job, limits);
         // A run the grader killed on its way out earns no verdict.

@@ -204,6 +204,7 @@ pub(crate) fn compile(
         stdin: Input::Empty,
         stderr: Stderr::Head(MESSAGE_BYTES),
         keep: Some(PROGRAM),
+        address_space: true,
     };
     let ran = worker.run(&job, &limits);
     // A compile the grader killed on its way out says nothing of the source.
@@ -529,6 +530,7 @@ fn first_line(program: &str, args: &[String]) -> Option<String> {
         stdin: Input::Empty,
         stderr: Stderr::Tail(4096),
         keep: None,
+        address_space: true,
     };
     let (outcome, _) = worker.run(&job, &limits).ok()?;
     (outcome.code == Some(0)).then_some(())?;

@@ -54,6 +54,12 @@ pub(crate) struct Language {
     /// Environment of the compile beyond `PATH` and `LANG` (`NAME=value`).
     #[serde(default)]
     pub(crate) compile_env: Vec<String>,
+    /// Whether its runs get the address-space rlimit where no cgroup keeps the memory
+    /// limit (a backstop against a runaway allocation). A runtime that reserves far more
+    /// address space than it uses, and bounds its own heap by a flag (the JVM), says
+    /// `false`: its memory is judged on peak resident memory all the same.
+    #[serde(default = "yes")]
+    pub(crate) address_space: bool,
     /// The limits of a compile.
     #[serde(default)]
     pub(crate) compile_limits: CompileLimits,
@@ -78,6 +84,10 @@ impl Language {
             None => "install it".to_owned(),
         }
     }
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The limits of one compile: generous for any honest source, and what stops a compiler
@@ -323,6 +333,11 @@ mod tests {
             ("js", "javascript"),
         ] {
             assert_eq!(languages.for_extension(ext).unwrap().0, name);
+        }
+        // Only the JVM goes without the address-space backstop.
+        for name in languages.names() {
+            let (_, language) = languages.named(name).unwrap();
+            assert_eq!(language.address_space, name != "java", "{name}");
         }
         // PyPy only by name: `.py` stays CPython.
         assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");

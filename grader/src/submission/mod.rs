@@ -58,6 +58,9 @@ pub(crate) struct Program {
     /// Folders outside the system's its interpreter needs (a pyenv installation): a box
     /// shows them read-only.
     pub(crate) toolchain: Vec<PathBuf>,
+    /// Whether its runs get the address-space backstop where no cgroup keeps the memory
+    /// limit (see the language table's `address_space`).
+    pub(crate) address_space: bool,
 }
 
 impl Program {
@@ -92,7 +95,7 @@ pub(crate) enum Built {
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
 pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
     let staging = stage_dir()?;
-    let (argv, language, cached) = match submission {
+    let (argv, language, cached, address_space) = match submission {
         Submission::Command(line) => {
             let words = shlex::split(line)
                 .filter(|w| !w.is_empty())
@@ -101,6 +104,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                 stage_command(words, staging.path())?,
                 "command".to_owned(),
                 false,
+                true,
             )
         }
         Submission::File(path) => {
@@ -160,7 +164,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                         .collect();
                     argv[0] = resolve(&argv[0], &run_path())
                         .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
-                    (argv, name.to_owned(), cached)
+                    (argv, name.to_owned(), cached, language.address_space)
                 }
                 None if metadata.permissions().mode() & 0o111 != 0 => {
                     let program = staging.path().join(PROGRAM);
@@ -169,6 +173,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                         vec![program.to_string_lossy().into_owned()],
                         "executable".to_owned(),
                         false,
+                        true,
                     )
                 }
                 None => {
@@ -193,6 +198,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         cached,
         staging,
         toolchain,
+        address_space,
     }))
 }
 

@@ -9,13 +9,14 @@
 //! compile cache, shared by its runs, so that nothing compiles twice.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-use super::{one_error_line, write};
+use super::{machine_wide, one_error_line, write};
 
 /// Generous: a loaded machine starting JVMs must not fail a test.
 const TIMEOUT: Duration = Duration::from_mins(5);
@@ -290,6 +291,80 @@ fn the_jvm_s_own_error_on_stdout_is_in_the_re_message() {
         message.starts_with("exit status 1: the JVM did not start: Initial heap size"),
         "{message}"
     );
+}
+
+#[test]
+fn without_a_cgroup_the_jvm_runs_free_of_the_address_space_backstop() {
+    // An unprivileged grader has no cgroup here: the address-space rlimit stands in for
+    // one, and at 64 MiB (a backstop of 1.25 GiB) it refuses the JVM's reservations. The
+    // table's `address_space = false` lets the JVM run; its heap is bounded by `-Xmx`.
+    if !nix::unistd::geteuid().is_root() {
+        // A developer's own run may skip it; CI must not pass without it.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "needs root to become nobody"
+        );
+        return;
+    }
+    let _serial = machine_wide();
+    let root = tempfile::tempdir().unwrap();
+    fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    // Everything the unprivileged grader reads is its own copy: the binary, the source and
+    // the cases; its TMPDIR and cache are its own folder.
+    let grader = assert_cmd::cargo::cargo_bin("grader");
+    for name in ["grader", "grader-launcher"] {
+        let from = grader.with_file_name(name);
+        if from.exists() {
+            fs::copy(&from, root.path().join(name)).unwrap();
+        }
+    }
+    write(
+        root.path(),
+        "ac_bfs.java",
+        fs::read(fixture("ac_bfs.java")).unwrap(),
+    );
+    for case in ["sample/01", "secret/impossible"] {
+        for ext in ["in", "ans"] {
+            let name = format!("{case}.{ext}");
+            let text = fs::read(two_cases().join(&name)).unwrap();
+            write(&root.path().join("cases"), &name, text);
+        }
+    }
+    let own = root.path().join("nobody");
+    fs::create_dir(&own).unwrap();
+    std::os::unix::fs::chown(&own, Some(65534), Some(65534)).unwrap();
+    let output = Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+        .arg(root.path().join("grader"))
+        .args([
+            "test",
+            "flip",
+            "ac_bfs.java",
+            "--cases",
+            "cases",
+            "--report",
+            "json",
+        ])
+        .args(["--sandbox", "strict", "--memory-limit", "64"])
+        .args(["--time-limit", "5", "--wall-limit", "60"])
+        .env_remove("HOME")
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", &own)
+        .env("GRADER_CACHE_DIR", own.join("cache"))
+        .current_dir(root.path())
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&output.stderr));
+    });
+    assert_eq!(report["verdict"], "AC", "{report:#}");
+    let left: Vec<_> = fs::read_dir(&own)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name() != "cache")
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }
 
 // ------------------------------------------------------------------ grader batch
