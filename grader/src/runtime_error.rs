@@ -1,5 +1,5 @@
 //! A runtime's own account of why a program died, found in what it printed: a Java
-//! exception, a Python or Node error, a Go panic, a Free Pascal runtime error, a Rust
+//! exception, a Python or Node error (or V8 giving up), a Go panic, a Free Pascal runtime error, a Rust
 //! panic, a C++ exception that ended in `terminate`. The `RE` message shows it beside the
 //! exit status, so a report says `java.lang.ArrayIndexOutOfBoundsException: Index 5 out of
 //! bounds for length 4` where it would say only `exit status 1`.
@@ -69,6 +69,14 @@ fn go(lines: &[&str]) -> Option<String> {
     lines
         .iter()
         .find(|l| l.starts_with("panic: ") || l.starts_with("fatal error: "))
+        .map(|l| (*l).to_owned())
+}
+
+/// Node's engine, V8, giving up (`FATAL ERROR: Reached heap limit ...`).
+fn v8(lines: &[&str]) -> Option<String> {
+    lines
+        .iter()
+        .find(|l| l.starts_with("FATAL ERROR: "))
         .map(|l| (*l).to_owned())
 }
 
