@@ -26,10 +26,12 @@ pub(crate) fn account(stderr: &[u8], stdout: &[u8]) -> Option<String> {
     })
 }
 
+/// One runtime's form of account: its words found in the lines, or `None`.
+type Form = fn(&[&str]) -> Option<String>;
+
 /// The first account any runtime's form finds in `lines`, most specific forms first.
 fn found(lines: &[&str]) -> Option<String> {
-    let forms: [fn(&[&str]) -> Option<String>; 8] =
-        [java, jvm_start, go, rust, cpp, pascal, traceback, node];
+    let forms: [Form; 9] = [java, jvm_start, go, v8, rust, cpp, pascal, traceback, node];
     forms
         .iter()
         .find_map(|form| form(lines))

@@ -172,7 +172,7 @@ pub(crate) fn compile(
     // The compiler runs beside a copy of the source under its own name (or the one its
     // language gives it), so its messages say `sol.cpp:4:23`, not a path of this machine.
     let file_name = &names.source;
-    let copy = staging.path().join(&file_name);
+    let copy = staging.path().join(file_name);
     fs::write(&copy, bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
     fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
         .map_err(|e| files::cannot(&copy, "write", &e))?;

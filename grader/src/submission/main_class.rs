@@ -93,10 +93,10 @@ fn tokens(source: &str) -> Vec<Token<'_>> {
         let c = rest.chars().next().unwrap_or(' ');
         if rest.starts_with("//") {
             i += rest.find('\n').unwrap_or(rest.len());
-        } else if rest.starts_with("/*") {
-            i += rest[2..].find("*/").map_or(rest.len(), |end| end + 4);
-        } else if rest.starts_with("\"\"\"") {
-            i += rest[3..].find("\"\"\"").map_or(rest.len(), |end| end + 6);
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            i += comment.find("*/").map_or(rest.len(), |end| end + 4);
+        } else if let Some(block) = rest.strip_prefix("\"\"\"") {
+            i += block.find("\"\"\"").map_or(rest.len(), |end| end + 6);
         } else if c == '"' || c == '\'' {
             i += literal_length(rest, c);
         } else if c.is_alphanumeric() || c == '_' || c == '$' {

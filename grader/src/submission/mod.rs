@@ -118,53 +118,17 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
             let chosen = language_of(path, options)?;
             match chosen {
                 Some((name, language)) => {
-                    let bytes = files::read_capped(path)?;
-                    let names = match Names::of(path, &bytes, language) {
-                        Ok(names) => names,
+                    match from_source(path, (name, language), options, staging.path())? {
+                        Ok((argv, cached)) => {
+                            (argv, name.to_owned(), cached, language.address_space)
+                        }
                         Err(message) => {
                             return Ok(Built::CompileError {
                                 language: name.to_owned(),
                                 message,
                             });
                         }
-                    };
-                    let (out, cached) = match &language.compile {
-                        Some(_) => {
-                            match compile::compile(
-                                path,
-                                &bytes,
-                                &names,
-                                (name, language),
-                                &options.cache,
-                                options.tier,
-                            )? {
-                                compile::Compiled::Program { path, cached } => (Some(path), cached),
-                                compile::Compiled::Error(message) => {
-                                    return Ok(Built::CompileError {
-                                        language: name.to_owned(),
-                                        message,
-                                    });
-                                }
-                            }
-                        }
-                        None => (None, false),
-                    };
-                    let src = staging.path().join(&names.source);
-                    if language.run.iter().any(|w| w.contains(languages::SRC)) {
-                        write_readable(&bytes, &src)?;
                     }
-                    let program = staging.path().join(PROGRAM);
-                    if let Some(out) = &out {
-                        copy_readable(out, &program)?;
-                    }
-                    let mut argv: Vec<String> = language
-                        .run
-                        .iter()
-                        .map(|w| names.fill(w, &src.to_string_lossy(), &program.to_string_lossy()))
-                        .collect();
-                    argv[0] = resolve(&argv[0], &run_path())
-                        .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
-                    (argv, name.to_owned(), cached, language.address_space)
                 }
                 None if metadata.permissions().mode() & 0o111 != 0 => {
                     let program = staging.path().join(PROGRAM);
@@ -200,6 +164,55 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         toolchain,
         address_space,
     }))
+}
+
+/// The command line of the source `path` in language `name`, with what it needs staged in
+/// `staging`, and whether its compiled program came from the cache; `Err` inside with the
+/// `CE` message.
+fn from_source(
+    path: &Path,
+    (name, language): (&str, &Language),
+    options: &Options<'_>,
+    staging: &Path,
+) -> Result<Result<(Vec<String>, bool), String>, Fault> {
+    let bytes = files::read_capped(path)?;
+    let names = match Names::of(path, &bytes, language) {
+        Ok(names) => names,
+        Err(message) => return Ok(Err(message)),
+    };
+    let (out, cached) = match &language.compile {
+        Some(_) => {
+            let compiled = compile::compile(
+                path,
+                &bytes,
+                &names,
+                (name, language),
+                &options.cache,
+                options.tier,
+            )?;
+            match compiled {
+                compile::Compiled::Program { path, cached } => (Some(path), cached),
+                compile::Compiled::Error(message) => return Ok(Err(message)),
+            }
+        }
+        None => (None, false),
+    };
+    let src = staging.join(&names.source);
+    if language.run.iter().any(|w| w.contains(languages::SRC)) {
+        write_readable(&bytes, &src)?;
+    }
+    let program = staging.join(PROGRAM);
+    if let Some(out) = &out {
+        copy_readable(out, &program)?;
+    }
+    let mut argv: Vec<String> = language
+        .run
+        .iter()
+        .map(|w| names.fill(w, &src.to_string_lossy(), &program.to_string_lossy()))
+        .collect();
+    argv[0] = resolve(&argv[0], &run_path())
+        .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
+    Ok(Ok((argv, cached)))
 }
 
 /// The language `path` is built as: `--lang`, else by its extension; `None` when neither
