@@ -93,11 +93,15 @@ impl Runner {
             argv: program.argv_in(&self.worker.files_dir(files), limits.memory),
             files,
             in_files: false,
-            env: vec![
-                format!("PATH={PATH}"),
-                "LANG=C.UTF-8".to_owned(),
-                "PYTHONDONTWRITEBYTECODE=1".to_owned(),
-            ],
+            env: [
+                vec![
+                    format!("PATH={PATH}"),
+                    "LANG=C.UTF-8".to_owned(),
+                    "PYTHONDONTWRITEBYTECODE=1".to_owned(),
+                ],
+                program.env.clone(),
+            ]
+            .concat(),
             stdin,
             stderr: Stderr::Tail(STDERR_TAIL),
             keep: None,

@@ -54,6 +54,9 @@ pub(crate) struct Language {
     /// Environment of the compile beyond `PATH` and `LANG` (`NAME=value`).
     #[serde(default)]
     pub(crate) compile_env: Vec<String>,
+    /// Environment of every run beyond the grader's clean one (`NAME=value`).
+    #[serde(default)]
+    pub(crate) run_env: Vec<String>,
     /// Whether its runs get the address-space rlimit where no cgroup keeps the memory
     /// limit (a backstop against a runaway allocation). A runtime that reserves far more
     /// address space than it uses, and bounds its own heap by a flag (the JVM), says
@@ -339,6 +342,8 @@ mod tests {
             let (_, language) = languages.named(name).unwrap();
             assert_eq!(language.address_space, name != "java", "{name}");
         }
+        // Go's processors are few, whatever the machine's.
+        assert_eq!(languages.named("go").unwrap().1.run_env, ["GOMAXPROCS=2"]);
         // PyPy only by name: `.py` stays CPython.
         assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
         // Every language outside C and C++'s profiles says what to install, and how to

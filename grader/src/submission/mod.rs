@@ -61,6 +61,8 @@ pub(crate) struct Program {
     /// Whether its runs get the address-space backstop where no cgroup keeps the memory
     /// limit (see the language table's `address_space`).
     pub(crate) address_space: bool,
+    /// Its language's environment, beyond the clean one every run gets (`NAME=value`).
+    pub(crate) env: Vec<String>,
 }
 
 impl Program {
@@ -95,6 +97,7 @@ pub(crate) enum Built {
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
 pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
     let staging = stage_dir()?;
+    let mut env = Vec::new();
     let (argv, language, cached, address_space) = match submission {
         Submission::Command(line) => {
             let words = shlex::split(line)
@@ -120,6 +123,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                 Some((name, language)) => {
                     match from_source(path, (name, language), options, staging.path())? {
                         Ok((argv, cached)) => {
+                            env.clone_from(&language.run_env);
                             (argv, name.to_owned(), cached, language.address_space)
                         }
                         Err(message) => {
@@ -163,6 +167,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         staging,
         toolchain,
         address_space,
+        env,
     }))
 }
 

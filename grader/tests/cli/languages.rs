@@ -231,6 +231,37 @@ fn go_under_the_default_process_cap() {
 }
 
 #[test]
+fn go_and_java_under_a_small_process_cap_and_memory_limit() {
+    let lab = Lab::new();
+    // GOMAXPROCS and one JIT compiler thread keep the runtimes' threads few.
+    let small = ["--max-processes", "16", "--memory-limit", "64"];
+    lab.expect("ac_bfs.go", &small, "go", ["AC", "AC"], "");
+    lab.expect("ac_bfs.java", &small, "java", ["AC", "AC"], "");
+    let go = ["--max-processes", "4", "--memory-limit", "16"];
+    lab.expect("ac_bfs.go", &go, "go", ["AC", "AC"], "");
+}
+
+#[test]
+fn a_language_s_run_environment_reaches_its_runs() {
+    let lab = Lab::new();
+    let root = tempfile::tempdir().unwrap();
+    // A language whose runs answer from their environment: right on the sample only.
+    let config = write(
+        root.path(),
+        "env.toml",
+        "[answer]\nextensions = [\"answer\"]\nrun = [\"sh\", \"-c\", \"echo \\\"$FLIP_ANSWER\\\"\", \"{src}\"]\nrun_env = [\"FLIP_ANSWER=4\"]\n",
+    );
+    let source = write(root.path(), "sol.answer", "");
+    let (report, status) = lab.test(&source, &["--config", config.to_str().unwrap()]);
+    assert_eq!(status, 1, "{report:#}");
+    assert_eq!(report["cases"][0]["verdict"], "AC", "{report:#}");
+    assert_eq!(
+        report["cases"][1]["message"], "expected `Impossible`, got `4`",
+        "{report:#}"
+    );
+}
+
+#[test]
 fn javascript_on_node() {
     let lab = Lab::new();
     lab.expect("ac_bfs.js", &[], "javascript", ["AC", "AC"], "");
