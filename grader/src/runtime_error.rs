@@ -55,8 +55,16 @@ fn java(lines: &[&str]) -> Option<String> {
     })
 }
 
-/// The JVM's own failure to start (on standard output): the line below says why.
+/// The JVM's own failure to start (on standard output): the line below says why. Or its
+/// launcher's: no such class, or no `main` in it.
 fn jvm_start(lines: &[&str]) -> Option<String> {
+    let launcher = lines.iter().find(|l| {
+        l.starts_with("Error: Could not find or load main class ")
+            || l.starts_with("Error: Main method not found in class ")
+    });
+    if let Some(line) = launcher {
+        return Some(line.trim_start_matches("Error: ").to_owned());
+    }
     let i = lines
         .iter()
         .position(|l| l.starts_with("Error occurred during initialization of VM"))?;
@@ -262,6 +270,23 @@ mod tests {
         assert_eq!(
             account(b"", stdout).as_deref(),
             Some("the JVM did not start: Could not reserve enough space for object heap")
+        );
+    }
+
+    #[test]
+    fn the_java_launcher_s_own_errors() {
+        assert_eq!(
+            of("Error: Could not find or load main class Main\nCaused by: java.lang.ClassNotFoundException: Main\n").as_deref(),
+            Some("Could not find or load main class Main")
+        );
+        assert_eq!(
+            of("Error: Main method not found in class Colour, please define the main method as:\n   public static void main(String[] args)\n").as_deref(),
+            Some("Main method not found in class Colour, please define the main method as:")
+        );
+        // Node's thrown `Error` is Node's, not the JVM's.
+        assert_eq!(
+            of("/p/a.js:1\nthrow new Error(\"boom\");\n^\n\nError: boom\n    at x\n").as_deref(),
+            Some("Error: boom")
         );
     }
 

@@ -17,7 +17,8 @@ const BUILTIN: &str = include_str!("languages.toml");
 pub(crate) const SRC: &str = "{src}";
 /// The compiled program, in a command.
 pub(crate) const OUT: &str = "{out}";
-/// The source's public class (Java: see `main_class.rs`), in a command or `source_name`.
+/// The source's public class (Java: see `main_class.rs`), in a command (by its full name)
+/// or `source_name` (by its own name, without its package).
 pub(crate) const CLASS: &str = "{class}";
 /// The run's memory limit in MiB, in a run command (a JVM's `-Xmx`).
 pub(crate) const MEMORY: &str = "{memory_mib}";

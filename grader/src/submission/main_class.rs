@@ -5,23 +5,48 @@
 //! compiles after it.
 //!
 //! A source without a public top-level class runs as its first top-level type that
-//! declares a `main` method, else its first top-level type. Comments, string and character
+//! declares a `main` method, else its first top-level type; in a package, by its full
+//! name (`contest.Main`), its source still named for the class alone (`Main.java`). Comments, string and character
 //! literals and text blocks are skipped, so a `class` in a comment or a string is no
 //! declaration.
 
 /// The words that declare a type.
 const TYPE_KEYWORDS: [&str; 4] = ["class", "interface", "enum", "record"];
 
-/// The class `source` runs as; `None` when it declares no top-level type.
+/// The class `source` runs as, by its full name (`Main`, or `contest.Main` in a package
+/// `contest`); `None` when it declares no top-level type.
 pub(crate) fn main_class(source: &str) -> Option<String> {
     let tokens = tokens(source);
     let types = top_level_types(&tokens);
-    types
+    let class = types
         .iter()
         .find(|t| t.public)
         .or_else(|| types.iter().find(|t| t.has_main))
-        .or_else(|| types.first())
-        .map(|t| t.name.to_owned())
+        .or_else(|| types.first())?;
+    Some(match package(&tokens) {
+        Some(package) => format!("{package}.{}", class.name),
+        None => class.name.to_owned(),
+    })
+}
+
+/// The class's own name, without its package: the name of its source file.
+pub(crate) fn simple_name(class: &str) -> &str {
+    class.rsplit('.').next().unwrap_or(class)
+}
+
+/// The package the source declares (`package a.b;`), when it declares one: an IDE's
+/// project often leaves one in.
+fn package(tokens: &[Token<'_>]) -> Option<String> {
+    let at = tokens
+        .iter()
+        .position(|t| t.depth == 0 && t.text == "package")?;
+    let name: String = tokens[at + 1..]
+        .iter()
+        .take_while(|t| t.text != ";")
+        .map(|t| t.text)
+        .collect();
+    let valid = !name.is_empty() && name.split('.').all(is_identifier);
+    valid.then_some(name)
 }
 
 /// One top-level type declaration.
@@ -189,6 +214,20 @@ mod tests {
         assert_eq!(
             main_class("String s = \"never closed\npublic class Y {}").as_deref(),
             Some("Y")
+        );
+    }
+
+    #[test]
+    fn a_package_makes_the_full_name() {
+        let source = "package contest.flip;\nimport java.util.*;\npublic class Main {}";
+        let class = main_class(source).unwrap();
+        assert_eq!(class, "contest.flip.Main");
+        assert_eq!(simple_name(&class), "Main");
+        assert_eq!(simple_name("Main"), "Main");
+        // `package` as a word in a string or a comment is no declaration.
+        assert_eq!(
+            main_class("// package x;\nclass A { String s = \"package y;\"; }").as_deref(),
+            Some("A")
         );
     }
 

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::languages::{CLASS, Language, MEMORY, OUT, SRC};
-use super::main_class::main_class;
+use super::main_class::{main_class, simple_name};
 
 /// The file name of a compiled program, in a compile's work folder and in the staging
 /// folder: no source may take it.
@@ -16,7 +16,8 @@ pub(crate) const PROGRAM: &str = "program";
 pub(crate) struct Names {
     /// The source's file name, beside the compiler and in a run's files.
     pub(crate) source: String,
-    /// Its class, when the language's commands need one.
+    /// Its class by its full name (with its package), when the language's commands need
+    /// one.
     pub(crate) class: Option<String>,
 }
 
@@ -39,8 +40,9 @@ impl Names {
             .map(|n| n.to_string_lossy().into_owned())
             .filter(|n| n != PROGRAM && !n.starts_with('.'))
             .unwrap_or_else(|| "source".to_owned());
+        // A class in a package lives in a file named for the class alone.
         let source = match &language.source_name {
-            Some(name) => name.replace(CLASS, class.as_deref().unwrap_or_default()),
+            Some(name) => name.replace(CLASS, simple_name(class.as_deref().unwrap_or_default())),
             None => own,
         };
         Ok(Names { source, class })

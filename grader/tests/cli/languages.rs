@@ -123,8 +123,9 @@ impl Lab {
 #[test]
 fn java_by_its_public_class_whatever_the_file_is_called() {
     let lab = Lab::new();
-    // `ac_bfs.java` holds `public class FlipGame`.
+    // `ac_bfs.java` holds `public class FlipGame`; the other, `contest.flip.Main`.
     lab.expect("ac_bfs.java", &[], "java", ["AC", "AC"], "");
+    lab.expect("ac_in_a_package.java", &[], "java", ["AC", "AC"], "");
     lab.expect(
         "wa_one_more.java",
         &[],
