@@ -97,8 +97,8 @@ pub(crate) enum Built {
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
 pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
     let staging = stage_dir()?;
-    let mut env = Vec::new();
-    let (argv, language, cached, address_space) = match submission {
+    // The language table's entry, for a source: what its runs need beyond the command.
+    let (argv, language, cached, entry) = match submission {
         Submission::Command(line) => {
             let words = shlex::split(line)
                 .filter(|w| !w.is_empty())
@@ -107,7 +107,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                 stage_command(words, staging.path())?,
                 "command".to_owned(),
                 false,
-                true,
+                None,
             )
         }
         Submission::File(path) => {
@@ -122,10 +122,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
             match chosen {
                 Some((name, language)) => {
                     match from_source(path, (name, language), options, staging.path())? {
-                        Ok((argv, cached)) => {
-                            env.clone_from(&language.run_env);
-                            (argv, name.to_owned(), cached, language.address_space)
-                        }
+                        Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
                         Err(message) => {
                             return Ok(Built::CompileError {
                                 language: name.to_owned(),
@@ -141,7 +138,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                         vec![program.to_string_lossy().into_owned()],
                         "executable".to_owned(),
                         false,
-                        true,
+                        None,
                     )
                 }
                 None => {
@@ -166,8 +163,8 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         cached,
         staging,
         toolchain,
-        address_space,
-        env,
+        address_space: entry.is_none_or(|l| l.address_space),
+        env: entry.map(|l| l.run_env.clone()).unwrap_or_default(),
     }))
 }
 
