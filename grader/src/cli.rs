@@ -123,7 +123,8 @@ pub(crate) struct TestArgs {
 /// What to run: a file or a command line, and how to build it.
 #[derive(Debug, Args)]
 pub(crate) struct SubmissionArgs {
-    /// An executable, or a source file (.c, .cpp/.cc/.cxx, .py, .rs, or see --lang).
+    /// An executable, or a source file (.c, .cpp/.cc/.cxx, .py, .rs, .java, .pas, .go, .js,
+    /// or see --lang).
     #[arg(required_unless_present = "cmd", conflicts_with = "cmd")]
     pub(crate) submission: Option<PathBuf>,
     /// Run this command line instead of a file (split like a shell would).

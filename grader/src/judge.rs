@@ -79,16 +79,30 @@ pub(crate) fn judge(
     if let Some(signal) = outcome.signal {
         return decide(
             Verdict::RuntimeError,
-            format!("killed by {}", signal_name(signal)),
+            with_account(format!("killed by {}", signal_name(signal)), outcome),
         );
     }
     match outcome.code {
         Some(0) => {}
-        Some(code) => return decide(Verdict::RuntimeError, format!("exit status {code}")),
+        Some(code) => {
+            return decide(
+                Verdict::RuntimeError,
+                with_account(format!("exit status {code}"), outcome),
+            );
+        }
         None => return decide(Verdict::RuntimeError, "ended without a status".to_owned()),
     }
     let judgement = check(&outcome.stdout);
     decide(judgement.verdict, judgement.message)
+}
+
+/// A runtime error's `head` (the signal or the status), with the runtime's own account of
+/// it when it printed one (see `runtime_error.rs`).
+fn with_account(head: String, outcome: &Outcome) -> String {
+    match crate::runtime_error::account(&outcome.stderr, &outcome.stdout) {
+        Some(account) => format!("{head}: {account}"),
+        None => head,
+    }
 }
 
 /// Why a run went over the wall limit, told by its own scheduling figures: how long its
@@ -315,6 +329,34 @@ mod tests {
             ),
             // A right answer followed by a non-zero exit is still a runtime error.
             (ran(|o| o.code = Some(1)), RuntimeError, "exit status 1"),
+            // The runtime's own words, from either stream.
+            (
+                ran(|o| {
+                    o.code = Some(1);
+                    o.stderr = b"Exception in thread \"main\" java.lang.ArithmeticException: / by zero\n\tat Main.main(Main.java:3)\n".to_vec();
+                }),
+                RuntimeError,
+                "exit status 1: java.lang.ArithmeticException: / by zero",
+            ),
+            (
+                ran(|o| {
+                    o.code = Some(1);
+                    o.stdout =
+                        b"Error occurred during initialization of VM\nToo small maximum heap\n"
+                            .to_vec();
+                }),
+                RuntimeError,
+                "exit status 1: the JVM did not start: Too small maximum heap",
+            ),
+            (
+                ran(|o| {
+                    o.signal = Some(6);
+                    o.code = None;
+                    o.stderr = b"terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n".to_vec();
+                }),
+                RuntimeError,
+                "killed by SIGABRT (signal 6): std::bad_alloc: std::bad_alloc",
+            ),
             (ran(|_| {}), Accepted, ""),
             (
                 ran(|o| o.stdout = b"5\n".to_vec()),

@@ -20,6 +20,7 @@ mod outputs;
 mod remove;
 mod report;
 mod runner;
+mod runtime_error;
 mod scratch;
 mod status;
 mod submission;

@@ -90,17 +90,22 @@ impl Runner {
     ) -> Result<Outcome, Fault> {
         let files = program.staging.path();
         let job = Job {
-            argv: program.argv_in(&self.worker.files_dir(files)),
+            argv: program.argv_in(&self.worker.files_dir(files), limits.memory),
             files,
             in_files: false,
-            env: vec![
-                format!("PATH={PATH}"),
-                "LANG=C.UTF-8".to_owned(),
-                "PYTHONDONTWRITEBYTECODE=1".to_owned(),
-            ],
+            env: [
+                vec![
+                    format!("PATH={PATH}"),
+                    "LANG=C.UTF-8".to_owned(),
+                    "PYTHONDONTWRITEBYTECODE=1".to_owned(),
+                ],
+                program.env.clone(),
+            ]
+            .concat(),
             stdin,
             stderr: Stderr::Tail(STDERR_TAIL),
             keep: None,
+            address_space: program.address_space,
         };
         let ran = self.worker.run(&job, limits);
         // A run the grader killed on its way out earns no verdict.

@@ -68,6 +68,10 @@ pub(crate) struct Job<'a> {
     pub(crate) keep: Option<&'a str>,
     /// How much of standard error to keep, and which end.
     pub(crate) stderr: Stderr,
+    /// Whether the address-space backstop applies where no cgroup keeps the memory limit
+    /// (`false` for a runtime that reserves far more than it uses and bounds its own
+    /// heap: the JVM).
+    pub(crate) address_space: bool,
 }
 
 /// A worker: its launcher, and what its tier gives it.
@@ -236,9 +240,10 @@ impl Worker {
             dir: dir.to_string_lossy().into_owned(),
             user: self.lease.as_ref().map(Lease::ids),
             cpu_secs: limits.cpu.as_secs() + 1,
-            address_space: if self.cgroup.is_some() {
-                // The kernel keeps the memory limit; address space is not memory (thread
-                // stacks sized by RLIMIT_STACK, a runtime's reservations).
+            address_space: if self.cgroup.is_some() || !job.address_space {
+                // The kernel keeps the memory limit (or the runtime bounds its own heap);
+                // address space is not memory (thread stacks sized by RLIMIT_STACK, a
+                // runtime's reservations).
                 libc::RLIM_INFINITY
             } else {
                 address_space_backstop(limits.memory)

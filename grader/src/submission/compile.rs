@@ -21,8 +21,9 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use super::languages::{CompileLimits, Language, OUT, SRC};
-use super::{PATH, compile_path, resolve};
+use super::languages::{CompileLimits, Language};
+use super::naming::{Names, PROGRAM};
+use super::{PATH, compile_path, not_installed, resolve};
 use crate::exec::sandbox::{Tier, in_system_folders};
 use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::files;
@@ -34,8 +35,6 @@ use reference::{Judgement, Verdict};
 const MESSAGE_LINES: usize = 40;
 /// How many bytes of a compiler's standard error are read into memory: the first errors.
 const MESSAGE_BYTES: usize = 256 * 1024;
-/// The name of the compiled program in the work folder and in a cache entry.
-const PROGRAM: &str = "program";
 /// The name of a failed compile's message in a cache entry.
 const MESSAGE: &str = "message";
 /// How the grader's own words open a `CE` message (a compile it stopped, or one that wrote
@@ -130,11 +129,13 @@ pub(crate) fn check_compiler(source: &Path, name: &str, language: &Language) -> 
     toolchain(name, language, source).map(drop)
 }
 
-/// Compiles `source` as language `name`, or takes it from the cache.
+/// Compiles `source` (holding `bytes`, named `names` in its commands) as language `name`,
+/// or takes it from the cache.
 pub(crate) fn compile(
     source: &Path,
-    name: &str,
-    language: &Language,
+    bytes: &[u8],
+    names: &Names,
+    (name, language): (&str, &Language),
     cache: &Path,
     tier: Tier,
 ) -> Result<Compiled, Fault> {
@@ -142,7 +143,6 @@ pub(crate) fn compile(
         .compile
         .as_ref()
         .expect("only compiled languages are compiled");
-    let bytes = files::read_capped(source)?;
     let toolchain = toolchain(name, language, source)?;
     let mut hash = Sha256::new();
     // The tier is part of the key: a source may compile only where the box shows it
@@ -153,7 +153,7 @@ pub(crate) fn compile(
         command.join("\0").as_bytes(),
         toolchain.version.as_bytes(),
         tier_name.as_bytes(),
-        &bytes,
+        bytes,
     ] {
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
@@ -172,15 +172,11 @@ pub(crate) fn compile(
         return Ok(Compiled::Error(message));
     }
     let staging = super::stage_dir()?;
-    // The compiler runs beside a copy of the source under its own name, so its messages
-    // say `sol.cpp:4:23`, not a path of this machine.
-    let file_name = source
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| n != PROGRAM && !n.starts_with('.'))
-        .unwrap_or_else(|| "source".to_owned());
-    let copy = staging.path().join(&file_name);
-    fs::write(&copy, &bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
+    // The compiler runs beside a copy of the source under its own name (or the one its
+    // language gives it), so its messages say `sol.cpp:4:23`, not a path of this machine.
+    let file_name = &names.source;
+    let copy = staging.path().join(file_name);
+    fs::write(&copy, bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
     fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
         .map_err(|e| files::cannot(&copy, "write", &e))?;
     let limits = limits(&language.compile_limits, tier);
@@ -193,21 +189,25 @@ pub(crate) fn compile(
     let mut worker = Worker::start(&config).map_err(fault)?;
     let out = worker.work_dir().join(PROGRAM);
     let mut argv = vec![toolchain.compiler.clone()];
-    argv.extend(command[1..].iter().map(|w| {
-        w.replace(SRC, &file_name)
-            .replace(OUT, &out.to_string_lossy())
-    }));
+    argv.extend(
+        command[1..]
+            .iter()
+            .map(|w| names.fill(w, file_name, &out.to_string_lossy())),
+    );
+    let mut env = vec![
+        format!("PATH={}", toolchain.path),
+        "LANG=C.UTF-8".to_owned(),
+    ];
+    env.extend(language.compile_env.iter().cloned());
     let job = Job {
         argv,
         files: staging.path(),
         in_files: true,
-        env: vec![
-            format!("PATH={}", toolchain.path),
-            "LANG=C.UTF-8".to_owned(),
-        ],
+        env,
         stdin: Input::Empty,
         stderr: Stderr::Head(MESSAGE_BYTES),
         keep: Some(PROGRAM),
+        address_space: true,
     };
     let ran = worker.run(&job, &limits);
     // A compile the grader killed on its way out says nothing of the source.
@@ -419,12 +419,27 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
         return Ok(t.clone());
     }
     let compiler = resolve(&command[0], &compile_path()).map_err(|_| {
-        Fault::Usage(format!(
-            "{}: the compiler `{}` for {name} is not installed (or choose another with --lang, or --cmd)",
-            source.display(),
-            command[0]
-        ))
+        not_installed(
+            source,
+            &format!("the compiler `{}` for {name} is not installed", command[0]),
+            language,
+        )
     })?;
+    // A language whose compile is a script names the program that must be there by its
+    // version probe (`javac`).
+    let probe = match &language.version {
+        Some(probe) => {
+            let program = resolve(&probe[0], &compile_path()).map_err(|_| {
+                not_installed(
+                    source,
+                    &format!("`{}` for {name} is not installed", probe[0]),
+                    language,
+                )
+            })?;
+            Some((program, probe[1..].to_vec()))
+        }
+        None => None,
+    };
     let mut toolchain = Toolchain {
         compiler: compiler.clone(),
         folders: Vec::new(),
@@ -458,8 +473,11 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
         toolchain.compiler = real.to_string_lossy().into_owned();
         toolchain.folders.push(prefix);
     }
-    toolchain.version =
-        first_line(&toolchain.compiler, &["--version".to_owned()]).unwrap_or_default();
+    toolchain.version = match &probe {
+        Some((program, args)) => first_line(program, args),
+        None => first_line(&toolchain.compiler, &["--version".to_owned()]),
+    }
+    .unwrap_or_default();
     known
         .lock()
         .expect("not poisoned")
@@ -467,7 +485,8 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
     Ok(toolchain)
 }
 
-/// The first line `program args` prints, run as the grader's user with the user's `PATH`.
+/// The first line `program args` prints (on standard output, else on standard error: `java
+/// -version` writes there), run as the grader's user with the user's `PATH`.
 fn first_line(program: &str, args: &[String]) -> Option<String> {
     let staging = super::stage_dir().ok()?;
     let limits = Limits {
@@ -511,13 +530,18 @@ fn first_line(program: &str, args: &[String]) -> Option<String> {
         stdin: Input::Empty,
         stderr: Stderr::Tail(4096),
         keep: None,
+        address_space: true,
     };
     let (outcome, _) = worker.run(&job, &limits).ok()?;
     (outcome.code == Some(0)).then_some(())?;
-    String::from_utf8_lossy(&outcome.stdout)
-        .lines()
-        .next()
-        .map(str::to_owned)
+    [&outcome.stdout, &outcome.stderr]
+        .into_iter()
+        .find_map(|said| {
+            String::from_utf8_lossy(said)
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .map(str::to_owned)
+        })
 }
 
 /// The first lines of what the compiler printed (standard error, then standard output);

@@ -17,6 +17,11 @@ const BUILTIN: &str = include_str!("languages.toml");
 pub(crate) const SRC: &str = "{src}";
 /// The compiled program, in a command.
 pub(crate) const OUT: &str = "{out}";
+/// The source's public class (Java: see `main_class.rs`), in a command (by its full name)
+/// or `source_name` (by its own name, without its package).
+pub(crate) const CLASS: &str = "{class}";
+/// The run's memory limit in MiB, in a run command (a JVM's `-Xmx`).
+pub(crate) const MEMORY: &str = "{memory_mib}";
 
 /// How one language is built and run.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -35,9 +40,58 @@ pub(crate) struct Language {
     /// run from its `bin/` rather than through a proxy that needs the user's home.
     #[serde(default)]
     pub(crate) sysroot: Option<Vec<String>>,
+    /// A command that prints the toolchain's version (its first line, on standard output
+    /// or error), part of the compile cache key; its program must be installed. Default:
+    /// the compiler's `--version`.
+    #[serde(default)]
+    pub(crate) version: Option<Vec<String>>,
+    /// The Debian package that installs the toolchain, named when it is missing.
+    #[serde(default)]
+    pub(crate) package: Option<String>,
+    /// The name the source is compiled and run under (`{class}.java`: javac wants a public
+    /// class in a file of its name). Default: the file's own name.
+    #[serde(default)]
+    pub(crate) source_name: Option<String>,
+    /// Environment of the compile beyond `PATH` and `LANG` (`NAME=value`).
+    #[serde(default)]
+    pub(crate) compile_env: Vec<String>,
+    /// Environment of every run beyond the grader's clean one (`NAME=value`).
+    #[serde(default)]
+    pub(crate) run_env: Vec<String>,
+    /// Whether its runs get the address-space rlimit where no cgroup keeps the memory
+    /// limit (a backstop against a runaway allocation). A runtime that reserves far more
+    /// address space than it uses, and bounds its own heap by a flag (the JVM), says
+    /// `false`: its memory is judged on peak resident memory all the same.
+    #[serde(default = "yes")]
+    pub(crate) address_space: bool,
     /// The limits of a compile.
     #[serde(default)]
     pub(crate) compile_limits: CompileLimits,
+}
+
+impl Language {
+    /// Whether its commands need the source's main class (`{class}`).
+    pub(crate) fn needs_class(&self) -> bool {
+        let words = self
+            .compile
+            .iter()
+            .flatten()
+            .chain(&self.run)
+            .chain(&self.source_name);
+        words.into_iter().any(|w| w.contains(CLASS))
+    }
+
+    /// What to install when its toolchain is missing, for an error message.
+    pub(crate) fn install_hint(&self) -> String {
+        match &self.package {
+            Some(package) => format!("install the Debian package `{package}`"),
+            None => "install it".to_owned(),
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The limits of one compile: generous for any honest source, and what stops a compiler
@@ -174,17 +228,30 @@ struct Words {
     run: Vec<toml::Spanned<String>>,
     #[serde(default)]
     sysroot: Option<Vec<toml::Spanned<String>>>,
+    #[serde(default)]
+    version: Option<Vec<toml::Spanned<String>>>,
+    #[serde(default)]
+    source_name: Option<toml::Spanned<String>>,
 }
 
 impl Words {
     /// The first fault of the entry `name`'s placeholders: where it is (a byte offset in
     /// the file) and what.
     fn check(&self, name: &str) -> Result<(), (usize, String)> {
-        // `{out}` is what a compile writes: without a compile there is none.
-        let known = if self.compile.is_some() {
-            &[SRC, OUT][..]
-        } else {
-            &[SRC][..]
+        // `{out}` is what a compile writes: without a compile there is none. A probe runs
+        // without any source, so it has no placeholder at all.
+        let compiled = self.compile.is_some();
+        let known = |key: &str| -> Vec<&'static str> {
+            let mut known = match key {
+                "compile" => vec![SRC, OUT, CLASS],
+                "run" => vec![SRC, OUT, CLASS, MEMORY],
+                "source_name" => vec![CLASS],
+                _ => vec![],
+            };
+            if !compiled {
+                known.retain(|p| *p != OUT);
+            }
+            known
         };
         let commands = [
             (
@@ -193,23 +260,33 @@ impl Words {
             ),
             ("run", Some(self.run.as_slice())),
             ("sysroot", self.sysroot.as_deref()),
+            ("version", self.version.as_deref()),
+            (
+                "source_name",
+                self.source_name.as_ref().map(std::slice::from_ref),
+            ),
         ];
         for (key, words) in commands {
+            let known = known(key);
             for word in words.unwrap_or_default() {
                 // The word's text starts after its opening quote.
                 let start = word.span().start + 1;
                 for (at, placeholder) in placeholders(word.get_ref()) {
                     if !known.contains(&placeholder) {
-                        let also = if placeholder == OUT {
+                        let also = if placeholder == OUT && !compiled {
                             format!(" (`{name}` has no `compile`, so there is no {OUT})")
                         } else {
                             String::new()
                         };
+                        let known = if known.is_empty() {
+                            "none".to_owned()
+                        } else {
+                            known.join(", ")
+                        };
                         return Err((
                             start + at,
                             format!(
-                                "unknown placeholder `{placeholder}` in `{name}.{key}`{also}; known: {}",
-                                known.join(", ")
+                                "unknown placeholder `{placeholder}` in `{name}.{key}`{also}; known: {known}"
                             ),
                         ));
                     }
@@ -264,8 +341,28 @@ mod tests {
             ("cxx", "cpp"),
             ("py", "python"),
             ("rs", "rust"),
+            ("java", "java"),
+            ("pas", "pascal"),
+            ("go", "go"),
+            ("js", "javascript"),
         ] {
             assert_eq!(languages.for_extension(ext).unwrap().0, name);
+        }
+        // Only the JVM goes without the address-space backstop.
+        for name in languages.names() {
+            let (_, language) = languages.named(name).unwrap();
+            assert_eq!(language.address_space, name != "java", "{name}");
+        }
+        // Go's processors are few, whatever the machine's.
+        assert_eq!(languages.named("go").unwrap().1.run_env, ["GOMAXPROCS=2"]);
+        // PyPy only by name: `.py` stays CPython.
+        assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
+        // Every language outside C and C++'s profiles says what to install, and how to
+        // ask the toolchain its version.
+        for name in ["java", "pascal", "go", "javascript", "pypy"] {
+            let (_, language) = languages.named(name).unwrap();
+            assert!(language.package.is_some(), "{name}");
+            assert!(language.version.is_some(), "{name}");
         }
         assert!(
             languages
@@ -277,7 +374,7 @@ mod tests {
                 .unwrap()
                 .contains(&"-std=gnu++98".to_owned())
         );
-        assert!(languages.for_extension("java").is_none());
+        assert!(languages.for_extension("cob").is_none());
         assert!(
             matches!(languages.named("cobol"), Err(Fault::Usage(m)) if m.contains("known: c, cpp"))
         );
@@ -332,7 +429,7 @@ mod tests {
         let m = refused(
             "[c]\nextensions = [\"c\"]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{source}\"]\nrun = [\"{out}\"]\n",
         );
-        assert!(m.ends_with("grader.toml:3:35: unknown placeholder `{source}` in `c.compile`; known: {src}, {out}"), "{m}");
+        assert!(m.ends_with("grader.toml:3:35: unknown placeholder `{source}` in `c.compile`; known: {src}, {out}, {class}"), "{m}");
         let m = refused("[py]\nrun = [\"python3\", \"{out}\"]\n");
         assert!(
             m.contains(
@@ -350,6 +447,27 @@ mod tests {
         );
         assert!(
             m.contains("grader.toml:3:22: unknown placeholder `{srcc}` in `c.run`"),
+            "{m}"
+        );
+        let m = refused(
+            "[c]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{src}\", \"-DM={memory_mib}\"]\nrun = [\"{out}\"]\n",
+        );
+        assert!(
+            m.contains("grader.toml:2:48: unknown placeholder `{memory_mib}` in `c.compile`"),
+            "{m}"
+        );
+        let m = refused("[j]\nsource_name = \"{src}.java\"\nrun = [\"java\", \"{class}\"]\n");
+        assert!(
+            m.contains(
+                "grader.toml:2:16: unknown placeholder `{src}` in `j.source_name`; known: {class}"
+            ),
+            "{m}"
+        );
+        let m = refused("[j]\nrun = [\"java\", \"{class}\"]\nversion = [\"java\", \"{class}\"]\n");
+        assert!(
+            m.contains(
+                "grader.toml:3:21: unknown placeholder `{class}` in `j.version`; known: none"
+            ),
             "{m}"
         );
         // Braces that are no placeholder pass, and so does the built-in table.

@@ -5,6 +5,8 @@
 pub(crate) mod compile;
 pub(crate) mod diagnosis;
 pub(crate) mod languages;
+mod main_class;
+pub(crate) mod naming;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -14,6 +16,7 @@ use crate::exec::sandbox::{Tier, in_system_folders};
 use crate::files;
 use crate::status::Fault;
 use languages::{Language, Languages};
+use naming::{Names, PROGRAM};
 
 /// The `PATH` programs run with, and where commands are looked up.
 pub(crate) const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -56,18 +59,23 @@ pub(crate) struct Program {
     /// Folders outside the system's its interpreter needs (a pyenv installation): a box
     /// shows them read-only.
     pub(crate) toolchain: Vec<PathBuf>,
+    /// Whether its runs get the address-space backstop where no cgroup keeps the memory
+    /// limit (see the language table's `address_space`).
+    pub(crate) address_space: bool,
+    /// Its language's environment, beyond the clean one every run gets (`NAME=value`).
+    pub(crate) env: Vec<String>,
 }
 
 impl Program {
-    /// Its command line with the staging folder's paths under `files` instead (where a
-    /// box shows them).
-    pub(crate) fn argv_in(&self, files: &Path) -> Vec<String> {
+    /// Its command line for a run with `memory` bytes of memory, with the staging
+    /// folder's paths under `files` instead (where a box shows them).
+    pub(crate) fn argv_in(&self, files: &Path, memory: u64) -> Vec<String> {
         let staging = self.staging.path();
         self.argv
             .iter()
             .map(|word| match Path::new(word).strip_prefix(staging) {
                 Ok(rest) => files.join(rest).to_string_lossy().into_owned(),
-                Err(_) => word.clone(),
+                Err(_) => naming::with_memory(word, memory),
             })
             .collect()
     }
@@ -90,7 +98,8 @@ pub(crate) enum Built {
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
 pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
     let staging = stage_dir()?;
-    let (argv, language, cached) = match submission {
+    // The language table's entry, for a source: what its runs need beyond the command.
+    let (argv, language, cached, entry) = match submission {
         Submission::Command(line) => {
             let words = shlex::split(line)
                 .filter(|w| !w.is_empty())
@@ -99,6 +108,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                 stage_command(words, staging.path())?,
                 "command".to_owned(),
                 false,
+                None,
             )
         }
         Submission::File(path) => {
@@ -112,51 +122,24 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
             let chosen = language_of(path, options)?;
             match chosen {
                 Some((name, language)) => {
-                    let (out, cached) = match &language.compile {
-                        Some(_) => {
-                            match compile::compile(
-                                path,
-                                name,
-                                language,
-                                &options.cache,
-                                options.tier,
-                            )? {
-                                compile::Compiled::Program { path, cached } => (Some(path), cached),
-                                compile::Compiled::Error(message) => {
-                                    return Ok(Built::CompileError {
-                                        language: name.to_owned(),
-                                        message,
-                                    });
-                                }
-                            }
+                    match from_source(path, (name, language), options, staging.path())? {
+                        Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
+                        Err(message) => {
+                            return Ok(Built::CompileError {
+                                language: name.to_owned(),
+                                message,
+                            });
                         }
-                        None => (None, false),
-                    };
-                    let src = staging.path().join(path.file_name().unwrap_or_default());
-                    if language.run.iter().any(|w| w.contains(languages::SRC)) {
-                        copy_readable(path, &src)?;
                     }
-                    let program = staging.path().join("program");
-                    if let Some(out) = &out {
-                        copy_readable(out, &program)?;
-                    }
-                    let argv = language
-                        .run
-                        .iter()
-                        .map(|w| {
-                            w.replace(languages::SRC, &src.to_string_lossy())
-                                .replace(languages::OUT, &program.to_string_lossy())
-                        })
-                        .collect();
-                    (argv, name.to_owned(), cached)
                 }
                 None if metadata.permissions().mode() & 0o111 != 0 => {
-                    let program = staging.path().join("program");
+                    let program = staging.path().join(PROGRAM);
                     copy_readable(path, &program)?;
                     (
                         vec![program.to_string_lossy().into_owned()],
                         "executable".to_owned(),
                         false,
+                        None,
                     )
                 }
                 None => {
@@ -181,7 +164,58 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         cached,
         staging,
         toolchain,
+        address_space: entry.is_none_or(|l| l.address_space),
+        env: entry.map(|l| l.run_env.clone()).unwrap_or_default(),
     }))
+}
+
+/// The command line of the source `path` in language `name`, with what it needs staged in
+/// `staging`, and whether its compiled program came from the cache; `Err` inside with the
+/// `CE` message.
+fn from_source(
+    path: &Path,
+    (name, language): (&str, &Language),
+    options: &Options<'_>,
+    staging: &Path,
+) -> Result<Result<(Vec<String>, bool), String>, Fault> {
+    let bytes = files::read_capped(path)?;
+    let names = match Names::of(path, &bytes, language) {
+        Ok(names) => names,
+        Err(message) => return Ok(Err(message)),
+    };
+    let (out, cached) = match &language.compile {
+        Some(_) => {
+            let compiled = compile::compile(
+                path,
+                &bytes,
+                &names,
+                (name, language),
+                &options.cache,
+                options.tier,
+            )?;
+            match compiled {
+                compile::Compiled::Program { path, cached } => (Some(path), cached),
+                compile::Compiled::Error(message) => return Ok(Err(message)),
+            }
+        }
+        None => (None, false),
+    };
+    let src = staging.join(&names.source);
+    if language.run.iter().any(|w| w.contains(languages::SRC)) {
+        write_readable(&bytes, &src)?;
+    }
+    let program = staging.join(PROGRAM);
+    if let Some(out) = &out {
+        copy_readable(out, &program)?;
+    }
+    let mut argv: Vec<String> = language
+        .run
+        .iter()
+        .map(|w| names.fill(w, &src.to_string_lossy(), &program.to_string_lossy()))
+        .collect();
+    argv[0] = resolve(&argv[0], &run_path())
+        .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
+    Ok(Ok((argv, cached)))
 }
 
 /// The language `path` is built as: `--lang`, else by its extension; `None` when neither
@@ -208,14 +242,29 @@ pub(crate) fn check_setup(path: &Path, options: &Options<'_>) -> Result<(), Faul
         compile::usable_cache(&options.cache)?;
         compile::check_compiler(path, name, language)?;
     }
-    if let Some(program) = language
+    // The interpreter (a run command's first word that is no placeholder) and the version
+    // probe's program must be there.
+    let programs = language
         .run
         .first()
-        .filter(|w| !w.contains(languages::SRC) && !w.contains(languages::OUT))
-    {
-        resolve(program, &run_path())?;
+        .filter(|w| !w.contains('{'))
+        .into_iter()
+        .chain(language.version.iter().filter_map(|v| v.first()));
+    for program in programs {
+        resolve(program, &run_path())
+            .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
     }
     Ok(())
+}
+
+/// The fault of a toolchain that is missing (`what`, of the source `source`): the
+/// setup's, exit 2, saying what to install.
+pub(crate) fn not_installed(source: &Path, what: &str, language: &Language) -> Fault {
+    Fault::Usage(format!(
+        "{}: {what}: {}, or choose another language with --lang, or run it with --cmd",
+        source.display(),
+        language.install_hint()
+    ))
 }
 
 /// A `--cmd` line, with every word that names a file of the user (the program itself, a
@@ -285,6 +334,13 @@ fn known_extensions(languages: &Languages) -> String {
 pub(crate) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
     crate::temp::dir("run")
         .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))
+}
+
+/// Writes `bytes` to `to`, readable by all.
+fn write_readable(bytes: &[u8], to: &Path) -> Result<(), Fault> {
+    fs::write(to, bytes).map_err(|e| files::cannot(to, "write", &e))?;
+    fs::set_permissions(to, fs::Permissions::from_mode(0o644))
+        .map_err(|e| files::cannot(to, "write", &e))
 }
 
 /// Copies `from` to `to`, readable (and, when `from` is executable, executable) by all.

@@ -14,6 +14,7 @@ mod docs;
 mod fuzz_command;
 mod hostile;
 mod interrupt;
+mod languages;
 mod messages;
 mod outputs;
 mod poj;

@@ -562,9 +562,9 @@ fn bad_calls_are_one_line_errors_with_status_2() {
         &mut run.test(&dir.path().join("missing.c"), &[]),
         "missing.c",
     );
-    let java = dir.path().join("Main.java");
-    fs::write(&java, "class Main {}").unwrap();
-    refused(&mut run.test(&java, &[]), "unknown extension `.java`");
+    let cobol = dir.path().join("flip.cob");
+    fs::write(&cobol, "IDENTIFICATION DIVISION.").unwrap();
+    refused(&mut run.test(&cobol, &[]), "unknown extension `.cob`");
     let ok = fixture("ac_rows.cpp");
     refused(&mut run.test(&ok, &["--time-limit", "-3s"]), "-3s");
     refused(&mut run.test(&ok, &["--memory-limit", "0 MiB"]), "0 MiB");
