@@ -464,3 +464,20 @@ fn the_readme_and_the_help_point_to_pages_of_docs_that_exist() {
         }
     }
 }
+
+#[test]
+fn every_entry_of_the_language_table_has_its_row_in_cli_md() {
+    let table = fs::read_to_string(repo().join("grader/src/submission/languages.toml")).unwrap();
+    let names: Vec<&str> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix('[')?.strip_suffix(']'))
+        .collect();
+    assert!(names.len() >= 10, "{names:?}");
+    let doc = page("cli.md");
+    for name in names {
+        assert!(
+            doc.contains(&format!("\n| `{name}` |")),
+            "docs/cli.md has no row for the language `{name}`"
+        );
+    }
+}
