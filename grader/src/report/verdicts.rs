@@ -55,6 +55,27 @@ impl Graded<'_> {
             })
     }
 
+    /// How it was built, as the header says it.
+    pub(crate) fn built(&self) -> &'static str {
+        if self.compile_error.is_some() {
+            "did not compile"
+        } else {
+            how_built(&self.language, self.cached)
+        }
+    }
+
+    /// The header of its report.
+    pub(crate) fn heading(&self) -> Heading<'_> {
+        Heading {
+            problem: self.problem,
+            submission: &self.submission,
+            language: &self.language,
+            built: Some(self.built()),
+            total: self.total,
+            limits: self.limits,
+        }
+    }
+
     /// How many cases are `AC`.
     pub(crate) fn passed(&self) -> usize {
         self.results
@@ -144,9 +165,47 @@ pub(crate) fn junit(graded: &Graded<'_>) -> String {
     report.to_string().expect("JUnit serialises")
 }
 
+/// The first line of the human report: what is graded, how it was built, and under
+/// which limits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Heading<'a> {
+    /// The problem id.
+    pub(crate) problem: &'a str,
+    /// The submission as the user named it.
+    pub(crate) submission: &'a str,
+    /// Its language (or `executable`, `command`).
+    pub(crate) language: &'a str,
+    /// How it was built ([`Graded::built`]); `None` in the header a terminal is shown
+    /// before it is built.
+    pub(crate) built: Option<&'a str>,
+    /// How many cases the folder has.
+    pub(crate) total: usize,
+    /// The limits.
+    pub(crate) limits: Limits,
+}
+
+/// How a program in `language` that compiled (or needed no compiling) was built:
+/// `compiled`, `compiled earlier (cached)`, or `ready` (nothing to compile).
+pub(crate) fn how_built(language: &str, cached: bool) -> &'static str {
+    match language {
+        _ if cached => "compiled earlier (cached)",
+        "python" | "command" | "executable" => "ready",
+        _ => "compiled",
+    }
+}
+
 /// The human report, with ANSI colours (stripped by the writer when not wanted).
 pub(crate) fn human(graded: &Graded<'_>) -> String {
-    let mut out = header(graded);
+    let mut out = header(&graded.heading());
+    out.push_str(&human_body(graded, true));
+    out
+}
+
+/// The human report after its header: the table of cases (unless `with_table` is false,
+/// when its lines were printed as the cases finished), the failures in full and the
+/// summary; or the compiler's refusal.
+pub(crate) fn human_body(graded: &Graded<'_>, with_table: bool) -> String {
+    let mut out = String::new();
     if let Some(message) = &graded.compile_error {
         let ce = paint(verdict_style("CE"), "CE");
         let _ = writeln!(out, "\n{ce}");
@@ -162,7 +221,12 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
         );
         return out;
     }
-    table(&mut out, graded.results);
+    if with_table {
+        let width = name_width(graded.results.iter().map(|r| r.name.as_str()));
+        for r in graded.results {
+            out.push_str(&case_line(r, width));
+        }
+    }
     let failures: Vec<&CaseResult> = graded
         .results
         .iter()
@@ -197,54 +261,46 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
     out
 }
 
-/// The first line: what was graded, how it was built, and under which limits.
-fn header(graded: &Graded<'_>) -> String {
-    let how = match (&graded.compile_error, graded.cached) {
-        (Some(_), _) => "did not compile",
-        (None, true) => "compiled earlier (cached)",
-        (None, false)
-            if matches!(
-                graded.language.as_str(),
-                "python" | "command" | "executable"
-            ) =>
-        {
-            "ready"
-        }
-        (None, false) => "compiled",
-    };
+/// The header line: what is graded, how it was built (when it is), and under which limits.
+pub(crate) fn header(heading: &Heading<'_>) -> String {
+    let built = heading
+        .built
+        .map(|how| format!(", {how}"))
+        .unwrap_or_default();
     let facts = format!(
-        "({}, {how}; {} cases; limits {} CPU, {} wall, {}, {} output; sandbox {})",
-        graded.language,
-        graded.total,
-        seconds(graded.limits.cpu),
-        seconds(graded.limits.wall),
-        mebibytes(graded.limits.memory),
-        mebibytes(graded.limits.output),
-        graded.limits.sandbox
+        "({}{built}; {} cases; limits {} CPU, {} wall, {}, {} output; sandbox {})",
+        heading.language,
+        heading.total,
+        seconds(heading.limits.cpu),
+        seconds(heading.limits.wall),
+        mebibytes(heading.limits.memory),
+        mebibytes(heading.limits.output),
+        heading.limits.sandbox
     );
     format!(
         "{} {} {}\n",
-        paint(Style::new().bold(), graded.problem),
-        graded.submission,
+        paint(Style::new().bold(), heading.problem),
+        heading.submission,
         paint(Style::new().dimmed(), &facts)
     )
 }
 
-/// One line per case: verdict, name, CPU time, peak memory, message.
-fn table(out: &mut String, results: &[CaseResult]) {
-    let width = results.iter().map(|r| r.name.len()).max().unwrap_or(0);
-    for r in results {
-        let v = r.decision.verdict;
-        let _ = writeln!(
-            out,
-            "  {}  {:<width$}  {:>8.1} ms  {:>7}  {}",
-            paint(verdict_style(v.code()), &format!("{:<3}", v.code())),
-            r.name,
-            ms(r.cpu),
-            mebibytes(r.memory_kib * 1024),
-            r.decision.message
-        );
-    }
+/// The width of the table's name column for these names.
+pub(crate) fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
+    names.map(str::len).max().unwrap_or(0)
+}
+
+/// A case's line of the table: verdict, name, CPU time, peak memory, message.
+pub(crate) fn case_line(r: &CaseResult, width: usize) -> String {
+    let v = r.decision.verdict;
+    format!(
+        "  {}  {:<width$}  {:>8.1} ms  {:>7}  {}\n",
+        paint(verdict_style(v.code()), &format!("{:<3}", v.code())),
+        r.name,
+        ms(r.cpu),
+        mebibytes(r.memory_kib * 1024),
+        r.decision.message
+    )
 }
 
 /// A failing case in full: its input, a diff of the answer, the end of stderr.
