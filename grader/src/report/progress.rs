@@ -127,8 +127,9 @@ impl BatchProgress {
 /// case never flashes a line that is gone before it can be read.
 const GRACE: Duration = Duration::from_millis(300);
 
-/// How often the status line's clock is redrawn.
-const TICK: Duration = Duration::from_millis(250);
+/// How often the status line is redrawn (its clock counts seconds; a redraw is one write
+/// of the whole line, so it does not flicker).
+const TICK: Duration = Duration::from_millis(500);
 
 /// Whether `stream` is a terminal that moves its cursor (not `TERM=dumb`): a status line
 /// is redrawn in place only there.
@@ -317,12 +318,10 @@ impl TestProgress {
         let Ok(mut live) = self.live.lock() else {
             return;
         };
-        *live = Live {
-            total: names.len(),
-            width: super::verdicts::name_width(names.iter().map(String::as_str)),
-            waiting: vec![None; names.len()],
-            ..Live::default()
-        };
+        *live = Live::new(
+            names.len(),
+            super::verdicts::name_width(names.iter().map(String::as_str)),
+        );
         self.status.phase(&live.summary());
     }
 
@@ -332,28 +331,15 @@ impl TestProgress {
         let Ok(mut live) = self.live.lock() else {
             return;
         };
-        live.done += 1;
-        if result.decision.verdict != reference::Verdict::Accepted {
-            live.failing += 1;
-        }
+        let line = super::verdicts::case_line(result, live.width);
+        let ready = live.finished(
+            index,
+            result.decision.verdict != reference::Verdict::Accepted,
+            line,
+        );
         self.status.says(&live.summary());
-        if self.streams {
-            let line = super::verdicts::case_line(result, live.width);
-            if let Some(slot) = live.waiting.get_mut(index) {
-                *slot = Some(line);
-            }
-            let mut ready = String::new();
-            loop {
-                let next = live.next;
-                let Some(line) = live.waiting.get_mut(next).and_then(Option::take) else {
-                    break;
-                };
-                ready.push_str(&line);
-                live.next += 1;
-            }
-            if !ready.is_empty() {
-                self.status.print(&ready);
-            }
+        if self.streams && !ready.is_empty() {
+            self.status.print(&ready);
         }
     }
 
@@ -364,6 +350,35 @@ impl TestProgress {
 }
 
 impl Live {
+    /// For `total` cases whose names are `width` wide at most.
+    fn new(total: usize, width: usize) -> Live {
+        Live {
+            total,
+            width,
+            waiting: vec![None; total],
+            ..Live::default()
+        }
+    }
+
+    /// Case `index` finished (`failed`: not `AC`) with its table `line`; the lines now
+    /// ready to print, in name order: its own and those after it that waited for it, or
+    /// nothing while a case before it runs.
+    fn finished(&mut self, index: usize, failed: bool, line: String) -> String {
+        self.done += 1;
+        if failed {
+            self.failing += 1;
+        }
+        if let Some(slot) = self.waiting.get_mut(index) {
+            *slot = Some(line);
+        }
+        let mut ready = String::new();
+        while let Some(line) = self.waiting.get_mut(self.next).and_then(Option::take) {
+            ready.push_str(&line);
+            self.next += 1;
+        }
+        ready
+    }
+
     /// `running: 12/69 done, 1 failing`.
     fn summary(&self) -> String {
         let mut text = format!("running: {}/{} done", self.done, self.total);
@@ -371,5 +386,32 @@ impl Live {
             let _ = write!(text, ", {} failing", self.failing);
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Live;
+
+    #[test]
+    fn lines_leave_in_name_order_each_as_soon_as_those_before_it_are_done() {
+        let mut live = Live::new(4, 2);
+        assert_eq!(live.summary(), "running: 0/4 done");
+        // 02 and 03 finish before 01: counted at once, printed after it.
+        assert_eq!(live.finished(1, false, "02\n".into()), "");
+        assert_eq!(live.finished(2, true, "03\n".into()), "");
+        assert_eq!(live.summary(), "running: 2/4 done, 1 failing");
+        assert_eq!(live.finished(0, false, "01\n".into()), "01\n02\n03\n");
+        assert_eq!(live.finished(3, true, "04\n".into()), "04\n");
+        assert_eq!(live.summary(), "running: 4/4 done, 2 failing");
+    }
+
+    #[test]
+    fn a_case_after_a_fail_fast_gap_is_never_printed_twice() {
+        let mut live = Live::new(3, 2);
+        assert_eq!(live.finished(0, true, "01\n".into()), "01\n");
+        // 02 never ran (--fail-fast); 03 finished: it waits, and is never printed twice.
+        assert_eq!(live.finished(2, false, "03\n".into()), "");
+        assert_eq!(live.next, 1);
     }
 }

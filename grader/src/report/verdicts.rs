@@ -363,3 +363,96 @@ fn diff(expected: &str, got: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use reference::Verdict;
+
+    use super::{Graded, Heading, case_line, header, human, human_body};
+    use crate::exec::{Limits, sandbox::Tier};
+    use crate::grade::CaseResult;
+    use crate::judge::Decision;
+
+    const LIMITS: Limits = Limits {
+        cpu: Duration::from_secs(1),
+        wall: Duration::from_secs(4),
+        memory: 256 << 20,
+        output: 64 << 20,
+        processes: 64,
+        sandbox: Tier::Basic,
+    };
+
+    fn result(name: &str, verdict: Verdict) -> CaseResult {
+        CaseResult {
+            name: name.to_owned(),
+            decision: Decision {
+                verdict,
+                message: String::new(),
+            },
+            cpu: Duration::from_millis(3),
+            wall: Duration::from_millis(4),
+            memory_kib: 2048,
+            input: String::new(),
+            expected: "4\n".to_owned(),
+            output: b"5\n".to_vec(),
+            stderr_tail: Vec::new(),
+        }
+    }
+
+    fn graded(results: &[CaseResult]) -> Graded<'_> {
+        Graded {
+            problem: "flip",
+            submission: "sol.c".to_owned(),
+            language: "c".to_owned(),
+            cached: true,
+            compile_error: None,
+            limits: LIMITS,
+            total: results.len(),
+            results,
+            names: results.iter().map(|r| r.name.clone()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_header_before_building_leaves_out_only_how_it_was_built() {
+        let results = [result("a", Verdict::Accepted)];
+        let graded = graded(&results);
+        let after = header(&graded.heading());
+        let before = header(&Heading {
+            built: None,
+            ..graded.heading()
+        });
+        let plain = |s: &str| crate::report::plain(s);
+        assert_eq!(
+            plain(&after),
+            "flip sol.c (c, compiled earlier (cached); 1 cases; limits 1 s CPU, 4 s wall, \
+             256 MiB, 64 MiB output; sandbox basic)\n"
+        );
+        assert_eq!(
+            plain(&before),
+            plain(&after).replace(", compiled earlier (cached)", "")
+        );
+    }
+
+    #[test]
+    fn the_streamed_parts_make_the_whole_report() {
+        let results = [
+            result("sample/01", Verdict::Accepted),
+            result("secret/02", Verdict::WrongAnswer),
+        ];
+        let graded = graded(&results);
+        let width = "sample/01".len();
+        let streamed = header(&graded.heading())
+            + &case_line(&results[0], width)
+            + &case_line(&results[1], width)
+            + &human_body(&graded, false);
+        assert_eq!(streamed, human(&graded));
+        let plain = crate::report::plain(&streamed);
+        assert!(
+            plain.ends_with("\nWA 1/2 passed; first failure secret/02\n"),
+            "{plain}"
+        );
+    }
+}

@@ -15,6 +15,7 @@ mod hostile;
 mod interrupt;
 mod messages;
 mod outputs;
+mod progress;
 mod test_command;
 mod timing;
 
