@@ -480,3 +480,19 @@ fn fuzz_prints_its_header_before_compiling_on_a_terminal_and_in_a_pipe() {
     );
     assert!(!all.contains(['\x1b', '\r']), "{all:?}");
 }
+
+#[test]
+fn the_readmes_first_command_shows_the_build_and_is_what_ci_runs() {
+    let root = super::repo();
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let block = readme.split("```sh\n").nth(1).unwrap();
+    let first = block
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .unwrap();
+    assert!(first.starts_with("cargo run "), "{first}");
+    // A fresh clone builds for minutes: cargo's progress must show.
+    assert!(!first.split_whitespace().any(|w| w == "-q" || w == "--quiet"), "{first}");
+    let ci = fs::read_to_string(root.join(".ci/run")).unwrap();
+    assert!(ci.lines().any(|l| l == first), ".ci/run does not run `{first}`");
+}
