@@ -74,23 +74,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         compile_error: None,
         found: None,
     };
-    // The header is known before anything is built: a human report on stdout starts
-    // with it at once, and the rest follows at the end (the same bytes as printed whole).
-    let mut header_printed = false;
-    let status = StatusLine::new(Stream::Stderr);
-    let (built, shown) = super::build(&args.submission, limits.sandbox, |foreseen, shown| {
-        facts.submission = shown.to_owned();
-        facts.language.clone_from(&foreseen.language);
-        if args.report == TestReport::Human && args.report_file.is_none() {
-            report::out_styled(&report::fuzz::header(&facts));
-            header_printed = true;
-        }
-        if foreseen.compiles {
-            status.phase(&format!("compiling {shown}"));
-        }
-    })?;
-    status.finish();
-    facts.submission = shown;
+    let (built, header_printed) = build(args, &mut facts)?;
     let program = match built {
         Built::CompileError { language, message } => {
             facts.language = language;
@@ -149,6 +133,30 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         facts.found = Some(found);
     }
     report_and_status(&facts, args, header_printed)
+}
+
+/// Builds the submission. The header is known before anything is built: a human report
+/// on stdout starts with it at once, and the rest follows at the end (the same bytes as
+/// the report printed whole); a terminal on stderr says while it compiles. The build, and
+/// whether the header is out.
+fn build(args: &FuzzArgs, facts: &mut FuzzReport) -> Result<(Built, bool), Fault> {
+    let mut header_printed = false;
+    let status = StatusLine::new(Stream::Stderr);
+    let (built, shown) =
+        super::build(&args.submission, facts.limits.sandbox, |foreseen, shown| {
+            shown.clone_into(&mut facts.submission);
+            facts.language.clone_from(&foreseen.language);
+            if args.report == TestReport::Human && args.report_file.is_none() {
+                report::out_styled(&report::fuzz::header(facts));
+                header_printed = true;
+            }
+            if foreseen.compiles {
+                status.phase(&format!("compiling {shown}"));
+            }
+        })?;
+    status.finish();
+    facts.submission = shown;
+    Ok((built, header_printed))
 }
 
 /// Replays the earlier failures, then runs the seeded (or every) input; the search, where

@@ -5,6 +5,7 @@
 //! file the test creates, so "the header before the first case finishes" is an order: the
 //! header must be on the screen while the case (or the compile) still waits for its gate.
 
+use std::fmt::Write as _;
 use std::fs;
 use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
@@ -134,7 +135,7 @@ impl Scene {
             .join(" ");
         let piped = self.path().join("stdout.txt");
         if !on_terminal {
-            line.push_str(&format!(" > '{}'", piped.display()));
+            write!(line, " > '{}'", piped.display()).unwrap();
         }
         let mut script = Command::new("script");
         script
@@ -492,7 +493,15 @@ fn the_readmes_first_command_shows_the_build_and_is_what_ci_runs() {
         .unwrap();
     assert!(first.starts_with("cargo run "), "{first}");
     // A fresh clone builds for minutes: cargo's progress must show.
-    assert!(!first.split_whitespace().any(|w| w == "-q" || w == "--quiet"), "{first}");
+    assert!(
+        !first
+            .split_whitespace()
+            .any(|w| w == "-q" || w == "--quiet"),
+        "{first}"
+    );
     let ci = fs::read_to_string(root.join(".ci/run")).unwrap();
-    assert!(ci.lines().any(|l| l == first), ".ci/run does not run `{first}`");
+    assert!(
+        ci.lines().any(|l| l == first),
+        ".ci/run does not run `{first}`"
+    );
 }
