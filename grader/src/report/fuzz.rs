@@ -251,7 +251,9 @@ pub(crate) fn human_body(report: &FuzzReport) -> String {
     let mut out = String::new();
     if let Some(message) = &report.compile_error {
         let _ = writeln!(out, "\n{}", paint(bad, "CE"));
-        for line in message.lines() {
+        // The compiler echoes the student's source: what a terminal would hide or obey
+        // in it is escaped, as in `grader test`'s report.
+        for line in reference::visible::escape_lines(message.as_bytes()).lines() {
             let _ = writeln!(out, "  {line}");
         }
         let _ = writeln!(out, "\n{} the submission did not compile", paint(bad, "CE"));
