@@ -1,7 +1,7 @@
 //! The command line, as clap derive types: the only module that knows clap.
 //!
-//! cli.md is the contract: command names, arguments and exit statuses are a public
-//! interface that scripts depend on.
+//! docs/cli.md is the contract: command names, arguments and exit statuses are a public
+//! interface that scripts depend on (a test keeps every flag here documented there).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -14,7 +14,9 @@ use reference::Problem;
 #[command(name = "grader", version, propagate_version = true)]
 #[command(
     after_help = "Exit statuses: 0 all good, 1 the submission or data failed, \
-2 the call is wrong, 3 internal error."
+2 the call is wrong, 3 internal error, 128+N stopped by signal N (130 Ctrl-C).\n\
+Documentation: docs/cli.md (commands, JSON), docs/judging.md (verdicts), \
+docs/problems.md (or `grader problems PROBLEM`)."
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
@@ -24,8 +26,14 @@ pub(crate) struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// List the problems with their aliases, generation kinds and mutants.
-    Problems,
+    /// List the problems with their aliases, generation kinds and mutants; with a
+    /// PROBLEM, print its statement, input and output formats and examples.
+    Problems {
+        /// The problem to describe (flip, fourinrow or swap, or an alias); all listed when
+        /// absent. The text is docs/problems.md's section.
+        #[arg(value_parser = parse_problem)]
+        problem: Option<Problem>,
+    },
     /// Print the reference answer for one input, exactly as a correct contestant would.
     Solve {
         /// flip, fourinrow or swap (aliases: poj1753, codevs1004, wikioi1004).
@@ -53,7 +61,7 @@ pub(crate) enum Command {
         #[arg(long, value_enum, default_value_t = CheckReport::Human)]
         report: CheckReport,
     },
-    /// Validate input files strictly against problems.md (exit 1 if any is malformed).
+    /// Validate input files strictly against docs/problems.md (exit 1 if any is malformed).
     Validate {
         /// flip, fourinrow or swap.
         #[arg(value_parser = parse_problem)]
@@ -101,7 +109,7 @@ pub(crate) struct TestArgs {
     /// Cases run at once. Default: the number of cores.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) jobs: Option<u32>,
-    /// The report: human (coloured on a terminal), json (cli.md) or junit.
+    /// The report: human (coloured on a terminal), json (docs/cli.md) or junit.
     #[arg(long, value_enum, default_value_t = TestReport::Human)]
     pub(crate) report: TestReport,
     /// Write the report to this file (atomically) instead of stdout.
@@ -121,7 +129,8 @@ pub(crate) struct SubmissionArgs {
     /// Run this command line instead of a file (split like a shell would).
     #[arg(long, value_name = "COMMAND")]
     pub(crate) cmd: Option<String>,
-    /// The language or profile (e.g. `cpp98`), instead of the one the extension says.
+    /// The language or profile (e.g. `cpp98`, or `poj` for POJ-era C and C++), instead of
+    /// the one the extension says.
     #[arg(long, value_name = "NAME")]
     pub(crate) lang: Option<String>,
     /// A language table that overrides or adds entries (the format of `languages.toml`).
@@ -258,6 +267,12 @@ pub(crate) struct BatchArgs {
     /// A language table that overrides or adds entries (the format of `languages.toml`).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
+    /// Compile the students PATTERN matches as language or profile NAME, the others by
+    /// extension: `--lang-for 'alice=poj'` for one student's POJ-era code. PATTERN is a
+    /// glob on the student's name (`section-a/alice`) or its last part (`alice`, `al*`);
+    /// repeatable, the last match wins.
+    #[arg(long, value_name = "PATTERN=NAME", value_parser = crate::batch::lang_for::parse)]
+    pub(crate) lang_for: Vec<crate::batch::lang_for::LangFor>,
     /// Where compiled programs are cached.
     #[arg(long, value_name = "DIR")]
     pub(crate) cache_dir: Option<PathBuf>,
@@ -320,7 +335,7 @@ pub(crate) struct MutantArgs {
 pub(crate) enum TestReport {
     /// A table of cases, with diffs of the failures.
     Human,
-    /// One JSON object (cli.md).
+    /// One JSON object (docs/cli.md).
     Json,
     /// JUnit XML, one `<testcase>` per case.
     Junit,

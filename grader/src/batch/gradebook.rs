@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use reference::Verdict;
 use serde::{Deserialize, Serialize};
 
+use crate::submission::diagnosis::{self, Suggestion};
+
 /// The verdict of a student who could not be graded (the grader's setup or an unreadable
 /// file, never a mark of the student's).
 pub(crate) const NOT_GRADED: &str = "--";
@@ -104,6 +106,9 @@ pub(crate) struct StudentReport {
     pub(crate) groups: BTreeMap<String, Tally>,
     /// The compiler's message, for `CE`.
     pub(crate) compile_error: Option<String>,
+    /// For `CE`, the profile its message points to (`poj`), and why.
+    #[serde(default)]
+    pub(crate) suggestion: Option<Suggestion>,
     /// Why it could not be graded (an unreadable or oversized file, ...).
     pub(crate) error: Option<String>,
     /// The cases, in name order (fewer than `total` after a per-submission fail-fast).
@@ -192,6 +197,7 @@ pub(crate) fn csv(book: &Gradebook) -> String {
         "passed",
         "total",
         "compiled",
+        "suggested_lang",
     ]
     .map(str::to_owned)
     .to_vec();
@@ -212,6 +218,10 @@ pub(crate) fn csv(book: &Gradebook) -> String {
             s.passed.to_string(),
             s.total.to_string(),
             compiled.to_owned(),
+            s.suggestion
+                .as_ref()
+                .map(|x| x.lang.clone())
+                .unwrap_or_default(),
         ];
         row.extend(
             book.groups
@@ -231,13 +241,23 @@ pub(crate) fn junit(book: &Gradebook) -> String {
         let mut suite = TestSuite::new(s.student.clone());
         if s.compile_error.is_some() || s.error.is_some() {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            let (kind, text) = match (&s.compile_error, &s.error) {
-                (Some(m), _) => ("CE", m.clone()),
-                (None, Some(m)) => ("error", m.clone()),
+            let (kind, summary, text) = match (&s.compile_error, &s.error) {
+                (Some(m), _) => {
+                    let mut text = m.clone();
+                    if let Some(suggestion) = &s.suggestion {
+                        text = format!("{text}\n\n{}", suggestion.for_student(&s.student));
+                    }
+                    ("CE", diagnosis::summary(m), text)
+                }
+                (None, Some(m)) => (
+                    "error",
+                    m.lines().next().unwrap_or_default().to_owned(),
+                    m.clone(),
+                ),
                 (None, None) => unreachable!("checked above"),
             };
             status.set_type(kind);
-            status.set_message(text.lines().next().unwrap_or_default().to_owned());
+            status.set_message(summary);
             status.set_description(text);
             suite.add_test_case(TestCase::new("build", status));
         }

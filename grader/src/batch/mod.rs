@@ -6,6 +6,7 @@
 pub(crate) mod discover;
 pub(crate) mod gradebook;
 pub(crate) mod journal;
+pub(crate) mod lang_for;
 pub(crate) mod shard;
 pub(crate) mod validate;
 
@@ -25,10 +26,11 @@ use crate::report::progress::BatchProgress;
 use crate::runner::Runner;
 use crate::status::Fault;
 use crate::submission::compile::hex;
-use crate::submission::{self, Built, Options, Program, Submission};
+use crate::submission::{self, Built, Options, Program, Submission, diagnosis};
 use discover::{Skipped, Student};
 use gradebook::{CaseReport, Gradebook, LimitFacts, SkippedReport, StudentReport, Tally};
 use journal::{Journal, Record};
+use lang_for::LangChoices;
 
 /// How much of a failing run's output and stderr the gradebook keeps.
 const EXCERPT: usize = 1024;
@@ -46,6 +48,8 @@ pub(crate) struct Batch<'a> {
     pub(crate) fail_fast: bool,
     /// How submissions are built.
     pub(crate) options: Options<'a>,
+    /// `--lang-for`: the students built as another language than their extension's.
+    pub(crate) choices: LangChoices,
     /// The class folder (names in the gradebook are relative to it).
     pub(crate) class: &'a Path,
 }
@@ -59,14 +63,31 @@ enum Build {
 
 /// Checks the grader's setup for each language `students` use (one student of each names
 /// it): see [`submission::check_setup`].
-pub(crate) fn check_setup(students: &[Student], options: &Options<'_>) -> Result<(), Fault> {
+pub(crate) fn check_setup(
+    students: &[Student],
+    options: &Options<'_>,
+    choices: &LangChoices,
+) -> Result<(), Fault> {
     let mut seen = std::collections::HashSet::new();
     for student in students {
-        if seen.insert(student.entry.extension().map(ToOwned::to_owned)) {
-            submission::check_setup(&student.entry, options)?;
+        let language = choices.of(&student.name);
+        if seen.insert((student.entry.extension().map(ToOwned::to_owned), language)) {
+            submission::check_setup(&student.entry, &options_for(options, choices, student))?;
         }
     }
     Ok(())
+}
+
+/// How `student` is built: by extension, or as `--lang-for` chose.
+fn options_for<'a>(
+    options: &Options<'a>,
+    choices: &'a LangChoices,
+    student: &Student,
+) -> Options<'a> {
+    Options {
+        language: choices.of(&student.name),
+        ..options.clone()
+    }
 }
 
 /// Grades `students` on `cases`, resuming from and appending to `journal`.
@@ -102,11 +123,13 @@ pub(crate) fn grade_class(
     for (s, student) in students.iter().enumerate() {
         if remaining[s] == 0 {
             let how = match &builds[s] {
-                Build::Ready { .. } => "graded earlier (journal)",
-                Build::CompileError { .. } => "did not compile",
-                Build::Error(_) => "could not be graded",
+                Build::Ready { .. } => "graded earlier (journal)".to_owned(),
+                Build::CompileError { message, .. } => {
+                    format!("did not compile: {}", diagnosis::summary(message))
+                }
+                Build::Error(_) => "could not be graded".to_owned(),
             };
-            progress.student_done(&student.name, how);
+            progress.student_done(&student.name, &how);
         }
     }
     let pool = Pool {
@@ -271,8 +294,9 @@ fn build_all(batch: &Batch<'_>, students: &[Student]) -> Vec<Build> {
                     let Some(student) = students.get(slot) else {
                         return;
                     };
+                    let options = options_for(&batch.options, &batch.choices, student);
                     let built =
-                        submission::build(&Submission::File(student.entry.clone()), &batch.options);
+                        submission::build(&Submission::File(student.entry.clone()), &options);
                     let build = match built {
                         Ok(Built::Ready(program)) => match program_hash(&program) {
                             Ok(hash) => Build::Ready { program, hash },
@@ -424,6 +448,7 @@ fn student_report(
             })
             .collect(),
         compile_error: None,
+        suggestion: None,
         error: None,
         cases: Vec::new(),
     };
@@ -432,6 +457,7 @@ fn student_report(
             report.language.clone_from(language);
             Verdict::CompileError.code().clone_into(&mut report.verdict);
             report.compile_error = Some(message.clone());
+            report.suggestion = diagnosis::suggestion(language, message);
         }
         Build::Error(message) => report.error = Some(message.clone()),
         Build::Ready { program, hash } => {

@@ -104,6 +104,10 @@ fn validate_student(
     }
     validate_groups(book, student)?;
     validate_cases(book, cases, student)?;
+    // Advice on a profile answers a compile error, and only that.
+    if student.suggestion.is_some() && student.compile_error.is_none() {
+        return Err("suggestion: a profile to try, but no compile error".to_owned());
+    }
     // What was built decides which verdicts can be.
     let built = match (&student.compile_error, &student.error) {
         (Some(_), _) => Verdict::CompileError.code(),
@@ -246,6 +250,7 @@ mod tests {
                         ("secret".to_owned(), tally(0, 1)),
                     ]),
                     compile_error: None,
+                    suggestion: None,
                     error: None,
                     cases: vec![case("sample/01", "AC"), case("secret/02", "WA")],
                 },
@@ -263,6 +268,7 @@ mod tests {
                         ("secret".to_owned(), tally(0, 1)),
                     ]),
                     compile_error: Some("bob.cpp:1:1: error".to_owned()),
+                    suggestion: None,
                     error: None,
                     cases: Vec::new(),
                 },
@@ -318,6 +324,15 @@ mod tests {
             b.students[0].score = 100.0;
         });
         fault("students[0] (`alice`).total", |b| b.students[0].total = 3);
+        fault(
+            "students[0] (`alice`).suggestion: a profile to try, but no compile error",
+            |b| {
+                b.students[0].suggestion = Some(crate::submission::diagnosis::Suggestion {
+                    lang: "poj".to_owned(),
+                    why: "old".to_owned(),
+                });
+            },
+        );
         fault("students[0] (`alice`).problem", |b| {
             "swap".clone_into(&mut b.students[0].problem);
         });

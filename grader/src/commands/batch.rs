@@ -3,6 +3,7 @@
 
 use crate::batch::discover::{self, EntryRule, Layout, Student};
 use crate::batch::journal::Journal;
+use crate::batch::lang_for::LangChoices;
 use crate::batch::{self as class, Batch};
 use crate::cases::discover::Case;
 use crate::cli::{BatchArgs, BatchLayout};
@@ -36,7 +37,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         skipped,
         warnings,
     } = discover::discover(&args.dir, &languages, &rule)?;
-    for warning in &warnings {
+    let choices = LangChoices::new(args.lang_for.clone(), &languages)?;
+    for warning in warnings.iter().chain(&choices.warnings(&students)) {
         report::note(&format!("grader: warning: {warning}"));
     }
     if students.is_empty() {
@@ -62,7 +64,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     };
     // A fault of the setup (an unwritable cache, a missing compiler) is the call's, found
     // before anyone is graded: never every student's mark.
-    class::check_setup(&students, &options)?;
+    class::check_setup(&students, &options, &choices)?;
     let (journal, known) = Journal::open(&args.out.join(JOURNAL))?;
     let batch = Batch {
         problem,
@@ -70,6 +72,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         jobs: super::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
         options,
+        choices,
         class: &args.dir,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &journal, known)?;

@@ -31,7 +31,7 @@ use crate::submission::{
 /// Runs one subcommand.
 pub(crate) fn run(command: Command) -> Result<Status, Fault> {
     match command {
-        Command::Problems => Ok(problems::run()),
+        Command::Problems { problem } => Ok(problems::run(problem)),
         Command::Solve {
             problem,
             file,

@@ -13,6 +13,7 @@ use crate::commands::fuzz::{Replay, Source};
 use crate::exec::Limits;
 use crate::judge::{mebibytes, seconds};
 use crate::report::{junit_status, paint};
+use crate::submission::diagnosis::{self, Suggestion};
 
 /// A failure, shrunk, with where it came from and what was done with it.
 #[derive(Debug)]
@@ -70,6 +71,11 @@ impl FuzzReport {
                 .as_ref()
                 .map_or(Verdict::Accepted, |f| f.shrunk.failure.verdict)
         }
+    }
+
+    /// The profile a `CE`'s message points to (`--lang poj`), if any.
+    fn suggestion(&self) -> Option<Suggestion> {
+        diagnosis::suggestion(&self.language, self.compile_error.as_ref()?)
     }
 
     fn rate(&self) -> f64 {
@@ -170,6 +176,7 @@ pub(crate) fn json(report: &FuzzReport) -> String {
         "elapsed_ms": (report.elapsed.as_secs_f64() * 1e3).round(),
         "runs_per_second": report.rate().round(),
         "compile_error": report.compile_error,
+        "suggestion": report.suggestion(),
         "finding": found,
     });
     let mut text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
@@ -185,8 +192,9 @@ pub(crate) fn junit(report: &FuzzReport) -> String {
         (Some(message), _) => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
             status.set_type("CE");
-            status.set_message("compile error");
-            status.set_description(message.clone());
+            status.set_message(format!("compile error: {}", diagnosis::summary(message)));
+            let advice = report.suggestion().map(|x| format!("\n\n{}", x.for_test()));
+            status.set_description(format!("{message}{}", advice.unwrap_or_default()));
             status
         }
         (None, Some(found)) => {
@@ -256,7 +264,19 @@ pub(crate) fn human_body(report: &FuzzReport) -> String {
         for line in reference::visible::escape_lines(message.as_bytes()).lines() {
             let _ = writeln!(out, "  {line}");
         }
-        let _ = writeln!(out, "\n{} the submission did not compile", paint(bad, "CE"));
+        if let Some(suggestion) = report.suggestion() {
+            let _ = writeln!(
+                out,
+                "\n{}",
+                paint(Style::new().bold(), &suggestion.for_test())
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\n{} the submission did not compile: {}",
+            paint(bad, "CE"),
+            diagnosis::summary(message)
+        );
         return out;
     }
     let Some(found) = &report.found else {

@@ -9,6 +9,7 @@ use anstyle::Style;
 
 use crate::batch::gradebook::Gradebook;
 use crate::report::{paint, verdict_style};
+use crate::submission::diagnosis;
 
 /// The summary, with ANSI colours (stripped by the writer when not wanted).
 pub(crate) fn human(book: &Gradebook, out: &Path) -> String {
@@ -29,7 +30,14 @@ pub(crate) fn human(book: &Gradebook, out: &Path) -> String {
         .unwrap_or(0);
     for s in &book.students {
         let why = match (&s.compile_error, &s.error) {
-            (Some(m), _) => m.lines().next().unwrap_or_default().to_owned(),
+            (Some(m), _) => match &s.suggestion {
+                Some(suggestion) => format!(
+                    "{}; {}",
+                    diagnosis::summary(m),
+                    suggestion.for_student(&s.student)
+                ),
+                None => diagnosis::summary(m),
+            },
             (None, Some(m)) => m.clone(),
             (None, None) => s
                 .cases

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use html_escape::encode_text as esc;
 
 use crate::batch::gradebook::{Gradebook, StudentReport};
+use crate::submission::diagnosis;
 
 /// Failing cases shown in full per student: the rest are listed by name.
 const DETAILED: usize = 5;
@@ -197,9 +198,22 @@ fn failures(out: &mut String, book: &Gradebook) {
         let failing: Vec<_> = s.cases.iter().filter(|c| c.verdict != "AC").collect();
         let _ = write!(out, "<section id=\"s-{index}\">");
         if let Some(message) = s.compile_error.as_ref().or(s.error.as_ref()) {
+            // A compile error says its first error and the profile it points to up front.
+            let (summary, advice) = match &s.compile_error {
+                Some(m) => (
+                    format!(": {}", esc(&diagnosis::summary(m))),
+                    s.suggestion.as_ref().map_or_else(String::new, |x| {
+                        format!(
+                            "<p class=\"suggestion\">{}</p>",
+                            esc(&x.for_student(&s.student))
+                        )
+                    }),
+                ),
+                None => (String::new(), String::new()),
+            };
             let _ = write!(
                 out,
-                "<details><summary>{} <span class=\"v {}\">{}</span></summary><pre>{}</pre></details>",
+                "<details><summary>{} <span class=\"v {}\">{}</span>{summary}</summary>{advice}<pre>{}</pre></details>",
                 esc(&s.student),
                 esc(&s.verdict),
                 esc(&s.verdict),

@@ -10,6 +10,7 @@ use crate::exec::Limits;
 use crate::grade::CaseResult;
 use crate::judge::{mebibytes, seconds};
 use crate::report::{junit_status, paint, verdict_style};
+use crate::submission::diagnosis::{self, Suggestion};
 
 /// How many failing cases the human report shows in full.
 const DETAILED_FAILURES: usize = 3;
@@ -76,6 +77,12 @@ impl Graded<'_> {
         }
     }
 
+    /// The profile a `CE`'s message points to (`--lang poj`), if any.
+    pub(crate) fn suggestion(&self) -> Option<Suggestion> {
+        let message = self.compile_error.as_ref()?;
+        diagnosis::suggestion(&self.language, message)
+    }
+
     /// How many cases are `AC`.
     pub(crate) fn passed(&self) -> usize {
         self.results
@@ -126,6 +133,7 @@ pub(crate) fn json(graded: &Graded<'_>) -> String {
         "passed": graded.passed(),
         "total": graded.total,
         "compile_error": graded.compile_error,
+        "suggestion": graded.suggestion(),
         "limits": {
             "cpu_ms": ms(graded.limits.cpu),
             "wall_ms": ms(graded.limits.wall),
@@ -145,11 +153,15 @@ pub(crate) fn junit(graded: &Graded<'_>) -> String {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
     let mut suite = TestSuite::new(format!("{} {}", graded.problem, graded.submission));
     if let Some(message) = &graded.compile_error {
+        let mut description = message.clone();
+        if let Some(suggestion) = graded.suggestion() {
+            let _ = write!(description, "\n\n{}", suggestion.for_test());
+        }
         for name in &graded.names {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
             status.set_type("CE");
-            status.set_message("compile error");
-            status.set_description(message.clone());
+            status.set_message(format!("compile error: {}", diagnosis::summary(message)));
+            status.set_description(description.clone());
             suite.add_test_case(TestCase::new(name.clone(), status));
         }
     }
@@ -214,10 +226,18 @@ pub(crate) fn human_body(graded: &Graded<'_>, with_table: bool) -> String {
         for line in reference::visible::escape_lines(message.as_bytes()).lines() {
             let _ = writeln!(out, "  {line}");
         }
+        if let Some(suggestion) = graded.suggestion() {
+            let _ = writeln!(
+                out,
+                "\n{}",
+                paint(Style::new().bold(), &suggestion.for_test())
+            );
+        }
         let _ = writeln!(
             out,
-            "\n{ce} 0/{} passed: the compiler refused it",
-            graded.total
+            "\n{ce} 0/{} passed: {}",
+            graded.total,
+            diagnosis::summary(message)
         );
         return out;
     }

@@ -38,6 +38,9 @@ const MESSAGE_BYTES: usize = 256 * 1024;
 const PROGRAM: &str = "program";
 /// The name of a failed compile's message in a cache entry.
 const MESSAGE: &str = "message";
+/// How the grader's own words open a `CE` message (a compile it stopped, or one that wrote
+/// nothing), above whatever the compiler said: that line, not the compiler's, sums it up.
+pub(crate) const HEAD: &str = "the compiler";
 
 /// The result of a compile.
 #[derive(Debug)]
@@ -218,7 +221,7 @@ pub(crate) fn compile(
     }
     let Some(mut built) = built else {
         return Ok(Compiled::Error(above(
-            "the compiler ended without writing the program",
+            &format!("{HEAD} ended without writing the program"),
             &said(&outcome),
         )));
     };
@@ -259,12 +262,9 @@ fn refusal(outcome: &Outcome, limits: &Limits) -> Option<Refusal> {
     let head = match decision.verdict {
         Verdict::Accepted => return None,
         Verdict::TimeLimit | Verdict::MemoryLimit | Verdict::OutputLimit => {
-            format!("the compiler was stopped: {}", decision.message)
+            format!("{HEAD} was stopped: {}", decision.message)
         }
-        _ if said.is_empty() => format!(
-            "the compiler failed without a message ({})",
-            decision.message
-        ),
+        _ if said.is_empty() => format!("{HEAD} failed without a message ({})", decision.message),
         _ => {
             return Some(Refusal {
                 message: said,

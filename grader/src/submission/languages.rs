@@ -107,6 +107,16 @@ impl Languages {
             })
     }
 
+    /// The entry `--lang NAME` picks for a file with `extension`: the profile's variant for
+    /// the language the extension selects when the table has one (an entry named
+    /// `NAME-LANGUAGE`: `poj-c` for a `.c` file), else the entry `name` itself.
+    pub(crate) fn chosen(&self, name: &str, extension: &str) -> Result<(&str, &Language), Fault> {
+        let variant = self
+            .for_extension(extension)
+            .and_then(|(language, _)| self.named(&format!("{name}-{language}")).ok());
+        variant.map_or_else(|| self.named(name), Ok)
+    }
+
     /// The first entry listing `extension`.
     pub(crate) fn for_extension(&self, extension: &str) -> Option<(&str, &Language)> {
         self.entries
@@ -270,6 +280,24 @@ mod tests {
         assert!(languages.for_extension("java").is_none());
         assert!(
             matches!(languages.named("cobol"), Err(Fault::Usage(m)) if m.contains("known: c, cpp"))
+        );
+    }
+
+    #[test]
+    fn a_profile_picks_its_variant_for_the_language_of_the_extension() {
+        let languages = Languages::load(None).unwrap();
+        for (name, extension, chosen) in [
+            ("poj", "c", "poj-c"),
+            ("poj", "cpp", "poj"),
+            ("poj", "cc", "poj"),
+            ("poj", "", "poj"),
+            ("cpp98", "c", "cpp98"),
+            ("poj-c", "cpp", "poj-c"),
+        ] {
+            assert_eq!(languages.chosen(name, extension).unwrap().0, chosen);
+        }
+        assert!(
+            matches!(languages.chosen("cobol", "c"), Err(Fault::Usage(m)) if m.contains("--lang cobol"))
         );
     }
 

@@ -3,6 +3,7 @@
 //! user can run it, or a compile error.
 
 pub(crate) mod compile;
+pub(crate) mod diagnosis;
 pub(crate) mod languages;
 
 use std::fs;
@@ -229,10 +230,10 @@ fn language_of<'o>(
     path: &Path,
     options: &Options<'o>,
 ) -> Result<Option<(&'o str, &'o Language)>, Fault> {
-    if let Some(name) = options.language {
-        return options.languages.named(name).map(Some);
-    }
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if let Some(name) = options.language {
+        return options.languages.chosen(name, extension).map(Some);
+    }
     Ok(options.languages.for_extension(extension))
 }
 

@@ -10,11 +10,13 @@
 mod batch_command;
 #[path = "box.rs"]
 mod box_containment;
+mod docs;
 mod fuzz_command;
 mod hostile;
 mod interrupt;
 mod messages;
 mod outputs;
+mod poj;
 mod progress;
 mod test_command;
 mod timing;

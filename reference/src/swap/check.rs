@@ -61,7 +61,7 @@ pub fn check(board: Row, answer: &Answer, output: &[u8]) -> Judgement {
             // not one is where the layout goes wrong.
             let laid_out: Vec<&str> = tokens.iter().map(|&(_, t)| t).collect();
             Judgement::presentation(format!(
-                "right moves, wrong layout (problems.md: the count, then one row per line): {}",
+                "right moves, wrong layout (docs/problems.md: the count, then one row per line): {}",
                 first_difference(&laid_out, &lines)
             ))
         }
@@ -168,12 +168,12 @@ mod tests {
         let message = |board, out| judge(board, out).message;
         assert_eq!(
             message("WOB", "3 OWB BWO BOW\n"),
-            "right moves, wrong layout (problems.md: the count, then one row per line): \
+            "right moves, wrong layout (docs/problems.md: the count, then one row per line): \
              line 1: expected `3`, got `3 OWB BWO BOW`"
         );
         assert_eq!(
             message("WOB", "3\nOWB\n\nBWO\nBOW\n"),
-            "right moves, wrong layout (problems.md: the count, then one row per line): \
+            "right moves, wrong layout (docs/problems.md: the count, then one row per line): \
              line 3: expected `BWO`, got ``"
         );
         assert_eq!(
