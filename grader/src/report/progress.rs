@@ -205,13 +205,14 @@ impl StatusLine {
     /// The same phase says something new (its clock runs on).
     pub(crate) fn says(&self, label: &str) {
         // Drawn by the next tick, or at once by the next `print`: never twice in a row.
+        // A label names the user's files: what a terminal would obey in a name is escaped.
         if let Ok(mut shown) = self.label.lock() {
-            label.clone_into(&mut shown);
+            *shown = reference::visible::escape(label.as_bytes());
         }
     }
 
     /// Writes `text` (with ANSI styles, kept or stripped as `report::out_styled` does)
-    /// to stdout above the line.
+    /// to stdout, above the line when the line is on stdout.
     pub(crate) fn print(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.suspend(|| super::out_styled(text)),
