@@ -505,3 +505,46 @@ fn the_readmes_first_command_shows_the_build_and_is_what_ci_runs() {
         ".ci/run does not run `{first}`"
     );
 }
+
+#[test]
+fn a_setup_fault_after_the_header_is_one_error_line_and_no_status_line_is_left() {
+    let scene = Scene::new();
+    let config = write(
+        scene.path(),
+        "languages.toml",
+        "[gone]\nextensions = [\"gn\"]\ncompile = [\"no-such-compiler-here\", \"{src}\", \"{out}\"]\nrun = [\"{out}\"]\n",
+    );
+    let source = write(scene.path(), "sol.gn", "x");
+    let config = ["--config", config.to_str().unwrap()];
+    // The header is printed before building (fuzz: in a pipe too), so a compiler found
+    // missing while building follows it: stdout has the header at most, stderr one line.
+    let fuzz = scene.args("fuzz", &source, &config);
+    let output = assert_cmd::Command::cargo_bin("grader")
+        .unwrap()
+        .args(&fuzz)
+        .env("GRADER_CACHE_DIR", scene.path().join("cache"))
+        .env("TMPDIR", scene.path().join("tmp"))
+        .timeout(PATIENCE)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.starts_with("fuzz flip ") && stdout.lines().count() == 1,
+        "{stdout}"
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("grader: error: ")
+            && stderr.contains("the compiler `no-such-compiler-here`")
+            && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    let test = scene.args("test", &source, &config);
+    let (status, screen) = scene.start(&test, true, &[]).finish();
+    assert_eq!(status, 2, "{screen}");
+    let lines = visible_lines(&plain(&screen));
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(lines[0].starts_with("flip "), "{lines:#?}");
+    assert!(lines[1].starts_with("grader: error: "), "{lines:#?}");
+}
