@@ -56,12 +56,15 @@ pub(crate) struct Plan {
 }
 
 /// Runs `program` on every case; results in name order (cases skipped by `fail_fast` are
-/// left out). `Err` when a run cannot be made at all (the launcher or an interpreter is
-/// missing): a fault of the setup, not of the program.
+/// left out). `done` is told of each case as it finishes, with its index in `cases`, on
+/// the worker that ran it (so in the order they finish, not in name order). `Err` when a
+/// run cannot be made at all (the launcher or an interpreter is missing): a fault of the
+/// setup, not of the program.
 pub(crate) fn grade(
     program: &Program,
     cases: &[SoundCase],
     plan: &Plan,
+    done: &(dyn Fn(usize, &CaseResult) + Sync),
 ) -> Result<Vec<CaseResult>, Fault> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -87,6 +90,7 @@ pub(crate) fn grade(
                         if plan.fail_fast && result.decision.verdict != Verdict::Accepted {
                             stop.store(true, Ordering::Relaxed);
                         }
+                        done(index, &result);
                         results.lock().expect("not poisoned")[index] = Some(result);
                     }
                 })();

@@ -17,7 +17,8 @@ use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, TestReport};
 use crate::files;
 use crate::outputs::{self, Kind, Parent};
-use crate::report::{self, fuzz::Found, fuzz::FuzzReport, progress::Progress};
+use crate::report::progress::{Progress, StatusLine, Stream};
+use crate::report::{self, fuzz::Found, fuzz::FuzzReport};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
 
@@ -60,10 +61,9 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     check_outputs(args, regressions_file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
-    let (built, shown) = super::build(&args.submission, limits.sandbox)?;
     let mut facts = FuzzReport {
         problem,
-        submission: shown,
+        submission: String::new(),
         language: String::new(),
         seed,
         exhaustive: args.exhaustive,
@@ -74,11 +74,12 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         compile_error: None,
         found: None,
     };
+    let (built, header_printed) = build(args, &mut facts)?;
     let program = match built {
         Built::CompileError { language, message } => {
             facts.language = language;
             facts.compile_error = Some(message);
-            return report_and_status(&facts, args);
+            return report_and_status(&facts, args, header_printed);
         }
         Built::Ready(program) => program,
     };
@@ -131,7 +132,31 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         }
         facts.found = Some(found);
     }
-    report_and_status(&facts, args)
+    report_and_status(&facts, args, header_printed)
+}
+
+/// Builds the submission. The header is known before anything is built: a human report
+/// on stdout starts with it at once, and the rest follows at the end (the same bytes as
+/// the report printed whole); a terminal on stderr says while it compiles. The build, and
+/// whether the header is out.
+fn build(args: &FuzzArgs, facts: &mut FuzzReport) -> Result<(Built, bool), Fault> {
+    let mut header_printed = false;
+    let status = StatusLine::new(Stream::Stderr);
+    let (built, shown) =
+        super::build(&args.submission, facts.limits.sandbox, |foreseen, shown| {
+            shown.clone_into(&mut facts.submission);
+            facts.language.clone_from(&foreseen.language);
+            if args.report == TestReport::Human && args.report_file.is_none() {
+                report::out_styled(&report::fuzz::header(facts));
+                header_printed = true;
+            }
+            if foreseen.compiles {
+                status.phase(&format!("compiling {shown}"));
+            }
+        })?;
+    status.finish();
+    facts.submission = shown;
+    Ok((built, header_printed))
 }
 
 /// Replays the earlier failures, then runs the seeded (or every) input; the search, where
@@ -338,8 +363,15 @@ fn clock_seed() -> u64 {
     rng.next_u64() % 1_000_000_000
 }
 
-fn report_and_status(facts: &FuzzReport, args: &FuzzArgs) -> Result<Status, Fault> {
+/// Writes the report (`header_printed`: the human report's header is on stdout already)
+/// and tells the exit status.
+fn report_and_status(
+    facts: &FuzzReport,
+    args: &FuzzArgs,
+    header_printed: bool,
+) -> Result<Status, Fault> {
     let text = match args.report {
+        TestReport::Human if header_printed => report::fuzz::human_body(facts),
         TestReport::Human => report::fuzz::human(facts),
         TestReport::Json => report::fuzz::json(facts),
         TestReport::Junit => report::fuzz::junit(facts),

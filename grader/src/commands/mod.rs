@@ -24,7 +24,9 @@ use crate::exec::sandbox::{Machine, Tier};
 use crate::grade::{CaseText, SoundCase};
 use crate::outputs::Inputs;
 use crate::status::{Fault, Status};
-use crate::submission::{self, Built, Options, Submission, compile, languages::Languages};
+use crate::submission::{
+    self, Built, Foreseen, Options, Submission, compile, languages::Languages,
+};
 
 /// Runs one subcommand.
 pub(crate) fn run(command: Command) -> Result<Status, Fault> {
@@ -130,8 +132,13 @@ fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
 }
 
 /// Builds the submission the flags name: a program, or the compiler's refusal; with the
-/// name reports show for it.
-fn build(args: &SubmissionArgs, tier: Tier) -> Result<(Built, String), Fault> {
+/// name reports show for it. `before` is told what is about to be built, and under which
+/// name, before anything compiles (not when the build will be refused).
+fn build(
+    args: &SubmissionArgs,
+    tier: Tier,
+    before: impl FnOnce(&Foreseen, &str),
+) -> Result<(Built, String), Fault> {
     let languages = Languages::load(args.config.as_deref())?;
     let submission = match (&args.cmd, &args.submission) {
         (Some(line), _) => Submission::Command(line.clone()),
@@ -151,6 +158,9 @@ fn build(args: &SubmissionArgs, tier: Tier) -> Result<(Built, String), Fault> {
             .unwrap_or_else(compile::default_cache),
         tier,
     };
+    if let Some(foreseen) = submission::foresee(&submission, &options) {
+        before(&foreseen, &shown);
+    }
     Ok((submission::build(&submission, &options)?, shown))
 }
 

@@ -7,7 +7,11 @@ use crate::cli::{TestArgs, TestReport};
 use crate::files;
 use crate::grade::{self, Plan};
 use crate::outputs::{self, Kind, Parent};
-use crate::report::{self, verdicts::Graded};
+use crate::report::{
+    self,
+    progress::TestProgress,
+    verdicts::{Graded, Heading},
+};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
 
@@ -20,8 +24,20 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
         outputs::file(path, Kind::Report, Parent::MustExist, &inputs)?;
     }
     let limits = super::limits(&args.limits)?;
-    let (built, shown) = super::build(&args.submission, limits.sandbox)?;
     let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
+    let progress =
+        TestProgress::new(args.report == TestReport::Human && args.report_file.is_none());
+    let (built, shown) = super::build(&args.submission, limits.sandbox, |foreseen, shown| {
+        let header = report::verdicts::header(&Heading {
+            problem: problem.id(),
+            submission: shown,
+            language: &foreseen.language,
+            built: None,
+            total: cases.len(),
+            limits,
+        });
+        progress.building(&header, foreseen.compiles.then_some(shown));
+    })?;
     let (results, language, cached, compile_error) = match built {
         Built::CompileError { language, message } => (Vec::new(), language, false, Some(message)),
         Built::Ready(program) => {
@@ -31,10 +47,18 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
                 jobs: super::jobs(args.jobs),
                 fail_fast: args.fail_fast,
             };
-            let results = grade::grade(&program, &cases, &plan)?;
+            progress.built(report::verdicts::how_built(
+                &program.language,
+                program.cached,
+            ));
+            progress.running(&names);
+            let results = grade::grade(&program, &cases, &plan, &|index, result| {
+                progress.case_done(index, result);
+            })?;
             (results, program.language.clone(), program.cached, None)
         }
     };
+    progress.finish();
     let graded = Graded {
         problem: problem.id(),
         submission: shown,
@@ -47,6 +71,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
         names,
     };
     let text = match args.report {
+        TestReport::Human if progress.streamed() => report::verdicts::human_body(&graded, false),
         TestReport::Human => report::verdicts::human(&graded),
         TestReport::Json => report::verdicts::json(&graded),
         TestReport::Junit => report::verdicts::junit(&graded),

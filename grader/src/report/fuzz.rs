@@ -222,10 +222,14 @@ pub(crate) fn junit(report: &FuzzReport) -> String {
 
 /// The human report.
 pub(crate) fn human(report: &FuzzReport) -> String {
-    let dim = Style::new().dimmed();
-    let bad = Style::new().fg_color(Some(AnsiColor::Red.into())).bold();
-    let good = Style::new().fg_color(Some(AnsiColor::Green.into())).bold();
-    let mut out = String::new();
+    let mut out = header(report);
+    out.push_str(&human_body(report));
+    out
+}
+
+/// The human report's first line: what is fuzzed, from which seed, under which limits.
+/// Known before anything is built, so printed first.
+pub(crate) fn header(report: &FuzzReport) -> String {
     let what = if report.exhaustive {
         "every input".to_owned()
     } else {
@@ -238,17 +242,26 @@ pub(crate) fn human(report: &FuzzReport) -> String {
         mebibytes(report.limits.memory),
         report.limits.sandbox
     );
-    let _ = writeln!(
-        out,
-        "{} {} {} {}",
+    format!(
+        "{} {} {} {}\n",
         paint(Style::new().bold(), "fuzz"),
         paint(Style::new().bold(), report.problem.id()),
         report.submission,
-        paint(dim, &facts)
-    );
+        paint(Style::new().dimmed(), &facts)
+    )
+}
+
+/// The human report after its header: the compiler's refusal, or what was found.
+pub(crate) fn human_body(report: &FuzzReport) -> String {
+    let dim = Style::new().dimmed();
+    let bad = Style::new().fg_color(Some(AnsiColor::Red.into())).bold();
+    let good = Style::new().fg_color(Some(AnsiColor::Green.into())).bold();
+    let mut out = String::new();
     if let Some(message) = &report.compile_error {
         let _ = writeln!(out, "\n{}", paint(bad, "CE"));
-        for line in message.lines() {
+        // The compiler echoes the student's source: what a terminal would hide or obey
+        // in it is escaped, as in `grader test`'s report.
+        for line in reference::visible::escape_lines(message.as_bytes()).lines() {
             let _ = writeln!(out, "  {line}");
         }
         if let Some(suggestion) = report.suggestion() {

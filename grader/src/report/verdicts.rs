@@ -56,6 +56,27 @@ impl Graded<'_> {
             })
     }
 
+    /// How it was built, as the header says it.
+    pub(crate) fn built(&self) -> &'static str {
+        if self.compile_error.is_some() {
+            "did not compile"
+        } else {
+            how_built(&self.language, self.cached)
+        }
+    }
+
+    /// The header of its report.
+    pub(crate) fn heading(&self) -> Heading<'_> {
+        Heading {
+            problem: self.problem,
+            submission: &self.submission,
+            language: &self.language,
+            built: Some(self.built()),
+            total: self.total,
+            limits: self.limits,
+        }
+    }
+
     /// The profile a `CE`'s message points to (`--lang poj`), if any.
     pub(crate) fn suggestion(&self) -> Option<Suggestion> {
         let message = self.compile_error.as_ref()?;
@@ -156,9 +177,47 @@ pub(crate) fn junit(graded: &Graded<'_>) -> String {
     report.to_string().expect("JUnit serialises")
 }
 
+/// The first line of the human report: what is graded, how it was built, and under
+/// which limits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Heading<'a> {
+    /// The problem id.
+    pub(crate) problem: &'a str,
+    /// The submission as the user named it.
+    pub(crate) submission: &'a str,
+    /// Its language (or `executable`, `command`).
+    pub(crate) language: &'a str,
+    /// How it was built ([`Graded::built`]); `None` in the header a terminal is shown
+    /// before it is built.
+    pub(crate) built: Option<&'a str>,
+    /// How many cases the folder has.
+    pub(crate) total: usize,
+    /// The limits.
+    pub(crate) limits: Limits,
+}
+
+/// How a program in `language` that compiled (or needed no compiling) was built:
+/// `compiled`, `compiled earlier (cached)`, or `ready` (nothing to compile).
+pub(crate) fn how_built(language: &str, cached: bool) -> &'static str {
+    match language {
+        _ if cached => "compiled earlier (cached)",
+        "python" | "command" | "executable" => "ready",
+        _ => "compiled",
+    }
+}
+
 /// The human report, with ANSI colours (stripped by the writer when not wanted).
 pub(crate) fn human(graded: &Graded<'_>) -> String {
-    let mut out = header(graded);
+    let mut out = header(&graded.heading());
+    out.push_str(&human_body(graded, true));
+    out
+}
+
+/// The human report after its header: the table of cases (unless `with_table` is false,
+/// when its lines were printed as the cases finished), the failures in full and the
+/// summary; or the compiler's refusal.
+pub(crate) fn human_body(graded: &Graded<'_>, with_table: bool) -> String {
+    let mut out = String::new();
     if let Some(message) = &graded.compile_error {
         let ce = paint(verdict_style("CE"), "CE");
         let _ = writeln!(out, "\n{ce}");
@@ -182,7 +241,12 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
         );
         return out;
     }
-    table(&mut out, graded.results);
+    if with_table {
+        let width = name_width(graded.results.iter().map(|r| r.name.as_str()));
+        for r in graded.results {
+            out.push_str(&case_line(r, width));
+        }
+    }
     let failures: Vec<&CaseResult> = graded
         .results
         .iter()
@@ -217,54 +281,46 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
     out
 }
 
-/// The first line: what was graded, how it was built, and under which limits.
-fn header(graded: &Graded<'_>) -> String {
-    let how = match (&graded.compile_error, graded.cached) {
-        (Some(_), _) => "did not compile",
-        (None, true) => "compiled earlier (cached)",
-        (None, false)
-            if matches!(
-                graded.language.as_str(),
-                "python" | "command" | "executable"
-            ) =>
-        {
-            "ready"
-        }
-        (None, false) => "compiled",
-    };
+/// The header line: what is graded, how it was built (when it is), and under which limits.
+pub(crate) fn header(heading: &Heading<'_>) -> String {
+    let built = heading
+        .built
+        .map(|how| format!(", {how}"))
+        .unwrap_or_default();
     let facts = format!(
-        "({}, {how}; {} cases; limits {} CPU, {} wall, {}, {} output; sandbox {})",
-        graded.language,
-        graded.total,
-        seconds(graded.limits.cpu),
-        seconds(graded.limits.wall),
-        mebibytes(graded.limits.memory),
-        mebibytes(graded.limits.output),
-        graded.limits.sandbox
+        "({}{built}; {} cases; limits {} CPU, {} wall, {}, {} output; sandbox {})",
+        heading.language,
+        heading.total,
+        seconds(heading.limits.cpu),
+        seconds(heading.limits.wall),
+        mebibytes(heading.limits.memory),
+        mebibytes(heading.limits.output),
+        heading.limits.sandbox
     );
     format!(
         "{} {} {}\n",
-        paint(Style::new().bold(), graded.problem),
-        graded.submission,
+        paint(Style::new().bold(), heading.problem),
+        heading.submission,
         paint(Style::new().dimmed(), &facts)
     )
 }
 
-/// One line per case: verdict, name, CPU time, peak memory, message.
-fn table(out: &mut String, results: &[CaseResult]) {
-    let width = results.iter().map(|r| r.name.len()).max().unwrap_or(0);
-    for r in results {
-        let v = r.decision.verdict;
-        let _ = writeln!(
-            out,
-            "  {}  {:<width$}  {:>8.1} ms  {:>7}  {}",
-            paint(verdict_style(v.code()), &format!("{:<3}", v.code())),
-            r.name,
-            ms(r.cpu),
-            mebibytes(r.memory_kib * 1024),
-            r.decision.message
-        );
-    }
+/// The width of the table's name column for these names.
+pub(crate) fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
+    names.map(str::len).max().unwrap_or(0)
+}
+
+/// A case's line of the table: verdict, name, CPU time, peak memory, message.
+pub(crate) fn case_line(r: &CaseResult, width: usize) -> String {
+    let v = r.decision.verdict;
+    format!(
+        "  {}  {:<width$}  {:>8.1} ms  {:>7}  {}\n",
+        paint(verdict_style(v.code()), &format!("{:<3}", v.code())),
+        r.name,
+        ms(r.cpu),
+        mebibytes(r.memory_kib * 1024),
+        r.decision.message
+    )
 }
 
 /// A failing case in full: its input, a diff of the answer, the end of stderr.
@@ -326,4 +382,97 @@ fn diff(expected: &str, got: &str) -> String {
         out.push_str("    (no output)\n");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use reference::Verdict;
+
+    use super::{Graded, Heading, case_line, header, human, human_body};
+    use crate::exec::{Limits, sandbox::Tier};
+    use crate::grade::CaseResult;
+    use crate::judge::Decision;
+
+    const LIMITS: Limits = Limits {
+        cpu: Duration::from_secs(1),
+        wall: Duration::from_secs(4),
+        memory: 256 << 20,
+        output: 64 << 20,
+        processes: 64,
+        sandbox: Tier::Basic,
+    };
+
+    fn result(name: &str, verdict: Verdict) -> CaseResult {
+        CaseResult {
+            name: name.to_owned(),
+            decision: Decision {
+                verdict,
+                message: String::new(),
+            },
+            cpu: Duration::from_millis(3),
+            wall: Duration::from_millis(4),
+            memory_kib: 2048,
+            input: String::new(),
+            expected: "4\n".to_owned(),
+            output: b"5\n".to_vec(),
+            stderr_tail: Vec::new(),
+        }
+    }
+
+    fn graded(results: &[CaseResult]) -> Graded<'_> {
+        Graded {
+            problem: "flip",
+            submission: "sol.c".to_owned(),
+            language: "c".to_owned(),
+            cached: true,
+            compile_error: None,
+            limits: LIMITS,
+            total: results.len(),
+            results,
+            names: results.iter().map(|r| r.name.clone()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_header_before_building_leaves_out_only_how_it_was_built() {
+        let results = [result("a", Verdict::Accepted)];
+        let graded = graded(&results);
+        let after = header(&graded.heading());
+        let before = header(&Heading {
+            built: None,
+            ..graded.heading()
+        });
+        let plain = |s: &str| crate::report::plain(s);
+        assert_eq!(
+            plain(&after),
+            "flip sol.c (c, compiled earlier (cached); 1 cases; limits 1 s CPU, 4 s wall, \
+             256 MiB, 64 MiB output; sandbox basic)\n"
+        );
+        assert_eq!(
+            plain(&before),
+            plain(&after).replace(", compiled earlier (cached)", "")
+        );
+    }
+
+    #[test]
+    fn the_streamed_parts_make_the_whole_report() {
+        let results = [
+            result("sample/01", Verdict::Accepted),
+            result("secret/02", Verdict::WrongAnswer),
+        ];
+        let graded = graded(&results);
+        let width = "sample/01".len();
+        let streamed = header(&graded.heading())
+            + &case_line(&results[0], width)
+            + &case_line(&results[1], width)
+            + &human_body(&graded, false);
+        assert_eq!(streamed, human(&graded));
+        let plain = crate::report::plain(&streamed);
+        assert!(
+            plain.ends_with("\nWA 1/2 passed; first failure secret/02\n"),
+            "{plain}"
+        );
+    }
 }

@@ -132,7 +132,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
                         }
                     }
                 }
-                None if metadata.permissions().mode() & 0o111 != 0 => {
+                None if executable(&metadata) => {
                     let program = staging.path().join(PROGRAM);
                     copy_readable(path, &program)?;
                     (
@@ -216,6 +216,46 @@ fn from_source(
     argv[0] = resolve(&argv[0], &run_path())
         .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
     Ok(Ok((argv, cached)))
+}
+
+/// What [`build`] will make of a submission, told before it builds: a report's header,
+/// printed at once, names the language, and a status line says when it compiles.
+#[derive(Debug, Clone)]
+pub(crate) struct Foreseen {
+    /// The language name, or `executable` / `command`, as [`Program::language`] will be.
+    pub(crate) language: String,
+    /// Whether it is compiled first (or taken from the cache).
+    pub(crate) compiles: bool,
+}
+
+/// Foresees [`build`] by the same rules, without building: `None` where `build` will
+/// refuse the submission (it says why).
+pub(crate) fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
+    let path = match submission {
+        Submission::Command(_) => {
+            return Some(Foreseen {
+                language: "command".to_owned(),
+                compiles: false,
+            });
+        }
+        Submission::File(path) => path,
+    };
+    let metadata = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
+    match language_of(path, options).ok()? {
+        Some((name, language)) => Some(Foreseen {
+            language: name.to_owned(),
+            compiles: language.compile.is_some(),
+        }),
+        None => executable(&metadata).then(|| Foreseen {
+            language: "executable".to_owned(),
+            compiles: false,
+        }),
+    }
+}
+
+/// Whether a file without a language is run as a program: any execute bit.
+fn executable(metadata: &fs::Metadata) -> bool {
+    metadata.permissions().mode() & 0o111 != 0
 }
 
 /// The language `path` is built as: `--lang`, else by its extension; `None` when neither

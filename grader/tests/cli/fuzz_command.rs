@@ -488,3 +488,36 @@ fn a_replay_names_a_file_whose_name_is_not_utf8_so_that_sh_finds_it() {
         finding["shrunk"]["input"]
     );
 }
+
+#[test]
+fn a_compile_error_is_quoted_with_what_a_terminal_would_obey_escaped() {
+    use std::os::unix::fs::PermissionsExt;
+    let fuzz = Fuzz::new();
+    let dir = fuzz.dir.path();
+    let compiler = dir.join("badcc");
+    fs::write(
+        &compiler,
+        "#!/bin/sh\nprintf '%s: error: \\033[2Jgone\\n' \"$1\" >&2\nexit 1\n",
+    )
+    .unwrap();
+    fs::set_permissions(&compiler, PermissionsExt::from_mode(0o755)).unwrap();
+    fs::write(
+        dir.join("languages.toml"),
+        format!(
+            "[bad]\nextensions = [\"bd\"]\ncompile = [\"{}\", \"{{src}}\", \"{{out}}\"]\nrun = [\"{{out}}\"]\n",
+            compiler.display()
+        ),
+    )
+    .unwrap();
+    fs::write(dir.join("sol.bd"), "x").unwrap();
+    let output = fuzz
+        .command()
+        .args(["fuzz", "flip", "sol.bd", "--config", "languages.toml"])
+        .args(["--sandbox", "none", "--seed", "1", "--no-regressions"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains(r"sol.bd: error: \x1b[2Jgone"), "{stdout}");
+    assert!(!stdout.contains('\x1b'), "{stdout:?}");
+}

@@ -18,6 +18,7 @@ mod languages;
 mod messages;
 mod outputs;
 mod poj;
+mod progress;
 mod test_command;
 mod timing;
 
