@@ -38,8 +38,10 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
         });
         progress.building(&header, foreseen.compiles.then_some(shown));
     })?;
-    let (results, language, cached, compile_error) = match built {
-        Built::CompileError { language, message } => (Vec::new(), language, false, Some(message)),
+    let (results, language, (compiled, cached), compile_error) = match built {
+        Built::CompileError { language, message } => {
+            (Vec::new(), language, (true, false), Some(message))
+        }
         Built::Ready(program) => {
             let plan = Plan {
                 problem,
@@ -48,14 +50,19 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
                 fail_fast: args.fail_fast,
             };
             progress.built(report::verdicts::how_built(
-                &program.language,
+                program.compiled,
                 program.cached,
             ));
             progress.running(&names);
             let results = grade::grade(&program, &cases, &plan, &|index, result| {
                 progress.case_done(index, result);
             })?;
-            (results, program.language.clone(), program.cached, None)
+            (
+                results,
+                program.language.clone(),
+                (program.compiled, program.cached),
+                None,
+            )
         }
     };
     progress.finish();
@@ -64,6 +71,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
         submission: shown,
         language,
         cached,
+        compiled,
         compile_error,
         limits,
         total: cases.len(),

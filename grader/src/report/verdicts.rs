@@ -26,6 +26,8 @@ pub(crate) struct Graded<'a> {
     pub(crate) language: String,
     /// Whether the compiled program came from the cache.
     pub(crate) cached: bool,
+    /// Whether its language has a compile step.
+    pub(crate) compiled: bool,
     /// The compiler's message when it did not compile.
     pub(crate) compile_error: Option<String>,
     /// The limits.
@@ -61,7 +63,7 @@ impl Graded<'_> {
         if self.compile_error.is_some() {
             "did not compile"
         } else {
-            how_built(&self.language, self.cached)
+            how_built(self.compiled, self.cached)
         }
     }
 
@@ -196,13 +198,14 @@ pub(crate) struct Heading<'a> {
     pub(crate) limits: Limits,
 }
 
-/// How a program in `language` that compiled (or needed no compiling) was built:
-/// `compiled`, `compiled earlier (cached)`, or `ready` (nothing to compile).
-pub(crate) fn how_built(language: &str, cached: bool) -> &'static str {
-    match language {
-        _ if cached => "compiled earlier (cached)",
-        "python" | "command" | "executable" => "ready",
-        _ => "compiled",
+/// How a program that compiled (or needed no compiling) was built: `compiled`,
+/// `compiled earlier (cached)`, or `ready` (its language has no compile step, or it was
+/// given as a program or a command).
+pub(crate) fn how_built(compiled: bool, cached: bool) -> &'static str {
+    match (compiled, cached) {
+        (true, true) => "compiled earlier (cached)",
+        (true, false) => "compiled",
+        (false, _) => "ready",
     }
 }
 
@@ -427,12 +430,22 @@ mod tests {
             submission: "sol.c".to_owned(),
             language: "c".to_owned(),
             cached: true,
+            compiled: true,
             compile_error: None,
             limits: LIMITS,
             total: results.len(),
             results,
             names: results.iter().map(|r| r.name.clone()).collect(),
         }
+    }
+
+    #[test]
+    fn how_it_was_built_follows_the_language_table_not_its_name() {
+        assert_eq!(how_built(true, true), "compiled earlier (cached)");
+        assert_eq!(how_built(true, false), "compiled");
+        // Node, PyPy, Python, a command or a program: nothing was compiled.
+        assert_eq!(how_built(false, false), "ready");
+        assert_eq!(how_built(false, true), "ready");
     }
 
     #[test]

@@ -53,6 +53,9 @@ pub(crate) struct Program {
     pub(crate) language: String,
     /// Whether the compiled program came from the cache.
     pub(crate) cached: bool,
+    /// Whether it was compiled (now or earlier), rather than run from its source or as it
+    /// was given: its language has a compile step.
+    pub(crate) compiled: bool,
     /// The staging folder: the program's files (a compiled program, a source for an
     /// interpreter, the files a `--cmd` line names), and nothing else.
     pub(crate) staging: tempfile::TempDir,
@@ -162,6 +165,7 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
         argv,
         language,
         cached,
+        compiled: entry.is_some_and(|l| l.compile.is_some()),
         staging,
         toolchain,
         address_space: entry.is_none_or(|l| l.address_space),
