@@ -441,11 +441,11 @@ mod tests {
 
     #[test]
     fn how_it_was_built_follows_the_language_table_not_its_name() {
-        assert_eq!(how_built(true, true), "compiled earlier (cached)");
-        assert_eq!(how_built(true, false), "compiled");
+        assert_eq!(super::how_built(true, true), "compiled earlier (cached)");
+        assert_eq!(super::how_built(true, false), "compiled");
         // Node, PyPy, Python, a command or a program: nothing was compiled.
-        assert_eq!(how_built(false, false), "ready");
-        assert_eq!(how_built(false, true), "ready");
+        assert_eq!(super::how_built(false, false), "ready");
+        assert_eq!(super::how_built(false, true), "ready");
     }
 
     #[test]
