@@ -39,7 +39,7 @@ pub(crate) fn judge(
             ),
         );
     }
-    if let Some(stall) = Stall::of(outcome) {
+    if let Some(stall) = Stall::of(outcome, limits) {
         let why = match stall {
             Stall::Busy => format!(
                 "the machine was busy (the program waited {} for a CPU)",
@@ -125,9 +125,11 @@ pub(crate) enum Stall {
 }
 
 impl Stall {
-    /// Why `outcome` went over the wall limit; `None` when it did not.
-    pub(crate) fn of(outcome: &Outcome) -> Option<Stall> {
-        if outcome.killed != Some(Killed::Wall) {
+    /// Why `outcome` went over the wall limit of `limits`; `None` when it did not, or
+    /// when its CPU time was over the CPU limit too (then that decides: `TLE` by CPU on any
+    /// machine, busy or not).
+    pub(crate) fn of(outcome: &Outcome, limits: &Limits) -> Option<Stall> {
+        if outcome.killed != Some(Killed::Wall) || outcome.cpu > limits.cpu {
             return None;
         }
         let crowd = outcome.tasks.saturating_sub(outcome.cpus.max(1));
@@ -406,7 +408,7 @@ mod tests {
             (stalled(300, 3001, 30_000, 10, 2), Stall::Busy),
         ];
         for (outcome, stall) in cases {
-            assert_eq!(Stall::of(&outcome), Some(stall), "{outcome:?}");
+            assert_eq!(Stall::of(&outcome, &LIMITS), Some(stall), "{outcome:?}");
             let (verdict, message) = verdict(&outcome);
             assert_eq!(verdict, Verdict::TimeLimit);
             let why = match stall {
@@ -425,6 +427,15 @@ mod tests {
             "wall time over the 4 s limit with 188 ms of CPU: the machine was busy (the \
              program waited 3.7 s for a CPU)"
         );
-        assert_eq!(Stall::of(&ran(|_| {})), None);
+        assert_eq!(Stall::of(&ran(|_| {}), &LIMITS), None);
+        // Children that spun 1.1 s of CPU between them on a loaded machine, past the 1 s
+        // limit: `TLE` by CPU, however long they waited.
+        let over = stalled(1135, 3001, 10_774, 5, 2);
+        assert_eq!(Stall::of(&over, &LIMITS), None);
+        assert!(
+            verdict(&over)
+                .1
+                .starts_with("CPU time 1.135 s over the 1 s limit")
+        );
     }
 }

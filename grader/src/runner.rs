@@ -63,12 +63,12 @@ impl Runner {
             let _shared = ALONE.read().unwrap_or_else(PoisonError::into_inner);
             self.run_once(program, stdin.clone(), limits)?
         };
-        if Stall::of(&first) != Some(Stall::Busy) {
+        if Stall::of(&first, limits) != Some(Stall::Busy) {
             return Ok(first);
         }
         let _alone = ALONE.write().unwrap_or_else(PoisonError::into_inner);
         let again = self.run_once(program, stdin, limits)?;
-        if Stall::of(&again) == Some(Stall::Busy) {
+        if Stall::of(&again, limits) == Some(Stall::Busy) {
             return Err(Fault::Internal(format!(
                 "the machine is too busy to judge fairly: a run went over the {} wall \
                  limit twice, the second time alone, with {} of CPU and {} waiting for a \
