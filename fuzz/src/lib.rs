@@ -20,6 +20,7 @@
 
 pub mod candidate;
 pub mod differ;
+pub mod power;
 pub mod regressions;
 pub mod shrink;
 pub mod targets;

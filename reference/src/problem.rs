@@ -182,14 +182,27 @@ impl Problem {
         with_puzzle!(self, P => P::enumerate().map(|all| Box::new(all.map(|b| b.to_string())) as Box<dyn Iterator<Item = String>>))
     }
 
-    /// The classic wrong solutions: name and description of each.
+    /// The wrong solutions: name and description of each, the classic ones first, then
+    /// the held-apart ones (see [`Problem::is_held_apart`]).
     pub fn mutants(self) -> Vec<(&'static str, &'static str)> {
-        with_puzzle!(self, P => P::MUTANTS.iter().map(|m| (m.name, m.about)).collect())
+        with_puzzle!(self, P => P::MUTANTS.iter().chain(P::HELD_APART).map(|m| (m.name, m.about)).collect())
+    }
+
+    /// Whether mutant number `index` (of [`Problem::mutants`]) is held apart: written
+    /// after the fuzz mix and never used to tune it ([`Puzzle::HELD_APART`]).
+    pub fn is_held_apart(self, index: usize) -> bool {
+        with_puzzle!(self, P => index >= P::MUTANTS.len())
     }
 
     /// The output of mutant number `index` (of [`Problem::mutants`]) for `input`.
+    ///
+    /// # Panics
+    /// If there is no such mutant (callers take indices from [`Problem::mutants`]).
     pub fn run_mutant(self, index: usize, input: &[u8]) -> Result<String, ParseError> {
-        with_puzzle!(self, P => Ok((P::MUTANTS[index].run)(&P::parse(input)?)))
+        with_puzzle!(self, P => {
+            let mutant = crate::puzzle::mutant::<P>(index).expect("a mutant index from `mutants`");
+            Ok((mutant.run)(&P::parse(input)?))
+        })
     }
 }
 

@@ -34,6 +34,10 @@ pub trait Puzzle {
     /// The classic wrong solutions of this problem.
     const MUTANTS: &'static [Mutant<Self::Board>];
 
+    /// Wrong solutions held apart from the fuzz mix: written after it and never used to
+    /// tune it, so how fast the fuzzer finds them measures mistakes nobody listed.
+    const HELD_APART: &'static [Mutant<Self::Board>];
+
     /// Validates and parses an input strictly per problems.md.
     fn parse(input: &[u8]) -> Result<Self::Board, ParseError>;
 
@@ -83,6 +87,14 @@ impl KindDoc {
             "unknown {problem} kind `{spelling}` (expected one of: {})",
             names.join(", ")
         )
+    }
+}
+
+/// Mutant number `index` of `P`: its classic mutants first, then its held-apart ones.
+pub(crate) fn mutant<P: Puzzle>(index: usize) -> Option<&'static Mutant<P::Board>> {
+    match index.checked_sub(P::MUTANTS.len()) {
+        None => P::MUTANTS.get(index),
+        Some(held) => P::HELD_APART.get(held),
     }
 }
 

@@ -8,6 +8,7 @@ pub mod board;
 pub mod check;
 pub mod fuzzing;
 pub mod generate;
+pub mod held_apart;
 pub mod mutants;
 pub mod solve;
 
@@ -28,6 +29,7 @@ impl Puzzle for Flip {
     type Kind = Kind;
     const KINDS: &'static [KindDoc] = generate::KINDS;
     const MUTANTS: &'static [Mutant<Board>] = mutants::MUTANTS;
+    const HELD_APART: &'static [Mutant<Board>] = held_apart::HELD_APART;
 
     fn parse(input: &[u8]) -> Result<Board, ParseError> {
         Board::parse(input)

@@ -13,6 +13,7 @@ pub mod table;
 pub use board::{Board, Colour};
 pub mod check;
 pub mod generate;
+pub mod held_apart;
 pub mod mutants;
 
 pub use generate::Kind;
@@ -31,6 +32,7 @@ impl Puzzle for FourInRow {
     type Kind = Kind;
     const KINDS: &'static [KindDoc] = generate::KINDS;
     const MUTANTS: &'static [Mutant<Board>] = mutants::MUTANTS;
+    const HELD_APART: &'static [Mutant<Board>] = held_apart::HELD_APART;
 
     fn parse(input: &[u8]) -> Result<Board, ParseError> {
         Board::parse(input)

@@ -9,6 +9,7 @@ pub mod board;
 pub mod check;
 pub mod fuzzing;
 pub mod generate;
+pub mod held_apart;
 pub mod moves;
 pub mod mutants;
 pub mod solve;
@@ -31,6 +32,7 @@ impl Puzzle for Swap {
     type Kind = Kind;
     const KINDS: &'static [KindDoc] = generate::KINDS;
     const MUTANTS: &'static [Mutant<Row>] = mutants::MUTANTS;
+    const HELD_APART: &'static [Mutant<Row>] = held_apart::HELD_APART;
 
     fn parse(input: &[u8]) -> Result<Row, ParseError> {
         Row::parse(input)
