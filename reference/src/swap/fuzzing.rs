@@ -3,12 +3,15 @@
 use super::board::{Cell, Row};
 use super::solve;
 
-/// The kinds the fuzzer cycles through, the rare classes first: solvable rows (98.5% of
+/// The kinds the fuzzer cycles through, the rare classes first: rows that trap a solver
+/// without backtracking (about 0.4% of random rows expose one), solvable rows (98.5% of
 /// random rows are `Impossible`), blocked rows one swap from solvable, goals, uneven
 /// counts, the empty cell at an end, the standard starts and the longest rows.
 pub const MIX: &[&str] = &[
+    "trap",
     "walked-back",
     "standard=2",
+    "deep-trap",
     "impossible",
     "solved",
     "blocked",
@@ -18,6 +21,7 @@ pub const MIX: &[&str] = &[
     "walked-back",
     "standard=4",
     "longest",
+    "trap",
     "random",
 ];
 

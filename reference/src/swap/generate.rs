@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use super::board::{Cell, MAX_LEN, MAX_PER_COLOUR, Row};
 use super::moves::{predecessors, successors};
 use super::solve::Solvable;
+use super::traps::{self, Trap};
 use crate::puzzle::KindDoc;
 use crate::rng::Rng;
 
@@ -34,6 +35,8 @@ pub enum Kind {
     Uneven,
     /// A solvable row whose empty cell is at one end.
     EmptyAtEnd,
+    /// A solvable row with a first move that cannot reach the goal (see [`Trap`]).
+    Trap(Trap),
 }
 
 /// The kinds, as documented to users.
@@ -74,6 +77,14 @@ pub const KINDS: &[KindDoc] = &[
         name: "empty-at-end",
         about: "a solvable row with the empty cell at one end",
     },
+    KindDoc {
+        name: "trap",
+        about: "a solvable row with 2+ legal first moves, one of them a dead end: catches greedy solvers",
+    },
+    KindDoc {
+        name: "deep-trap",
+        about: "a trap whose losing first move still allows 3 more moves: catches solvers that look a little ahead",
+    },
 ];
 
 impl fmt::Display for Kind {
@@ -88,6 +99,8 @@ impl fmt::Display for Kind {
             Kind::Impossible => f.write_str("impossible"),
             Kind::Uneven => f.write_str("uneven"),
             Kind::EmptyAtEnd => f.write_str("empty-at-end"),
+            Kind::Trap(Trap::Fork) => f.write_str("trap"),
+            Kind::Trap(Trap::Deep) => f.write_str("deep-trap"),
         }
     }
 }
@@ -105,6 +118,8 @@ impl FromStr for Kind {
             "impossible" => Kind::Impossible,
             "uneven" => Kind::Uneven,
             "empty-at-end" => Kind::EmptyAtEnd,
+            "trap" => Kind::Trap(Trap::Fork),
+            "deep-trap" => Kind::Trap(Trap::Deep),
             _ => match s.strip_prefix("standard=") {
                 Some(n) => match n.parse::<u8>() {
                     Ok(n) if (1..=MAX_PER_COLOUR as u8).contains(&n) => Kind::Standard(n),
@@ -246,6 +261,20 @@ pub fn generate(kind: Kind, rng: &mut Rng) -> Row {
         }
         Kind::Longest => *rng.pick(long_rows()),
         Kind::Blocked => blocked(rng),
+        Kind::Trap(trap) => traps::draw(rng, trap, |rng| {
+            // Nearly even counts: a lopsided row has few crossings, short answers and
+            // few forks on the way.
+            let len = rng.between(5, MAX_LEN as u64) as usize;
+            let half = (len - 1) / 2;
+            let blacks = rng.between(
+                half.saturating_sub(1) as u64,
+                (half + 1).min(len - 2) as u64,
+            ) as usize;
+            goal(
+                len,
+                blacks.clamp((len - 1).saturating_sub(MAX_PER_COLOUR), MAX_PER_COLOUR),
+            )
+        }),
     }
 }
 
@@ -281,7 +310,7 @@ fn blocked(rng: &mut Rng) -> Row {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::swap::solve::closed_form;
+    use crate::swap::solve::{by_search, closed_form};
 
     fn valid(row: Row) -> bool {
         Row::parse(row.to_string().as_bytes()) == Ok(row)
@@ -323,6 +352,36 @@ mod tests {
             );
         }
         assert_eq!(generate(Kind::Standard(3), &mut rng).text(), "WWWOBBB");
+    }
+
+    #[test]
+    fn trap_kinds_draw_solvable_rows_with_a_losing_first_move() {
+        let mut rng = Rng::new(17);
+        let mut solvable = Solvable::default();
+        for _ in 0..100 {
+            for trap in [Trap::Fork, Trap::Deep] {
+                let row = generate(Kind::Trap(trap), &mut rng);
+                assert!(valid(row) && solvable.check(row), "{}", row.text());
+                // More than one legal first move, and one of them cannot reach the goal
+                // (every goal-reaching sequence is a minimum one).
+                assert!(successors(row).count() > 1, "{}", row.text());
+                let losing = traps::losing_first_moves(row, &mut solvable);
+                assert!(!losing.is_empty(), "{}", row.text());
+                // The other solver agrees (its full search is cheap on short rows only).
+                if row.len <= 12 {
+                    assert!(
+                        losing
+                            .iter()
+                            .all(|&(_, next)| by_search(next).moves().is_none())
+                    );
+                }
+                assert!(
+                    traps::holds(row, trap, &mut solvable),
+                    "{trap:?} {}",
+                    row.text()
+                );
+            }
+        }
     }
 
     #[test]

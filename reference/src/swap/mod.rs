@@ -13,6 +13,7 @@ pub mod held_apart;
 pub mod moves;
 pub mod mutants;
 pub mod solve;
+pub mod traps;
 
 pub use board::Row;
 pub use generate::Kind;
