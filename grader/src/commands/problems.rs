@@ -54,12 +54,22 @@ fn listing() -> String {
     let mut text = table.render();
     for problem in Problem::ALL {
         let kinds: Vec<&str> = problem.kinds().iter().map(|k| k.name).collect();
-        let mutants: Vec<&str> = problem.mutants().iter().map(|m| m.0).collect();
+        // The held-apart mutants are listed on a line of their own: they measure the
+        // fuzzer and were never used to tune it (issue 17).
+        let (mut mutants, mut held_apart) = (Vec::new(), Vec::new());
+        for (index, (name, _)) in problem.mutants().into_iter().enumerate() {
+            if problem.is_held_apart(index) {
+                held_apart.push(name);
+            } else {
+                mutants.push(name);
+            }
+        }
         let _ = write!(
             text,
-            "\n{problem}\n  kinds:   {}\n  mutants: {}\n",
+            "\n{problem}\n  kinds:   {}\n  mutants: {}\n  held apart: {}\n",
             kinds.join(", "),
-            mutants.join(", ")
+            mutants.join(", "),
+            held_apart.join(", ")
         );
     }
     text.push_str("\n`grader problems PROBLEM` prints a problem's statement and formats.\n");

@@ -521,3 +521,74 @@ fn a_compile_error_is_quoted_with_what_a_terminal_would_obey_escaped() {
     assert!(stdout.contains(r"sol.bd: error: \x1b[2Jgone"), "{stdout}");
     assert!(!stdout.contains('\x1b'), "{stdout:?}");
 }
+
+#[test]
+fn held_apart_mutants_run_as_programs_are_found_within_20_runs() {
+    // Issue 17: wrong solutions written apart from the fuzz mix, one per problem, run as
+    // real programs through `grader mutant`.
+    let fuzz = Fuzz::new();
+    for (problem, name) in [
+        ("swap", "jump-first"),
+        ("swap", "look-one-ahead"),
+        ("flip", "no-last-corner"),
+        ("fourinrow", "stuck-last-column"),
+    ] {
+        let (report, status) = fuzz.mutant(
+            problem,
+            name,
+            &[
+                "--seed",
+                "1",
+                "--no-regressions",
+                "--shrink-steps",
+                "0",
+                "--runs",
+                "200",
+            ],
+        );
+        assert_eq!(status, 1, "{problem} {name}: {report}");
+        let run = report["finding"]["run"].as_u64().unwrap();
+        assert!(run <= 20, "{problem} {name}: found at run {run}");
+    }
+}
+
+#[test]
+fn gen_swap_trap_rows_are_solvable_and_trap_a_greedy_solver_often() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut trapped = 0;
+    for kind in ["trap", "deep-trap"] {
+        let out = dir.path().join(kind);
+        Command::cargo_bin("grader")
+            .unwrap()
+            .args([
+                "gen", "swap", "--seed", "5", "--count", "10", "--kind", kind, "--out",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        for i in 1..=10 {
+            let input = fs::read_to_string(out.join(format!("{i:03}.in"))).unwrap();
+            let answer = fs::read_to_string(out.join(format!("{i:03}.ans"))).unwrap();
+            assert_ne!(answer, "Impossible\n", "{kind} {input}");
+            let greedy = Command::cargo_bin("grader")
+                .unwrap()
+                .args(["mutant", "swap", "look-one-ahead"])
+                .write_stdin(input.clone())
+                .output()
+                .unwrap();
+            let printed = out.join(format!("{i:03}.out"));
+            fs::write(&printed, greedy.stdout).unwrap();
+            let judged = Command::cargo_bin("grader")
+                .unwrap()
+                .args(["check", "swap"])
+                .arg(out.join(format!("{i:03}.in")))
+                .arg(&printed)
+                .output()
+                .unwrap();
+            trapped += usize::from(!judged.status.success());
+        }
+    }
+    // Walked-back rows trap this solver about one time in eleven; these rows about half
+    // the time: at least a few of twenty, with a wide margin.
+    assert!(trapped >= 5, "{trapped} of 20 trapped");
+}

@@ -78,7 +78,12 @@ fn problems_lists_every_problem_with_aliases_kinds_and_mutants() {
             .and(predicate::str::contains("codevs1004"))
             .and(predicate::str::contains("swap"))
             .and(predicate::str::contains("kinds:   random"))
-            .and(predicate::str::contains("mutants: ")),
+            .and(predicate::str::contains("mutants: "))
+            .and(predicate::str::contains(
+                "held apart: jump-first, look-one-ahead",
+            ))
+            .and(predicate::str::contains("held apart: no-last-corner"))
+            .and(predicate::str::contains("held apart: stuck-last-column")),
     );
 }
 
