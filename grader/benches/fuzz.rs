@@ -1,12 +1,15 @@
 //! `grader fuzz` against its targets (issue 5), with the classic wrong solutions run as
 //! real programs (`grader mutant`) and figures measured in the same run:
 //!
-//! - runs to the first finding for every mutant over seeds 1..=20: median (target <= 20)
-//!   and worst (target <= 200);
+//! - runs to the first finding for every mutant (the classic ones and the held-apart ones
+//!   of issue 17) and every seed 1..=20, with the median (target <= 20) and the worst
+//!   (target <= 200);
 //! - throughput on a fast correct C program: `grader fuzz` against a bare loop that
 //!   spawns the same program on the same inputs with pipes and `wait4` (target >= 85%).
 //!
-//! Run with `cargo bench -p grader --bench fuzz`.
+//! Run with `cargo bench -p grader --bench fuzz`; `-- power` measures the runs to the first
+//! finding only, and `-- power --in-process` runs the mutants in process (the same
+//! figures, as a finding depends on the seed and the mutant alone, in seconds).
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
 mod common;
@@ -20,8 +23,9 @@ use std::time::{Duration, Instant};
 
 use reference::Problem;
 
-const SEEDS: u64 = 20;
 const RUNS: u64 = 2000;
+/// The runs a search for a mutant's first finding may make (the worst target is 200).
+const POWER_RUNS: u64 = 1000;
 const ROUNDS: usize = 5;
 
 /// A correct flip solution that costs next to nothing: fix the first row's presses, the
@@ -50,8 +54,9 @@ int main(void) {
 }
 "#;
 
-/// The run number of the first finding for `mutant` with `seed` (shrinking off).
-fn runs_to_finding(grader: &Path, problem: Problem, mutant: &str, seed: u64) -> u64 {
+/// The run number of the first finding for `mutant` with `seed` (shrinking off), the
+/// mutant run as a program; `None` when nothing was found.
+fn runs_to_finding(grader: &Path, problem: Problem, mutant: &str, seed: u64) -> Option<u64> {
     let line = format!("{} mutant {problem} {mutant}", grader.display());
     let output = Command::new(grader)
         .args([
@@ -64,7 +69,7 @@ fn runs_to_finding(grader: &Path, problem: Problem, mutant: &str, seed: u64) -> 
         ])
         .args([
             "--runs",
-            "1000",
+            &POWER_RUNS.to_string(),
             "--no-regressions",
             "--shrink-steps",
             "0",
@@ -74,31 +79,86 @@ fn runs_to_finding(grader: &Path, problem: Problem, mutant: &str, seed: u64) -> 
         .output()
         .expect("grader fuzz");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    report["finding"]["run"]
-        .as_u64()
-        .unwrap_or_else(|| panic!("{problem} {mutant} seed {seed}: nothing found"))
+    report["finding"]["run"].as_u64()
 }
 
-fn power(grader: &Path) {
-    println!("runs to the first finding, seeds 1..={SEEDS} (targets: median <= 20, worst <= 200)");
-    let mut worst_median = 0;
-    let mut worst_worst = 0;
+/// Prints, for every mutant and every seed, the runs to the first finding (`-` for none
+/// within [`POWER_RUNS`]), then the median and the worst, over all mutants and over the
+/// held-apart ones.
+fn power(grader: &Path, in_process: bool) {
+    let (target, seeds) = (fuzz::power::TARGET, fuzz::power::SEEDS);
+    println!(
+        "runs to the first finding, seeds {}..={} ({}; targets: median <= {}, worst <= {})",
+        seeds.start(),
+        seeds.end(),
+        if in_process {
+            "mutants in process"
+        } else {
+            "mutants run as programs"
+        },
+        target.median,
+        target.worst
+    );
+    let (mut all, mut held) = (Vec::new(), Vec::new());
     for problem in Problem::ALL {
-        for (mutant, _) in problem.mutants() {
-            let mut runs: Vec<u64> = (1..=SEEDS)
-                .map(|seed| runs_to_finding(grader, problem, mutant, seed))
+        for (index, (mutant, _)) in problem.mutants().into_iter().enumerate() {
+            let runs: Vec<Option<u64>> = seeds
+                .clone()
+                .map(|seed| {
+                    if in_process {
+                        fuzz::power::runs_to_finding(problem, index, seed, POWER_RUNS)
+                    } else {
+                        runs_to_finding(grader, problem, mutant, seed)
+                    }
+                })
                 .collect();
-            runs.sort_unstable();
-            let (median, worst) = (runs[runs.len() / 2], runs[runs.len() - 1]);
-            worst_median = worst_median.max(median);
-            worst_worst = worst_worst.max(worst);
+            let spread = fuzz::power::Spread::of(&runs).expect("seeds");
+            let apart = problem.is_held_apart(index);
+            let each: Vec<String> = runs
+                .iter()
+                .map(|r| r.map_or_else(|| "-".to_owned(), |n| n.to_string()))
+                .collect();
             println!(
-                "  {:<9} {mutant:<22} median {median:>3}  worst {worst:>3}",
-                problem.id()
+                "  {:<9} {mutant:<20}{} median {:>3}  worst {:>4}  {}{}",
+                problem.id(),
+                if apart {
+                    " (held apart)"
+                } else {
+                    "             "
+                },
+                spread.median,
+                fmt_runs(spread.worst),
+                each.join(" "),
+                if spread.within(target) {
+                    ""
+                } else {
+                    "  MISSES THE TARGET"
+                }
             );
+            all.push(spread);
+            if apart {
+                held.push(spread);
+            }
         }
     }
-    println!("  over all mutants: largest median {worst_median}, largest worst {worst_worst}");
+    for (what, spreads) in [("all mutants", &all), ("held-apart mutants", &held)] {
+        let median = spreads.iter().map(|s| s.median).max().unwrap_or(0);
+        let worst = spreads.iter().map(|s| s.worst).max().unwrap_or(0);
+        println!(
+            "  over {what}: largest median {}, largest worst {}",
+            fmt_runs(median),
+            fmt_runs(worst)
+        );
+    }
+}
+
+/// A run count, or `-` for "not found" (`u64::MAX` in a [`fuzz::power::Spread`]).
+fn fmt_runs(runs: u64) -> String {
+    if runs == u64::MAX {
+        "-".to_owned()
+    } else {
+        runs.to_string()
+    }
 }
 
 /// The bare loop over the inputs: spawn, feed, read, reap.
@@ -167,6 +227,10 @@ fn throughput(grader: &Path) {
 
 fn main() {
     let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    throughput(&grader);
-    power(&grader);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let in_process = args.iter().any(|a| a == "--in-process");
+    if !args.iter().any(|a| a == "power") {
+        throughput(&grader);
+    }
+    power(&grader, in_process);
 }
