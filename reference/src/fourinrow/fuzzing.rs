@@ -3,11 +3,13 @@
 use super::board::{Board, Colour};
 use super::table;
 
-/// The kinds the fuzzer cycles through, the rare classes first: boards where the first
-/// mover matters, goals of each line kind and colour (a third of random boards are goals,
+/// The kinds the fuzzer cycles through, the rare classes first: boards where only one
+/// first move keeps the minimum (a solver missing any one move is wrong there), boards
+/// where the first mover matters, goals of each line kind and colour (a third of random boards are goals,
 /// but rarely of a diagonal), touching empty squares, every answer, the hardest boards.
 pub const MIX: &[&str] = &[
     "answer=2",
+    "one-way",
     "first-mover=B",
     "first-mover=W",
     "solved=diagonal-B",
@@ -21,6 +23,7 @@ pub const MIX: &[&str] = &[
     "answer=4",
     "answer=5",
     "answer=6",
+    "one-way",
     "random",
 ];
 

@@ -8,7 +8,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::board::{Board, Colour, LINES};
-use super::table::{BOARDS, all_boards, table, unrank};
+use super::table::{BOARDS, UNREACHABLE, all_boards, for_each_move, table, unrank};
 use crate::puzzle::KindDoc;
 use crate::rng::Rng;
 
@@ -33,6 +33,8 @@ pub enum Kind {
     FirstMover(Colour),
     /// Unsolved boards whose two empty squares are orthogonally adjacent.
     Touching,
+    /// Solvable unsolved boards where exactly one first move keeps the minimum.
+    OneWay,
 }
 
 /// The kinds, as documented to users.
@@ -61,6 +63,10 @@ pub const KINDS: &[KindDoc] = &[
         name: "touching",
         about: "unsolved boards whose two empty squares touch",
     },
+    KindDoc {
+        name: "one-way",
+        about: "boards where exactly one first move keeps the minimum: a solver missing any one move answers more",
+    },
 ];
 
 fn colour_name(c: Colour) -> char {
@@ -84,6 +90,7 @@ impl fmt::Display for Kind {
             Kind::Solved(line, c) => write!(f, "solved={}-{}", LINE_KINDS[*line], colour_name(*c)),
             Kind::FirstMover(c) => write!(f, "first-mover={}", colour_name(*c)),
             Kind::Touching => f.write_str("touching"),
+            Kind::OneWay => f.write_str("one-way"),
         }
     }
 }
@@ -96,6 +103,7 @@ impl FromStr for Kind {
             "random" => return Ok(Kind::Random),
             "hardest" => return Ok(Kind::Hardest),
             "touching" => return Ok(Kind::Touching),
+            "one-way" => return Ok(Kind::OneWay),
             _ => {}
         }
         if let Some(n) = s.strip_prefix("answer=") {
@@ -133,6 +141,7 @@ struct Classes {
     /// Index 0: black must move first; 1: white.
     first_mover: [Vec<u32>; 2],
     touching: Vec<u32>,
+    one_way: Vec<u32>,
 }
 
 fn classes() -> &'static Classes {
@@ -144,6 +153,7 @@ fn classes() -> &'static Classes {
             solved: vec![Vec::new(); 8],
             first_mover: [Vec::new(), Vec::new()],
             touching: Vec::new(),
+            one_way: Vec::new(),
         };
         for (index, board) in all_boards().enumerate() {
             let index = index as u32;
@@ -177,9 +187,32 @@ fn classes() -> &'static Classes {
             if (high - low == 4) || (high - low == 1 && high % 4 != 0) {
                 classes.touching.push(index);
             }
+            if answer != UNREACHABLE && optimal_first_moves(board) == 1 {
+                classes.one_way.push(index);
+            }
         }
         classes
     })
+}
+
+/// How many first moves (of either colour) keep a solvable board's answer: a move of
+/// `c` to a board one move nearer with the other colour to move next. Read from the
+/// distance table, so the class comes from the search, not from a list of mistakes.
+pub fn optimal_first_moves(board: Board) -> usize {
+    let table = table();
+    let answer = table.answer(board);
+    let mut count = 0;
+    for colour in [Colour::Black, Colour::White] {
+        if table.distance(board, colour) != answer {
+            continue;
+        }
+        for_each_move(board, colour, |after| {
+            if table.distance(after, colour.other()).saturating_add(1) == answer {
+                count += 1;
+            }
+        });
+    }
+    count
 }
 
 /// Draws one board of `kind`.
@@ -199,6 +232,7 @@ pub fn generate(kind: Kind, rng: &mut Rng) -> Board {
             &classes.first_mover[usize::from(colour == Colour::White)],
         ),
         Kind::Touching => pick(rng, &classes.touching),
+        Kind::OneWay => pick(rng, &classes.one_way),
     }
 }
 
@@ -212,6 +246,7 @@ mod tests {
         assert!(c.solved.iter().all(|l| !l.is_empty()));
         assert!(c.first_mover.iter().all(|l| !l.is_empty()));
         assert!(!c.touching.is_empty());
+        assert!(!c.one_way.is_empty());
         let mut rng = Rng::new(4);
         let table = table();
         for _ in 0..30 {
@@ -222,6 +257,9 @@ mod tests {
             assert!(b.is_goal() && b.white() & 0x1248 == 0x1248 && !b.has_line(&LINES[..9]));
             let f = generate(Kind::FirstMover(Colour::Black), &mut rng);
             assert!(table.distance(f, Colour::Black) < table.distance(f, Colour::White));
+            let o = generate(Kind::OneWay, &mut rng);
+            assert!(!o.is_goal() && table.answer(o) != UNREACHABLE, "{o}");
+            assert_eq!(optimal_first_moves(o), 1, "{o}");
             let t = generate(Kind::Touching, &mut rng);
             assert!(!t.is_goal());
             let (low, high) = (t.empty.trailing_zeros(), t.empty.ilog2());
@@ -241,6 +279,7 @@ mod tests {
             "solved=antidiagonal-W",
             "first-mover=B",
             "touching",
+            "one-way",
         ] {
             assert_eq!(name.parse::<Kind>().unwrap().to_string(), name);
         }
