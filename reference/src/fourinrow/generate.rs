@@ -257,9 +257,12 @@ mod tests {
             assert!(b.is_goal() && b.white() & 0x1248 == 0x1248 && !b.has_line(&LINES[..9]));
             let f = generate(Kind::FirstMover(Colour::Black), &mut rng);
             assert!(table.distance(f, Colour::Black) < table.distance(f, Colour::White));
-            let o = generate(Kind::OneWay, &mut rng);
-            assert!(!o.is_goal() && table.answer(o) != UNREACHABLE, "{o}");
-            assert_eq!(optimal_first_moves(o), 1, "{o}");
+            let one_way = generate(Kind::OneWay, &mut rng);
+            assert!(
+                !one_way.is_goal() && table.answer(one_way) != UNREACHABLE,
+                "{one_way}"
+            );
+            assert_eq!(optimal_first_moves(one_way), 1, "{one_way}");
             let t = generate(Kind::Touching, &mut rng);
             assert!(!t.is_goal());
             let (low, high) = (t.empty.trailing_zeros(), t.empty.ilog2());
