@@ -56,7 +56,7 @@ pub fn holds(row: Row, trap: Trap, solvable: &mut Solvable) -> bool {
 }
 
 /// How many walks [`draw`] makes, keeping the row with the most forks behind it.
-const WALKS: usize = 8;
+pub const WALKS: usize = 8;
 
 /// Draws a row holding `trap`: goals of a random shape (from `shape`) walked back by
 /// random legal moves. The walk read forwards is a way to the goal through every row
