@@ -33,7 +33,7 @@ pub const HELD_APART: &[Mutant<Row>] = &[
     },
     Mutant {
         name: "few-backtracks",
-        about: "held apart: depth-first search that gives up (Impossible) after 8 dead ends",
+        about: "held apart: depth-first search that gives up (Impossible) after 64 dead ends",
         run: few_backtracks,
     },
     Mutant {
@@ -131,7 +131,8 @@ fn keep_a_jump(row: &Row) -> String {
 const DEAD_END_BUDGET: usize = 64;
 
 fn few_backtracks(row: &Row) -> String {
-    /// Depth-first in successor order; `None` once the budget is spent or no way on.
+    /// Depth-first in successor order: whether the goal was reached, the way to it in
+    /// `path`; false once the budget is spent or there is no way on.
     fn dive(row: Row, budget: &mut usize, path: &mut Vec<Row>) -> bool {
         if row.is_goal() {
             return true;
