@@ -357,11 +357,14 @@ mod tests {
         assert_eq!(languages.named("go").unwrap().1.run_env, ["GOMAXPROCS=2"]);
         // PyPy only by name: `.py` stays CPython.
         assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
-        // Every language outside C and C++'s profiles says what to install, and how to
-        // ask the toolchain its version.
-        for name in ["java", "pascal", "go", "javascript", "pypy"] {
+        // Every language says what to install; those outside C and C++'s profiles also
+        // how to ask the toolchain its version.
+        for name in languages.names() {
             let (_, language) = languages.named(name).unwrap();
             assert!(language.package.is_some(), "{name}");
+        }
+        for name in ["java", "pascal", "go", "javascript", "pypy"] {
+            let (_, language) = languages.named(name).unwrap();
             assert!(language.version.is_some(), "{name}");
         }
         assert!(
