@@ -12,7 +12,8 @@ use reference::{Problem, Verdict};
 use crate::commands::fuzz::{Replay, Source};
 use crate::exec::Limits;
 use crate::judge::{mebibytes, seconds};
-use crate::report::{junit_status, paint};
+use crate::report::verdicts::compile_error_body;
+use crate::report::{junit_compile_error, junit_status, paint};
 use crate::submission::diagnosis::{self, Suggestion};
 
 /// A failure, shrunk, with where it came from and what was done with it.
@@ -186,17 +187,10 @@ pub(crate) fn json(report: &FuzzReport) -> String {
 
 /// JUnit XML: one test case, the fuzz run.
 pub(crate) fn junit(report: &FuzzReport) -> String {
-    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    use quick_junit::{Report, TestCase, TestCaseStatus, TestSuite};
     let name = format!("fuzz {} seed {}", report.problem, report.seed);
     let status = match (&report.compile_error, &report.found) {
-        (Some(message), _) => {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_type("CE");
-            status.set_message(format!("compile error: {}", diagnosis::summary(message)));
-            let advice = report.suggestion().map(|x| format!("\n\n{}", x.for_test()));
-            status.set_description(format!("{message}{}", advice.unwrap_or_default()));
-            status
-        }
+        (Some(message), _) => junit_compile_error(message, report.suggestion().as_ref()),
         (None, Some(found)) => {
             let mut status = junit_status(found.shrunk.failure.verdict.code(), report.summary());
             status.set_description(format!(
@@ -258,19 +252,7 @@ pub(crate) fn human_body(report: &FuzzReport) -> String {
     let good = Style::new().fg_color(Some(AnsiColor::Green.into())).bold();
     let mut out = String::new();
     if let Some(message) = &report.compile_error {
-        let _ = writeln!(out, "\n{}", paint(bad, "CE"));
-        // The compiler echoes the student's source: what a terminal would hide or obey
-        // in it is escaped, as in `grader test`'s report.
-        for line in reference::visible::escape_lines(message.as_bytes()).lines() {
-            let _ = writeln!(out, "  {line}");
-        }
-        if let Some(suggestion) = report.suggestion() {
-            let _ = writeln!(
-                out,
-                "\n{}",
-                paint(Style::new().bold(), &suggestion.for_test())
-            );
-        }
+        compile_error_body(&mut out, message, report.suggestion().as_ref());
         let _ = writeln!(
             out,
             "\n{} the submission did not compile: {}",

@@ -49,6 +49,25 @@ pub(crate) fn junit_status(code: &str, message: String) -> quick_junit::TestCase
     status
 }
 
+/// The JUnit status of a compile error: its first error line as the message; the whole
+/// compiler message, and the profile it points to, as the description. One for `test`'s
+/// cases and `fuzz`'s.
+pub(crate) fn junit_compile_error(
+    message: &str,
+    suggestion: Option<&crate::submission::diagnosis::Suggestion>,
+) -> quick_junit::TestCaseStatus {
+    let mut status = junit_status(
+        "CE",
+        format!(
+            "compile error: {}",
+            crate::submission::diagnosis::summary(message)
+        ),
+    );
+    let advice = suggestion.map(|s| format!("\n\n{}", s.for_test()));
+    status.set_description(format!("{message}{}", advice.unwrap_or_default()));
+    status
+}
+
 /// Writes `text` to stdout as is.
 pub(crate) fn out(text: &str) {
     out_bytes(text.as_bytes());

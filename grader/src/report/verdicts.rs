@@ -9,7 +9,7 @@ use reference::Verdict;
 use crate::exec::Limits;
 use crate::grade::CaseResult;
 use crate::judge::{mebibytes, seconds};
-use crate::report::{junit_status, paint, verdict_style};
+use crate::report::{junit_compile_error, junit_status, paint, verdict_style};
 use crate::submission::diagnosis::{self, Suggestion};
 
 /// How many failing cases the human report shows in full.
@@ -152,19 +152,12 @@ pub(crate) fn json(graded: &Graded<'_>) -> String {
 
 /// JUnit XML: one suite, one `<testcase>` per case.
 pub(crate) fn junit(graded: &Graded<'_>) -> String {
-    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    use quick_junit::{Report, TestCase, TestSuite};
     let mut suite = TestSuite::new(format!("{} {}", graded.problem, graded.submission));
     if let Some(message) = &graded.compile_error {
-        let mut description = message.clone();
-        if let Some(suggestion) = graded.suggestion() {
-            let _ = write!(description, "\n\n{}", suggestion.for_test());
-        }
+        let status = junit_compile_error(message, graded.suggestion().as_ref());
         for name in &graded.names {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_type("CE");
-            status.set_message(format!("compile error: {}", diagnosis::summary(message)));
-            status.set_description(description.clone());
-            suite.add_test_case(TestCase::new(name.clone(), status));
+            suite.add_test_case(TestCase::new(name.clone(), status.clone()));
         }
     }
     for r in graded.results {
@@ -198,6 +191,23 @@ pub(crate) struct Heading<'a> {
     pub(crate) limits: Limits,
 }
 
+/// A `CE` in a human report, before its summary line: the verdict, the compiler's message
+/// escaped (the compiler echoes the student's source: what a terminal would hide or obey
+/// in it is escaped), and the profile it points to. One for `test`'s report and `fuzz`'s.
+pub(crate) fn compile_error_body(out: &mut String, message: &str, suggestion: Option<&Suggestion>) {
+    let _ = writeln!(out, "\n{}", paint(verdict_style("CE"), "CE"));
+    for line in reference::visible::escape_lines(message.as_bytes()).lines() {
+        let _ = writeln!(out, "  {line}");
+    }
+    if let Some(suggestion) = suggestion {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            paint(Style::new().bold(), &suggestion.for_test())
+        );
+    }
+}
+
 /// How a program that compiled (or needed no compiling) was built: `compiled`,
 /// `compiled earlier (cached)`, or `ready` (its language has no compile step, or it was
 /// given as a program or a command).
@@ -222,20 +232,8 @@ pub(crate) fn human(graded: &Graded<'_>) -> String {
 pub(crate) fn human_body(graded: &Graded<'_>, with_table: bool) -> String {
     let mut out = String::new();
     if let Some(message) = &graded.compile_error {
+        compile_error_body(&mut out, message, graded.suggestion().as_ref());
         let ce = paint(verdict_style("CE"), "CE");
-        let _ = writeln!(out, "\n{ce}");
-        // The compiler echoes the student's source: what a terminal would hide or obey
-        // in it is escaped.
-        for line in reference::visible::escape_lines(message.as_bytes()).lines() {
-            let _ = writeln!(out, "  {line}");
-        }
-        if let Some(suggestion) = graded.suggestion() {
-            let _ = writeln!(
-                out,
-                "\n{}",
-                paint(Style::new().bold(), &suggestion.for_test())
-            );
-        }
         let _ = writeln!(
             out,
             "\n{ce} 0/{} passed: {}",
