@@ -551,23 +551,8 @@ fn keep(path: &str) -> io::Result<File> {
 /// session. Each run is a session of its own; a process that left it is not counted,
 /// which can only make a busy machine look less busy.
 fn run_delay(pid: libc::pid_t) -> (u64, u32) {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return (0, 0);
-    };
     let (mut nanos, mut tasks) = (0u64, 0u32);
-    for process in entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-    {
-        let in_run = std::fs::read_to_string(format!("/proc/{process}/stat")).is_ok_and(|stat| {
-            // `pid (comm) state ppid pgrp session ...`: comm may hold spaces.
-            stat.rsplit_once(')')
-                .and_then(|(_, rest)| rest.split_whitespace().nth(3)?.parse::<i32>().ok())
-                == Some(pid)
-        });
-        if !in_run {
-            continue;
-        }
+    for process in processes_where(Stat::Session, pid) {
         let Ok(threads) = std::fs::read_dir(format!("/proc/{process}/task")) else {
             continue;
         };
@@ -585,7 +570,20 @@ fn run_delay(pid: libc::pid_t) -> (u64, u32) {
 
 /// The pids whose parent is this process, from `/proc`.
 fn children() -> Vec<i32> {
-    let me = std::process::id().cast_signed();
+    processes_where(Stat::Parent, std::process::id().cast_signed())
+}
+
+/// A field of `/proc/PID/stat`, by its place after the command name.
+#[derive(Clone, Copy)]
+enum Stat {
+    /// The parent's pid.
+    Parent = 1,
+    /// The session's id.
+    Session = 3,
+}
+
+/// The pids, from `/proc`, whose `field` is `value`.
+fn processes_where(field: Stat, value: i32) -> Vec<i32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -594,10 +592,14 @@ fn children() -> Vec<i32> {
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
         .filter(|pid| {
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-                // `pid (comm) state ppid ...`: comm may hold spaces and parentheses.
-                stat.rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<i32>().ok())
-                    == Some(me)
+                // `pid (comm) state ppid pgrp session ...`: comm may hold spaces and
+                // parentheses, so the fields are counted from the last `)`.
+                stat.rsplit_once(')').and_then(|(_, rest)| {
+                    rest.split_whitespace()
+                        .nth(field as usize)?
+                        .parse::<i32>()
+                        .ok()
+                }) == Some(value)
             })
         })
         .collect()
