@@ -418,26 +418,24 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
     if let Some(t) = known.lock().expect("not poisoned").get(&cache_key) {
         return Ok(t.clone());
     }
-    let compiler = resolve(&command[0], &compile_path()).map_err(|_| {
-        not_installed(
-            source,
-            &format!("the compiler `{}` for {name} is not installed", command[0]),
-            language,
-        )
-    })?;
+    // `what` (a program the compile needs) in the compile's PATH, or why it is missing.
+    let installed = |program: &str, what: String| {
+        resolve(program, &compile_path()).map_err(|_| not_installed(source, &what, language))
+    };
+    let compiler = installed(
+        &command[0],
+        format!("the compiler `{}` for {name} is not installed", command[0]),
+    )?;
     // A language whose compile is a script names the program that must be there by its
     // version probe (`javac`).
     let probe = match &language.version {
-        Some(probe) => {
-            let program = resolve(&probe[0], &compile_path()).map_err(|_| {
-                not_installed(
-                    source,
-                    &format!("`{}` for {name} is not installed", probe[0]),
-                    language,
-                )
-            })?;
-            Some((program, probe[1..].to_vec()))
-        }
+        Some(probe) => Some((
+            installed(
+                &probe[0],
+                format!("`{}` for {name} is not installed", probe[0]),
+            )?,
+            probe[1..].to_vec(),
+        )),
         None => None,
     };
     let mut toolchain = Toolchain {
