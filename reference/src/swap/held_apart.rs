@@ -169,24 +169,6 @@ mod tests {
     use crate::swap::check::check;
 
     #[test]
-    fn every_held_apart_mutant_is_wrong_somewhere_and_right_somewhere() {
-        let rows: Vec<Row> = (2..=9).flat_map(crate::swap::solve::tests::rows).collect();
-        for mutant in HELD_APART {
-            let (mut wrong, mut right) = (0, 0);
-            for &row in &rows {
-                let judged = check(row, &by_counting(row), (mutant.run)(&row).as_bytes());
-                if judged.verdict == Verdict::Accepted {
-                    right += 1;
-                } else {
-                    wrong += 1;
-                }
-            }
-            assert!(wrong > 0, "{} is never wrong", mutant.name);
-            assert!(right > 0, "{} is never right", mutant.name);
-        }
-    }
-
-    #[test]
     fn every_held_apart_mutant_is_right_on_every_standard_start() {
         for mutant in HELD_APART {
             for n in 1..=10 {

@@ -223,10 +223,11 @@ mod tests {
     use crate::Verdict;
     use crate::swap::check::check;
 
+    /// The classic mutants and the held-apart ones alike.
     #[test]
     fn every_mutant_is_wrong_somewhere_and_right_somewhere() {
         let rows: Vec<Row> = (2..=9).flat_map(crate::swap::solve::tests::rows).collect();
-        for mutant in MUTANTS {
+        for mutant in MUTANTS.iter().chain(crate::swap::held_apart::HELD_APART) {
             let (mut wrong, mut right) = (0, 0);
             for &row in &rows {
                 let judged = check(row, &by_counting(row), (mutant.run)(&row).as_bytes());
