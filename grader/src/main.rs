@@ -47,8 +47,6 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return report::clap_error(&error),
     };
-    // What graders that were killed left in the temp folder goes first.
-    temp::sweep();
     let result = commands::run(cli.command);
     temp::remove_own();
     // Once a signal arrived, whatever the command returned (its work done, or an error

@@ -4,8 +4,9 @@
 //!
 //! The folder holds a `.lock` file the process keeps an exclusive `flock` on. A grader
 //! that was killed (SIGKILL, a power cut) releases its lock with its descriptors, so the
-//! next grader to start, of any command, finds the folder unlocked and removes it: what a
-//! killed grader left does not pile up. The lock is taken before the folder gets its
+//! next grader to make its own folder finds that one unlocked and removes it: what a
+//! killed grader left does not pile up. (Commands that start no program make no folder,
+//! leave none, and skip the sweep: `solve` and `check` stay one process start.) The lock is taken before the folder gets its
 //! final name (it is made under a name no sweep looks at, then renamed), so a sweep never
 //! sees a folder whose owner has not locked it yet.
 
@@ -60,7 +61,10 @@ fn root() -> io::Result<PathBuf> {
     if let Some(root) = root.as_ref() {
         return Ok(root.path.clone());
     }
-    let made = make_root(&std::env::temp_dir())?;
+    let parent = std::env::temp_dir();
+    // What graders that were killed left goes before this one adds its own.
+    sweep_in(&parent);
+    let made = make_root(&parent)?;
     let path = made.path.clone();
     *root = Some(made);
     Ok(path)
@@ -110,14 +114,10 @@ pub(crate) fn remove_own() {
     }
 }
 
-/// Removes the folders of graders that are gone from the temp folder. Folders of graders
-/// still running (their lock is held) and anything else are left alone; a folder that
-/// cannot be removed (another user's) is skipped in silence: it is not this call's fault.
-pub(crate) fn sweep() {
-    sweep_in(&std::env::temp_dir());
-}
-
-/// [`sweep`] in `parent`; the number of folders removed.
+/// Removes the folders of graders that are gone from `parent`; the number removed.
+/// Folders of graders still running (their lock is held) and anything else are left
+/// alone; a folder that cannot be removed (another user's) is skipped in silence: it is
+/// not this call's fault.
 fn sweep_in(parent: &Path) -> usize {
     let Ok(entries) = fs::read_dir(parent) else {
         return 0;

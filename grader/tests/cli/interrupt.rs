@@ -1,7 +1,7 @@
 //! Ctrl-C, SIGTERM and SIGKILL in the middle of a command: the runs stop, the exit status
 //! is 128 + the signal, the batch journal keeps exactly the runs that finished, and the
 //! grader's TMPDIR is left empty (by the command itself, or, after a SIGKILL, by the next
-//! grader to start). No program of the stopped command survives it.
+//! grader that runs a program). No program of the stopped command survives it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -183,7 +183,7 @@ fn ctrl_c_stops_a_test_at_once_and_a_second_one_ends_it_now() {
 }
 
 #[test]
-fn a_killed_graders_folders_go_when_the_next_grader_starts() {
+fn a_killed_graders_folders_go_when_the_next_grader_runs_a_program() {
     let dir = tempfile::tempdir().unwrap();
     let tmp = dir.path().join("tmp");
     fs::create_dir(&tmp).unwrap();
@@ -217,10 +217,16 @@ fn a_killed_graders_folders_go_when_the_next_grader_starts() {
         })
         .collect();
     assert_eq!(left.len(), 1, "{left:?}");
+    // The next grader that runs a program sweeps it before it makes its own folder (and
+    // removes its own at its end).
+    let cases = dir.path().join("cases");
+    write(&cases, "1.in", super::FLIP_SAMPLE);
+    write(&cases, "1.ans", "4\n");
     super::grader()
         .env("TMPDIR", &tmp)
-        .args(["solve", "flip"])
-        .write_stdin(super::FLIP_SAMPLE)
+        .current_dir(dir.path())
+        .args(["test", "flip", "--cmd", "echo 4", "--cases"])
+        .arg(&cases)
         .assert()
         .success();
     let mut now = entries(&tmp);
