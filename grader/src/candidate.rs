@@ -44,13 +44,13 @@ impl Candidate for ProgramCandidate<'_> {
         )?;
         // The limits and the signals decide first; the output is judged by the fuzzer
         // against the reference, so here it only has to be there.
-        let decision = judge(&outcome, &self.limits, |_| Judgement::accepted());
-        Ok(if decision.verdict == Verdict::Accepted {
+        let judgement = judge(&outcome, &self.limits, |_| Judgement::accepted());
+        Ok(if judgement.verdict == Verdict::Accepted {
             Observed::Output(outcome.stdout)
         } else {
             Observed::Failed {
-                verdict: decision.verdict,
-                message: decision.message,
+                verdict: judgement.verdict,
+                message: judgement.message,
             }
         })
     }

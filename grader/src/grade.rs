@@ -3,44 +3,21 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Duration;
 
-use reference::{Problem, Verdict};
+use reference::Problem;
 
 use crate::cases::discover::Case;
 use crate::cases::sound;
 use crate::exec::{Input, Limits};
 use crate::files;
-use crate::judge::{Decision, judge};
+use crate::judge::judge;
+use crate::results::case::{Board, CaseResult, Figures};
 use crate::runner::Runner;
 use crate::status::Fault;
 use crate::submission::Program;
 
 /// How much of a program's output a result keeps for the report.
 const OUTPUT_EXCERPT: usize = 64 * 1024;
-
-/// The result of one case.
-#[derive(Debug, Clone)]
-pub(crate) struct CaseResult {
-    /// The case's name (`secret/answers/03`).
-    pub(crate) name: String,
-    /// The verdict and why.
-    pub(crate) decision: Decision,
-    /// CPU time.
-    pub(crate) cpu: Duration,
-    /// Wall time.
-    pub(crate) wall: Duration,
-    /// Peak resident memory, KiB.
-    pub(crate) memory_kib: u64,
-    /// The input, for the report.
-    pub(crate) input: String,
-    /// The expected answer, for the report.
-    pub(crate) expected: String,
-    /// The start of the program's output, for the report.
-    pub(crate) output: Vec<u8>,
-    /// The end of its standard error.
-    pub(crate) stderr_tail: Vec<u8>,
-}
 
 /// How to grade.
 #[derive(Debug, Clone, Copy)]
@@ -87,7 +64,7 @@ pub(crate) fn grade(
                             return Ok(());
                         };
                         let result = run_case(&mut runner, program, case, text, plan)?;
-                        if plan.fail_fast && result.decision.verdict != Verdict::Accepted {
+                        if plan.fail_fast && !result.accepted() {
                             stop.store(true, Ordering::Relaxed);
                         }
                         done(index, &result);
@@ -138,6 +115,14 @@ impl CaseText {
         )?;
         Ok(text)
     }
+
+    /// The input and answer as text, for the reports that show them.
+    pub(crate) fn board(&self) -> Board {
+        Board {
+            input: String::from_utf8_lossy(&self.input).into_owned(),
+            answer: String::from_utf8_lossy(&self.answer).into_owned(),
+        }
+    }
 }
 
 /// A case to grade on: where it is, and its files, read once and found sound.
@@ -170,7 +155,7 @@ pub(crate) fn run_case(
     let (input, answer) = (&text.input, &text.answer);
     let outcome = runner.run(program, Input::File(case.input.clone()), &plan.limits)?;
     let mut broken = None;
-    let decision = judge(&outcome, &plan.limits, |output| {
+    let judgement = judge(&outcome, &plan.limits, |output| {
         plan.problem
             .check(input, Some(answer), output)
             .unwrap_or_else(|e| {
@@ -185,15 +170,16 @@ pub(crate) fn run_case(
     }
     let mut output = outcome.stdout;
     output.truncate(OUTPUT_EXCERPT);
-    Ok(CaseResult {
-        name: case.name.clone(),
-        decision,
+    let figures = Figures {
         cpu: outcome.cpu,
         wall: outcome.wall,
         memory_kib: outcome.peak_kib,
-        input: String::from_utf8_lossy(input).into_owned(),
-        expected: String::from_utf8_lossy(answer).into_owned(),
+    };
+    Ok(CaseResult::new(
+        &case.name,
+        judgement,
+        figures,
         output,
-        stderr_tail: outcome.stderr,
-    })
+        outcome.stderr,
+    ))
 }

@@ -8,23 +8,14 @@ use reference::{Judgement, Verdict};
 
 use crate::exec::{Killed, Limits, Outcome};
 
-/// The verdict of one run and a short, exact reason (empty for `AC`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Decision {
-    /// The verdict.
-    pub(crate) verdict: Verdict,
-    /// Why, for a person.
-    pub(crate) message: String,
-}
-
-/// Decides the verdict of `outcome` under `limits`; `check` judges the output and is only
-/// called when the program ended normally.
+/// Decides the verdict of `outcome` under `limits`, and why (empty for `AC`); `check`
+/// judges the output and is only called when the program ended normally.
 pub(crate) fn judge(
     outcome: &Outcome,
     limits: &Limits,
     check: impl FnOnce(&[u8]) -> Judgement,
-) -> Decision {
-    let decide = |verdict, message: String| Decision { verdict, message };
+) -> Judgement {
+    let decide = |verdict, message: String| Judgement { verdict, message };
     // judging.md: TLE is CPU time over the limit, or wall time over the wall limit.
     if outcome.killed == Some(Killed::Cpu)
         || outcome.signal == Some(libc::SIGXCPU)
@@ -92,8 +83,7 @@ pub(crate) fn judge(
         }
         None => return decide(Verdict::RuntimeError, "ended without a status".to_owned()),
     }
-    let judgement = check(&outcome.stdout);
-    decide(judgement.verdict, judgement.message)
+    check(&outcome.stdout)
 }
 
 /// A runtime error's `head` (the signal or the status), with the runtime's own account of

@@ -19,6 +19,7 @@ mod limits;
 mod outputs;
 mod remove;
 mod report;
+mod results;
 mod runner;
 mod runtime_error;
 mod scratch;

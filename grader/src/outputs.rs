@@ -226,7 +226,7 @@ fn ours(kind: Kind, bytes: &[u8]) -> bool {
         Kind::Journal => text
             .lines()
             .next()
-            .is_some_and(|line| json_with(line, &["key", "student", "case", "verdict"])),
+            .is_some_and(|line| json_with(line, &["key", "student", "result"])),
         Kind::Regressions => fuzz::regressions::parse(text).is_ok(),
     }
 }
@@ -312,7 +312,7 @@ mod tests {
         ));
         assert!(ours(
             Kind::Journal,
-            b"{\"key\":\"ab\",\"student\":\"alice\",\"case\":\"sample/01\",\"verdict\":\"AC\"}\n{\"key\""
+            b"{\"key\":\"ab\",\"student\":\"alice\",\"result\":{\"name\":\"sample/01\"}}\n{\"key\""
         ));
         assert!(ours(
             Kind::Regressions,

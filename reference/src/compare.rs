@@ -5,10 +5,11 @@
 
 use crate::verdict::Verdict;
 
-/// What a checker decides about one output: `AC`, `PE` or `WA`, and why.
+/// A verdict and why. A checker decides `AC`, `PE` or `WA` about one output; the
+/// grader's judge decides every verdict of a run in the same form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Judgement {
-    /// `Accepted`, `Presentation` or `WrongAnswer`.
+    /// The verdict (a checker gives `Accepted`, `Presentation` or `WrongAnswer`).
     pub verdict: Verdict,
     /// Empty for `AC`; otherwise a short, exact reason for a person.
     pub message: String,

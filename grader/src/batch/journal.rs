@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::files;
+use crate::results::case::CaseResult;
 use crate::status::Fault;
 
 /// One finished run.
@@ -24,22 +25,9 @@ pub(crate) struct Record {
     pub(crate) key: String,
     /// The student.
     pub(crate) student: String,
-    /// The case name.
-    pub(crate) case: String,
-    /// The verdict code.
-    pub(crate) verdict: String,
-    /// Why (empty for `AC`).
-    pub(crate) message: String,
-    /// CPU time, ms.
-    pub(crate) cpu_ms: f64,
-    /// Wall time, ms.
-    pub(crate) wall_ms: f64,
-    /// Peak memory, KiB.
-    pub(crate) memory_kib: u64,
-    /// The start of the output, for the gradebook's diffs.
-    pub(crate) output: String,
-    /// The end of stderr.
-    pub(crate) stderr: String,
+    /// The case's result (the start of the output and the end of stderr of a failing
+    /// run, for the gradebook's diffs).
+    pub(crate) result: CaseResult,
 }
 
 /// An open journal.
@@ -101,17 +89,20 @@ mod tests {
     use super::*;
 
     fn record(key: &str) -> Record {
+        let figures = crate::results::case::Figures {
+            memory_kib: 1500,
+            ..Default::default()
+        };
         Record {
             key: key.to_owned(),
             student: "alice".to_owned(),
-            case: "sample/01".to_owned(),
-            verdict: "AC".to_owned(),
-            message: String::new(),
-            cpu_ms: 1.0,
-            wall_ms: 2.0,
-            memory_kib: 1500,
-            output: "4\n".to_owned(),
-            stderr: String::new(),
+            result: CaseResult::new(
+                "sample/01",
+                reference::Judgement::wrong("expected `4`, got `5`"),
+                figures,
+                b"5\n".to_vec(),
+                Vec::new(),
+            ),
         }
     }
 

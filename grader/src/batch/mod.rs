@@ -23,12 +23,15 @@ use crate::exec::Limits;
 use crate::files;
 use crate::grade::{self, CaseText, Plan};
 use crate::report::progress::BatchProgress;
+use crate::results::case::CaseResult;
+use crate::results::gradebook::{Gradebook, SkippedReport, StudentReport, Tally};
+use crate::results::limits::LimitsRecord;
+use crate::results::mark::{self, Mark};
 use crate::runner::Runner;
 use crate::status::Fault;
 use crate::submission::compile::hex;
 use crate::submission::{self, Built, Options, Program, Submission, diagnosis};
 use discover::{Skipped, Student};
-use gradebook::{CaseReport, Gradebook, LimitFacts, SkippedReport, StudentReport, Tally};
 use journal::{Journal, Record};
 use lang_for::LangChoices;
 
@@ -100,7 +103,7 @@ pub(crate) fn grade_class(
     known: HashMap<String, Record>,
 ) -> Result<Gradebook, Fault> {
     let (texts, case_keys): (Vec<CaseText>, Vec<String>) = case_texts(cases)?.into_iter().unzip();
-    let limits_key = format!("{:?}", batch.limits);
+    let limits_key = LimitsRecord::of(&batch.limits).key();
     let progress = BatchProgress::new(students.len());
     let mut builds = build_all(batch, students);
     // A build the stopping cut short is no student's result.
@@ -240,7 +243,7 @@ impl Pool<'_, '_> {
             if !skip {
                 let (case, text) = (&self.cases[c], &self.texts[c]);
                 match grade::run_case(&mut runner, program, case, text, &self.plan) {
-                    Ok(result) => self.journal_run(s, (self.key)(hash, c), &result)?,
+                    Ok(result) => self.journal_run(s, (self.key)(hash, c), result)?,
                     // Stopping is the batch's end, not this student's fault.
                     Err(e @ Fault::Interrupted(_)) => return Err(e),
                     Err(e) => {
@@ -266,9 +269,13 @@ impl Pool<'_, '_> {
     }
 
     /// Journals one run of student `s` and counts it.
-    fn journal_run(&self, s: usize, key: String, result: &grade::CaseResult) -> Result<(), Fault> {
-        let record = record(key, &self.students[s].name, result);
-        if record.verdict != "AC" && !self.failed[s].swap(true, Ordering::SeqCst) {
+    fn journal_run(&self, s: usize, key: String, result: CaseResult) -> Result<(), Fault> {
+        let record = Record {
+            key,
+            student: self.students[s].name.clone(),
+            result: result.excerpt(EXCERPT),
+        };
+        if !record.result.accepted() && !self.failed[s].swap(true, Ordering::SeqCst) {
             self.failing.fetch_add(1, Ordering::Relaxed);
         }
         self.journal.append(&record)?;
@@ -377,39 +384,6 @@ fn run_key(program: &str, case: &str, limits: &str) -> String {
     hex(&hash.finalize())
 }
 
-fn excerpt(bytes: &[u8], from_end: bool) -> String {
-    let cut = if from_end {
-        &bytes[bytes.len().saturating_sub(EXCERPT)..]
-    } else {
-        &bytes[..bytes.len().min(EXCERPT)]
-    };
-    String::from_utf8_lossy(cut).into_owned()
-}
-
-fn record(key: String, student: &str, result: &grade::CaseResult) -> Record {
-    let failed = result.decision.verdict != Verdict::Accepted;
-    Record {
-        key,
-        student: student.to_owned(),
-        case: result.name.clone(),
-        verdict: result.decision.verdict.code().to_owned(),
-        message: result.decision.message.clone(),
-        cpu_ms: (result.cpu.as_secs_f64() * 1e6).round() / 1e3,
-        wall_ms: (result.wall.as_secs_f64() * 1e6).round() / 1e3,
-        memory_kib: result.memory_kib,
-        output: if failed {
-            excerpt(&result.output, false)
-        } else {
-            String::new()
-        },
-        stderr: if failed {
-            excerpt(&result.stderr_tail, true)
-        } else {
-            String::new()
-        },
-    }
-}
-
 /// One student's report, from the build and the journal.
 fn student_report(
     batch: &Batch<'_>,
@@ -431,7 +405,7 @@ fn student_report(
         problem: batch.problem.id().to_owned(),
         submission,
         language: String::new(),
-        verdict: gradebook::NOT_GRADED.to_owned(),
+        verdict: Mark::NotGraded,
         score: 0.0,
         passed: 0,
         total: cases.len(),
@@ -455,7 +429,7 @@ fn student_report(
     match build {
         Build::CompileError { language, message } => {
             report.language.clone_from(language);
-            Verdict::CompileError.code().clone_into(&mut report.verdict);
+            report.verdict = Mark::Graded(Verdict::CompileError);
             report.compile_error = Some(message.clone());
             report.suggestion = diagnosis::suggestion(language, message);
         }
@@ -466,27 +440,23 @@ fn student_report(
                 let Some(r) = records.get(&key(hash, c)) else {
                     continue;
                 };
-                if r.verdict == "AC" {
+                if r.result.accepted() {
                     report.passed += 1;
                     if let Some(t) = report.groups.get_mut(case.group()) {
                         t.passed += 1;
                     }
                 }
-                report.cases.push(CaseReport {
+                // Named as the case folder names it now (the key holds its contents).
+                report.cases.push(CaseResult {
                     name: case.name.clone(),
-                    verdict: r.verdict.clone(),
-                    cpu_ms: r.cpu_ms,
-                    wall_ms: r.wall_ms,
-                    memory_kib: r.memory_kib,
-                    message: r.message.clone(),
-                    output: r.output.clone(),
-                    stderr: r.stderr.clone(),
+                    ..r.result.clone()
                 });
             }
-            report.verdict = gradebook::overall(&report.cases, cases.len());
+            let verdicts = report.cases.iter().map(|c| c.verdict);
+            report.verdict = Mark::Graded(mark::overall(verdicts, cases.len()));
         }
     }
-    report.score = gradebook::score(report.passed, cases.len());
+    report.score = mark::score(report.passed, cases.len());
     report
 }
 
@@ -513,12 +483,7 @@ fn assemble(
         .collect();
     Gradebook {
         problem: batch.problem.id().to_owned(),
-        limits: LimitFacts {
-            cpu_ms: batch.limits.cpu.as_secs_f64() * 1e3,
-            wall_ms: batch.limits.wall.as_secs_f64() * 1e3,
-            memory_kib: batch.limits.memory / 1024,
-            output_kib: batch.limits.output / 1024,
-        },
+        limits: LimitsRecord::of(&batch.limits),
         cases: cases.iter().map(|c| c.name.clone()).collect(),
         groups,
         students: reports,
@@ -529,7 +494,7 @@ fn assemble(
                 let answer = files::read_capped(case.answer.as_ref()?).ok()?;
                 Some((
                     case.name.clone(),
-                    gradebook::Board {
+                    crate::results::case::Board {
                         input: String::from_utf8_lossy(&input).into_owned(),
                         answer: String::from_utf8_lossy(&answer).into_owned(),
                     },

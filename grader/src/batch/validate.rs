@@ -8,7 +8,8 @@ use std::collections::HashSet;
 
 use reference::{Problem, Verdict};
 
-use super::gradebook::{self, Gradebook, StudentReport, Tally};
+use crate::results::gradebook::{Gradebook, StudentReport, Tally};
+use crate::results::mark::{self, Mark};
 
 /// The first fault of `book`: where it is (`students[2].passed`) and what.
 pub(crate) fn validate(book: &Gradebook) -> Result<(), String> {
@@ -87,15 +88,8 @@ fn validate_student(
             student.passed, student.total
         ));
     }
-    let verdict = student.verdict.as_str();
-    if verdict != gradebook::NOT_GRADED && verdict.parse::<Verdict>().is_err() {
-        return Err(format!(
-            "verdict: `{verdict}` is not a verdict (known: {}, {})",
-            Verdict::ALL.map(Verdict::code).join(", "),
-            gradebook::NOT_GRADED
-        ));
-    }
-    let expected = gradebook::score(student.passed, student.total);
+    let verdict = student.verdict;
+    let expected = mark::score(student.passed, student.total);
     if (student.score - expected).abs() > 1e-9 {
         return Err(format!(
             "score: {}, but {}/{} passed is {expected}",
@@ -110,28 +104,32 @@ fn validate_student(
     }
     // What was built decides which verdicts can be.
     let built = match (&student.compile_error, &student.error) {
-        (Some(_), _) => Verdict::CompileError.code(),
-        (None, Some(_)) => gradebook::NOT_GRADED,
-        (None, None) => "",
+        (Some(_), _) => Some(Mark::Graded(Verdict::CompileError)),
+        (None, Some(_)) => Some(Mark::NotGraded),
+        (None, None) => None,
     };
-    if built.is_empty() {
-        let expected = gradebook::overall(&student.cases, student.total);
-        if verdict != expected {
+    match built {
+        None => {
+            let expected = mark::overall(student.cases.iter().map(|c| c.verdict), student.total);
+            if verdict != Mark::Graded(expected) {
+                return Err(format!(
+                    "verdict: `{verdict}`, but its cases make it `{expected}`"
+                ));
+            }
+        }
+        Some(built) if verdict != built || !student.cases.is_empty() || student.passed != 0 => {
             return Err(format!(
-                "verdict: `{verdict}`, but its cases make it `{expected}`"
+                "verdict: `{verdict}` with {} cases and {} passed, but a student with {} has `{built}`, no cases and none passed",
+                student.cases.len(),
+                student.passed,
+                if built == Mark::NotGraded {
+                    "an error"
+                } else {
+                    "a compile error"
+                }
             ));
         }
-    } else if verdict != built || !student.cases.is_empty() || student.passed != 0 {
-        return Err(format!(
-            "verdict: `{verdict}` with {} cases and {} passed, but a student with {} has `{built}`, no cases and none passed",
-            student.cases.len(),
-            student.passed,
-            if built == gradebook::NOT_GRADED {
-                "an error"
-            } else {
-                "a compile error"
-            }
-        ));
+        Some(_) => {}
     }
     Ok(())
 }
@@ -177,8 +175,7 @@ fn validate_cases(
                 "{at}.name: listed twice, or out of the cases' order"
             ));
         }
-        if case.verdict.parse::<Verdict>().is_err() || case.verdict == Verdict::CompileError.code()
-        {
+        if case.verdict == Verdict::CompileError {
             return Err(format!(
                 "{at}.verdict: `{}` is not a run's verdict",
                 case.verdict
@@ -190,11 +187,7 @@ fn validate_cases(
             }
         }
     }
-    let accepted = student
-        .cases
-        .iter()
-        .filter(|c| c.verdict == Verdict::Accepted.code())
-        .count();
+    let accepted = student.cases.iter().filter(|c| c.accepted()).count();
     if accepted != student.passed {
         return Err(format!(
             "passed: {}, but {accepted} of its cases are AC",
@@ -207,19 +200,20 @@ fn validate_cases(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::batch::gradebook::{CaseReport, LimitFacts};
+    use crate::results::case::{Board, CaseResult};
+    use crate::results::limits::LimitsRecord;
     use std::collections::BTreeMap;
 
-    fn case(name: &str, verdict: &str) -> CaseReport {
-        CaseReport {
+    fn case(name: &str, verdict: Verdict) -> CaseResult {
+        CaseResult {
             name: name.to_owned(),
-            verdict: verdict.to_owned(),
+            verdict,
             cpu_ms: 1.0,
             wall_ms: 2.0,
             memory_kib: 1000,
             message: String::new(),
-            output: String::new(),
-            stderr: String::new(),
+            output: Vec::new(),
+            stderr: Vec::new(),
         }
     }
 
@@ -227,11 +221,13 @@ mod tests {
         let tally = |passed, total| Tally { passed, total };
         Gradebook {
             problem: "flip".to_owned(),
-            limits: LimitFacts {
+            limits: LimitsRecord {
                 cpu_ms: 1000.0,
                 wall_ms: 4000.0,
                 memory_kib: 262_144,
                 output_kib: 65536,
+                processes: Some(64),
+                sandbox: Some(crate::exec::sandbox::Tier::Basic),
             },
             cases: vec!["sample/01".to_owned(), "secret/02".to_owned()],
             groups: BTreeMap::from([("sample".to_owned(), 1), ("secret".to_owned(), 1)]),
@@ -241,7 +237,7 @@ mod tests {
                     problem: "flip".to_owned(),
                     submission: "alice.c".to_owned(),
                     language: "c".to_owned(),
-                    verdict: "WA".to_owned(),
+                    verdict: Mark::Graded(Verdict::WrongAnswer),
                     score: 50.0,
                     passed: 1,
                     total: 2,
@@ -252,14 +248,17 @@ mod tests {
                     compile_error: None,
                     suggestion: None,
                     error: None,
-                    cases: vec![case("sample/01", "AC"), case("secret/02", "WA")],
+                    cases: vec![
+                        case("sample/01", Verdict::Accepted),
+                        case("secret/02", Verdict::WrongAnswer),
+                    ],
                 },
                 StudentReport {
                     student: "bob".to_owned(),
                     problem: "flip".to_owned(),
                     submission: "bob.cpp".to_owned(),
                     language: "cpp".to_owned(),
-                    verdict: "CE".to_owned(),
+                    verdict: Mark::Graded(Verdict::CompileError),
                     score: 0.0,
                     passed: 0,
                     total: 2,
@@ -309,15 +308,9 @@ mod tests {
             },
         );
         fault(
-            "students[0] (`alice`).verdict: `XYZ` is not a verdict",
-            |b| {
-                "XYZ".clone_into(&mut b.students[0].verdict);
-            },
-        );
-        fault(
             "students[0] (`alice`).verdict: `AC`, but its cases make it `WA`",
             |b| {
-                "AC".clone_into(&mut b.students[0].verdict);
+                b.students[0].verdict = Mark::Graded(Verdict::Accepted);
             },
         );
         fault("students[0] (`alice`).score", |b| {
@@ -354,7 +347,7 @@ mod tests {
         fault(
             "students[0] (`alice`).cases[1] (`secret/02`).verdict",
             |b| {
-                "CE".clone_into(&mut b.students[0].cases[1].verdict);
+                b.students[0].cases[1].verdict = Verdict::CompileError;
             },
         );
         fault("students[0] (`alice`).cases[0] (`sample/01`).cpu_ms", |b| {
@@ -363,16 +356,16 @@ mod tests {
         fault(
             "students[0] (`alice`).passed: 1, but 2 of its cases are AC",
             |b| {
-                "AC".clone_into(&mut b.students[0].cases[1].verdict);
+                b.students[0].cases[1].verdict = Verdict::Accepted;
             },
         );
         fault("students[1] (`bob`).verdict: `AC` with 0 cases", |b| {
-            "AC".clone_into(&mut b.students[1].verdict);
+            b.students[1].verdict = Mark::Graded(Verdict::Accepted);
         });
         fault("boards", |b| {
             b.boards.insert(
                 "nope".to_owned(),
-                gradebook::Board {
+                Board {
                     input: String::new(),
                     answer: String::new(),
                 },

@@ -18,28 +18,19 @@ use crate::cli::{FuzzArgs, TestReport};
 use crate::files;
 use crate::outputs::{self, Kind, Parent};
 use crate::report::progress::{Progress, StatusLine, Stream};
-use crate::report::{self, fuzz::Found, fuzz::FuzzReport};
+use crate::report::{self, fuzz::Summary as _};
+use crate::results::finding::{Found, FuzzResult, Source};
+use crate::results::limits::LimitsRecord;
 use crate::status::{Fault, Status};
 use crate::submission::Built;
 
 use replay::Again;
-pub(crate) use replay::Replay;
+use replay::Replay;
 
 /// Runs without `--runs` or `--duration`.
 const DEFAULT_RUNS: u64 = 1000;
 /// How long shrinking may take, whatever `--shrink-steps` allows.
 const SHRINK_TIME: Duration = Duration::from_secs(30);
-
-/// Where a failing input came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Source {
-    /// The regressions file, entry number `.0`.
-    Regression(usize),
-    /// Drawn from the seed.
-    Seeded,
-    /// The exhaustive list.
-    Exhaustive,
-}
 
 pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     let problem = args.problem;
@@ -61,20 +52,20 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     check_outputs(args, regressions_file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
-    let mut facts = FuzzReport {
+    let mut facts = FuzzResult {
         problem,
         submission: String::new(),
         language: String::new(),
         seed,
         exhaustive: args.exhaustive,
-        limits,
+        limits: LimitsRecord::of(&limits),
         runs: 0,
         replayed: 0,
         elapsed: Duration::ZERO,
         compile_error: None,
         found: None,
     };
-    let (built, header_printed) = build(args, &mut facts)?;
+    let (built, header_printed) = build(args, &mut facts, limits.sandbox)?;
     let program = match built {
         Built::CompileError { language, message } => {
             facts.language = language;
@@ -116,7 +107,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
                 Source::Regression(i) => earlier.get(i).cloned(),
                 _ => None,
             },
-            replay: Replay::new(args, limits.sandbox, again),
+            replay: Replay::new(args, limits.sandbox, again).to_string(),
             finding,
             shrunk,
             saved: Vec::new(),
@@ -139,21 +130,24 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
 /// on stdout starts with it at once, and the rest follows at the end (the same bytes as
 /// the report printed whole); a terminal on stderr says while it compiles. The build, and
 /// whether the header is out.
-fn build(args: &FuzzArgs, facts: &mut FuzzReport) -> Result<(Built, bool), Fault> {
+fn build(
+    args: &FuzzArgs,
+    facts: &mut FuzzResult,
+    sandbox: crate::exec::sandbox::Tier,
+) -> Result<(Built, bool), Fault> {
     let mut header_printed = false;
     let status = StatusLine::new(Stream::Stderr);
-    let (built, shown) =
-        super::build(&args.submission, facts.limits.sandbox, |foreseen, shown| {
-            shown.clone_into(&mut facts.submission);
-            facts.language.clone_from(&foreseen.language);
-            if args.report == TestReport::Human && args.report_file.is_none() {
-                report::out_styled(&report::fuzz::header(facts));
-                header_printed = true;
-            }
-            if foreseen.compiles {
-                status.phase(&format!("compiling {shown}"));
-            }
-        })?;
+    let (built, shown) = super::build(&args.submission, sandbox, |foreseen, shown| {
+        shown.clone_into(&mut facts.submission);
+        facts.language.clone_from(&foreseen.language);
+        if args.report == TestReport::Human && args.report_file.is_none() {
+            report::out_styled(&report::fuzz::header(facts));
+            header_printed = true;
+        }
+        if foreseen.compiles {
+            status.phase(&format!("compiling {shown}"));
+        }
+    })?;
     status.finish();
     facts.submission = shown;
     Ok((built, header_printed))
@@ -366,7 +360,7 @@ fn clock_seed() -> u64 {
 /// Writes the report (`header_printed`: the human report's header is on stdout already)
 /// and tells the exit status.
 fn report_and_status(
-    facts: &FuzzReport,
+    facts: &FuzzResult,
     args: &FuzzArgs,
     header_printed: bool,
 ) -> Result<Status, Fault> {

@@ -3,12 +3,13 @@
 
 use std::path::Path;
 
-use crate::batch::gradebook::{self, Gradebook};
+use crate::batch::gradebook;
 use crate::batch::validate;
 use crate::cli::{BatchReport, MergeArgs};
 use crate::files;
 use crate::outputs::{self, Kind};
 use crate::report;
+use crate::results::gradebook::Gradebook;
 use crate::status::{Fault, Status};
 
 /// The files of a gradebook folder, as [`write_and_print`] writes them.
@@ -27,22 +28,54 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     outputs::folder(&args.out, &GRADEBOOK, &inputs)?;
     let mut books = Vec::new();
     for path in &args.reports {
-        let text = files::read_prefix(path)?.0;
-        let book: Gradebook = serde_json::from_slice(&text).map_err(|e| {
-            Fault::Usage(format!(
-                "{}:{}:{}: not a gradebook: {e}",
-                path.display(),
-                e.line(),
-                e.column()
-            ))
-        })?;
+        let book = read(path)?;
         validate::validate(&book).map_err(|e| Fault::Usage(format!("{}: {e}", path.display())))?;
         books.push((path.display().to_string(), book));
     }
-    let merged = gradebook::merge(books).map_err(Fault::Usage)?;
+    let merged = Gradebook::merge(books).map_err(Fault::Usage)?;
     write_and_print(&merged, &args.out, args.report)
 }
 
+/// Reads a gradebook. What does not parse, or holds a value of the wrong type (a verdict
+/// that is none), is located by line and column and named by its field, as `validate`
+/// names fields: `students[2] (`alice`).verdict`.
+fn read(path: &Path) -> Result<Gradebook, Fault> {
+    let text = files::read_prefix(path)?.0;
+    let mut json = serde_json::Deserializer::from_slice(&text);
+    serde_path_to_error::deserialize(&mut json).map_err(|e| {
+        let mut at = e.path().to_string();
+        // The student's name, when the fault is in a student and the file is JSON.
+        if let Some(rest) = at.strip_prefix("students[")
+            && let Some((index, rest)) = rest.split_once(']')
+            && let Ok(index) = index.parse::<usize>()
+            && let Ok(value) = serde_json::from_slice::<serde_json::Value>(&text)
+            && let Some(name) = value["students"][index]["student"].as_str()
+        {
+            at = format!("students[{index}] (`{name}`){rest}");
+        }
+        let inner = e.inner();
+        let field = if at == "." {
+            String::new()
+        } else {
+            format!("{at}: ")
+        };
+        Fault::Usage(format!(
+            "{}:{}:{}: not a gradebook: {field}{}",
+            path.display(),
+            inner.line(),
+            inner.column(),
+            strip_position(&inner.to_string())
+        ))
+    })
+}
+
+/// serde_json's message without the ` at line L column C` it ends with (the location
+/// leads the line instead).
+fn strip_position(message: &str) -> &str {
+    message
+        .rfind(" at line ")
+        .map_or(message, |at| &message[..at])
+}
 /// Writes `gradebook.json`, `.csv`, `.xml` and `.html` into `out` (atomically) and prints the
 /// chosen report; exit 1 unless every student is `AC`.
 pub(crate) fn write_and_print(

@@ -7,11 +7,9 @@ use crate::cli::{TestArgs, TestReport};
 use crate::files;
 use crate::grade::{self, Plan};
 use crate::outputs::{self, Kind, Parent};
-use crate::report::{
-    self,
-    progress::TestProgress,
-    verdicts::{Graded, Heading},
-};
+use crate::report::{self, progress::TestProgress, verdicts::Heading};
+use crate::results::limits::LimitsRecord;
+use crate::results::submission::{Build, SubmissionResult};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
 
@@ -34,13 +32,13 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             language: &foreseen.language,
             built: None,
             total: cases.len(),
-            limits,
+            limits: LimitsRecord::of(&limits),
         });
         progress.building(&header, foreseen.compiles.then_some(shown));
     })?;
-    let (results, language, (compiled, cached), compile_error) = match built {
+    let (results, language, build) = match built {
         Built::CompileError { language, message } => {
-            (Vec::new(), language, (true, false), Some(message))
+            (Vec::new(), language, Build::CompileError(message))
         }
         Built::Ready(program) => {
             let plan = Plan {
@@ -49,34 +47,28 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
                 jobs: super::jobs(args.jobs),
                 fail_fast: args.fail_fast,
             };
-            progress.built(report::verdicts::how_built(
-                program.compiled,
-                program.cached,
-            ));
+            let build = Build::of(program.compiled, program.cached);
+            progress.built(build.describe());
             progress.running(&names);
             let results = grade::grade(&program, &cases, &plan, &|index, result| {
                 progress.case_done(index, result);
             })?;
-            (
-                results,
-                program.language.clone(),
-                (program.compiled, program.cached),
-                None,
-            )
+            (results, program.language.clone(), build)
         }
     };
     progress.finish();
-    let graded = Graded {
-        problem: problem.id(),
+    let graded = SubmissionResult {
+        problem,
         submission: shown,
         language,
-        cached,
-        compiled,
-        compile_error,
-        limits,
-        total: cases.len(),
-        results: &results,
+        build,
+        limits: LimitsRecord::of(&limits),
         names,
+        cases: results,
+        boards: cases
+            .iter()
+            .map(|c| (c.case.name.clone(), c.text.board()))
+            .collect(),
     };
     let text = match args.report {
         TestReport::Human if progress.streamed() => report::verdicts::human_body(&graded, false),
@@ -89,9 +81,9 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             files::write_atomic(path, report::plain(&text).as_bytes())?;
             report::note(&format!(
                 "{} {}/{} passed; report written to {}",
-                graded.verdict().code(),
+                graded.verdict(),
                 graded.passed(),
-                graded.total,
+                graded.total(),
                 path.display()
             ));
         }

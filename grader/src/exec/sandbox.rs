@@ -15,8 +15,11 @@ use std::sync::OnceLock;
 use super::cgroup::{self, Hierarchy};
 use crate::status::Fault;
 
-/// An isolation tier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// An isolation tier (written by its name, as on the command line).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub(crate) enum Tier {
     /// A session of its own and the whole run killed, only.
     None,

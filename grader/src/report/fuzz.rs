@@ -2,94 +2,24 @@
 //! with expected and got, and the command that replays it), JSON and JUnit.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
-use std::time::Duration;
 
 use anstyle::{AnsiColor, Style};
-use fuzz::{Finding, Regression, Shrunk};
-use reference::{Problem, Verdict};
+use reference::Problem;
 
-use crate::commands::fuzz::{Replay, Source};
-use crate::exec::Limits;
 use crate::judge::{mebibytes, seconds};
 use crate::report::verdicts::compile_error_body;
 use crate::report::{junit_compile_error, junit_status, paint};
-use crate::submission::diagnosis::{self, Suggestion};
+use crate::results::finding::{FuzzResult, Source};
+use crate::submission::diagnosis;
 
-/// A failure, shrunk, with where it came from and what was done with it.
-#[derive(Debug)]
-pub(crate) struct Found {
-    /// Where the input came from.
-    pub(crate) source: Source,
-    /// The regression it replays, when it came from the file.
-    pub(crate) regression: Option<Regression>,
-    /// The failing run as found.
-    pub(crate) finding: Finding,
-    /// The smallest failing input the shrinker reached.
-    pub(crate) shrunk: Shrunk,
-    /// The command that finds it again.
-    pub(crate) replay: Replay,
-    /// `--save`: the `.in` and `.ans` written.
-    pub(crate) saved: Vec<PathBuf>,
-    /// The regressions file it was added to.
-    pub(crate) recorded: Option<PathBuf>,
-}
-
-/// Everything a fuzz report says.
-#[derive(Debug)]
-pub(crate) struct FuzzReport {
-    /// The problem.
-    pub(crate) problem: Problem,
-    /// The submission as the user named it.
-    pub(crate) submission: String,
-    /// Its language.
-    pub(crate) language: String,
-    /// The seed.
-    pub(crate) seed: u64,
-    /// Whether every input was run.
-    pub(crate) exhaustive: bool,
-    /// The limits of every run.
-    pub(crate) limits: Limits,
-    /// Runs made (regressions included; shrinking not).
-    pub(crate) runs: u64,
-    /// Of those, replays of the regressions file.
-    pub(crate) replayed: u64,
-    /// Time spent running (shrinking not included).
-    pub(crate) elapsed: Duration,
-    /// The compiler's message when it did not compile.
-    pub(crate) compile_error: Option<String>,
-    /// The failure, if any.
-    pub(crate) found: Option<Found>,
-}
-
-impl FuzzReport {
-    /// The overall verdict: `CE`, the failure's, or `AC` when nothing was found.
-    pub(crate) fn verdict(&self) -> Verdict {
-        if self.compile_error.is_some() {
-            Verdict::CompileError
-        } else {
-            self.found
-                .as_ref()
-                .map_or(Verdict::Accepted, |f| f.shrunk.failure.verdict)
-        }
-    }
-
-    /// The profile a `CE`'s message points to (`--lang poj`), if any.
-    fn suggestion(&self) -> Option<Suggestion> {
-        diagnosis::suggestion(&self.language, self.compile_error.as_ref()?)
-    }
-
-    fn rate(&self) -> f64 {
-        let secs = self.elapsed.as_secs_f64();
-        if secs > 0.0 {
-            self.runs as f64 / secs
-        } else {
-            0.0
-        }
-    }
-
+/// One line: what a fuzz run did.
+pub(crate) trait Summary {
     /// One line: what happened.
-    pub(crate) fn summary(&self) -> String {
+    fn summary(&self) -> String;
+}
+
+impl Summary for FuzzResult {
+    fn summary(&self) -> String {
         match (&self.compile_error, &self.found) {
             (Some(_), _) => "CE: the submission did not compile".to_owned(),
             (None, Some(found)) => format!(
@@ -135,33 +65,29 @@ fn shown(bytes: &[u8]) -> String {
 }
 
 /// The JSON object.
-pub(crate) fn json(report: &FuzzReport) -> String {
+pub(crate) fn json(report: &FuzzResult) -> String {
     let found = report.found.as_ref().map(|found| {
         let f = &found.finding;
         let s = &found.shrunk;
         serde_json::json!({
             "run": f.number(),
             "kind": f.kind,
-            "source": match found.source {
-                Source::Regression(_) => "regression",
-                Source::Seeded => "seed",
-                Source::Exhaustive => "exhaustive",
-            },
+            "source": found.source.name(),
             "input": f.input,
-            "verdict": f.failure.verdict.code(),
+            "verdict": f.failure.verdict,
             "message": f.failure.message,
             "expected": answer_of(report.problem, &f.input),
             "got": shown(&f.failure.output),
             "shrunk": {
                 "input": s.input,
-                "verdict": s.failure.verdict.code(),
+                "verdict": s.failure.verdict,
                 "message": s.failure.message,
                 "expected": answer_of(report.problem, &s.input),
                 "got": shown(&s.failure.output),
                 "steps": s.steps,
                 "simplified": s.simplified,
             },
-            "replay": found.replay.to_string(),
+            "replay": found.replay,
             "saved": found.saved.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "regressions_file": found.recorded.as_ref().map(|p| p.display().to_string()),
         })
@@ -170,7 +96,7 @@ pub(crate) fn json(report: &FuzzReport) -> String {
         "problem": report.problem.id(),
         "submission": report.submission,
         "language": report.language,
-        "verdict": report.verdict().code(),
+        "verdict": report.verdict(),
         "seed": report.seed,
         "exhaustive": report.exhaustive,
         "runs": report.runs,
@@ -186,13 +112,13 @@ pub(crate) fn json(report: &FuzzReport) -> String {
 }
 
 /// JUnit XML: one test case, the fuzz run.
-pub(crate) fn junit(report: &FuzzReport) -> String {
+pub(crate) fn junit(report: &FuzzResult) -> String {
     use quick_junit::{Report, TestCase, TestCaseStatus, TestSuite};
     let name = format!("fuzz {} seed {}", report.problem, report.seed);
     let status = match (&report.compile_error, &report.found) {
         (Some(message), _) => junit_compile_error(message, report.suggestion().as_ref()),
         (None, Some(found)) => {
-            let mut status = junit_status(found.shrunk.failure.verdict.code(), report.summary());
+            let mut status = junit_status(found.shrunk.failure.verdict, report.summary());
             status.set_description(format!(
                 "input:\n{}\nexpected:\n{}\ngot:\n{}\n{}\nreplay: {}",
                 found.shrunk.input,
@@ -215,7 +141,7 @@ pub(crate) fn junit(report: &FuzzReport) -> String {
 }
 
 /// The human report.
-pub(crate) fn human(report: &FuzzReport) -> String {
+pub(crate) fn human(report: &FuzzResult) -> String {
     let mut out = header(report);
     out.push_str(&human_body(report));
     out
@@ -223,7 +149,7 @@ pub(crate) fn human(report: &FuzzReport) -> String {
 
 /// The human report's first line: what is fuzzed, from which seed, under which limits.
 /// Known before anything is built, so printed first.
-pub(crate) fn header(report: &FuzzReport) -> String {
+pub(crate) fn header(report: &FuzzResult) -> String {
     let what = if report.exhaustive {
         "every input".to_owned()
     } else {
@@ -232,9 +158,9 @@ pub(crate) fn header(report: &FuzzReport) -> String {
     let facts = format!(
         "({}; {what}; limits {} CPU, {}; sandbox {})",
         report.language,
-        seconds(report.limits.cpu),
-        mebibytes(report.limits.memory),
-        report.limits.sandbox
+        seconds(report.limits.cpu()),
+        mebibytes(report.limits.memory()),
+        report.limits.tier()
     );
     format!(
         "{} {} {} {}\n",
@@ -246,7 +172,7 @@ pub(crate) fn header(report: &FuzzReport) -> String {
 }
 
 /// The human report after its header: the compiler's refusal, or what was found.
-pub(crate) fn human_body(report: &FuzzReport) -> String {
+pub(crate) fn human_body(report: &FuzzResult) -> String {
     let dim = Style::new().dimmed();
     let bad = Style::new().fg_color(Some(AnsiColor::Red.into())).bold();
     let good = Style::new().fg_color(Some(AnsiColor::Green.into())).bold();

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use anstyle::Style;
 
-use crate::batch::gradebook::Gradebook;
 use crate::report::{paint, verdict_style};
+use crate::results::gradebook::Gradebook;
 use crate::submission::diagnosis;
 
 /// The summary, with ANSI colours (stripped by the writer when not wanted).
@@ -40,16 +40,18 @@ pub(crate) fn human(book: &Gradebook, out: &Path) -> String {
             },
             (None, Some(m)) => m.clone(),
             (None, None) => s
-                .cases
-                .iter()
-                .find(|c| c.verdict != "AC")
+                .failures()
+                .next()
                 .map(|c| format!("first failure {}: {}", c.name, c.message))
                 .unwrap_or_default(),
         };
         let _ = writeln!(
             text,
             "  {}  {:<width$}  {:>4}/{:<4} {:>5.1}%  {}",
-            paint(verdict_style(&s.verdict), &format!("{:<3}", s.verdict)),
+            paint(
+                verdict_style(s.verdict),
+                &format!("{:<3}", s.verdict.code())
+            ),
             s.student,
             s.passed,
             s.total,
@@ -66,7 +68,7 @@ pub(crate) fn human(book: &Gradebook, out: &Path) -> String {
     let histogram: Vec<String> = book
         .histogram()
         .iter()
-        .map(|(code, n)| format!("{} {n}", paint(verdict_style(code), code)))
+        .map(|&(mark, n)| format!("{} {n}", paint(verdict_style(mark), mark.code())))
         .collect();
     let _ = writeln!(text, "\n{}", histogram.join("  "));
     let _ = writeln!(

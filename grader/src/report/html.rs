@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 use html_escape::encode_text as esc;
 
-use crate::batch::gradebook::{Gradebook, StudentReport};
+use crate::results::gradebook::{Gradebook, StudentReport};
+use crate::results::mark::Mark;
 use crate::submission::diagnosis;
 
 /// Failing cases shown in full per student: the rest are listed by name.
@@ -95,12 +96,13 @@ fn histogram(out: &mut String, book: &Gradebook) {
         .max()
         .unwrap_or(1)
         .max(1);
-    for (code, n) in book.histogram() {
+    for (mark, n) in book.histogram() {
         let _ = writeln!(
             out,
-            "<tr><td><span class=\"v {0}\">{0}</span></td><td class=\"num\">{n}</td>\
-             <td><span class=\"bar {0}\" style=\"width:{1}em\"></span></td></tr>",
-            esc(&code),
+            "<tr><td><span class=\"v {0}\">{1}</span></td><td class=\"num\">{n}</td>\
+             <td><span class=\"bar {0}\" style=\"width:{2}em\"></span></td></tr>",
+            css_class(mark),
+            mark.code(),
             n * 20 / most
         );
     }
@@ -124,7 +126,7 @@ fn students(out: &mut String, book: &Gradebook) {
              <td data-key=\"{6}\">{6}</td><td data-key=\"{7}\"><code>{7}</code></td></tr>",
             esc(&s.student),
             index,
-            esc(&s.verdict),
+            s.verdict.code(),
             s.score,
             s.passed,
             s.total,
@@ -133,6 +135,14 @@ fn students(out: &mut String, book: &Gradebook) {
         );
     }
     out.push_str("</tbody></table>\n");
+}
+
+/// The CSS class of a mark: its code, `none` for `--`.
+fn css_class(mark: Mark) -> &'static str {
+    match mark {
+        Mark::Graded(verdict) => verdict.code(),
+        Mark::NotGraded => "none",
+    }
 }
 
 /// The worst verdict of a student's cases in `group`, or how it was not graded.
@@ -144,23 +154,22 @@ fn group_class(s: &StudentReport, group: &str) -> &'static str {
         Some((g, _)) => g == group,
         None => group == ".",
     };
-    let verdicts: Vec<&str> = s
+    let verdicts: Vec<reference::Verdict> = s
         .cases
         .iter()
         .filter(|c| in_group(&c.name))
-        .map(|c| c.verdict.as_str())
+        .map(|c| c.verdict)
         .collect();
     if verdicts.is_empty() {
         return "none";
     }
-    let failing = verdicts.iter().filter(|v| **v != "AC").count();
+    let failing = verdicts
+        .iter()
+        .filter(|v| **v != reference::Verdict::Accepted)
+        .count();
     match failing {
         0 => "AC",
-        n if n == verdicts.len() => reference::Verdict::ALL
-            .iter()
-            .map(|v| v.code())
-            .find(|code| verdicts.contains(code))
-            .unwrap_or("WA"),
+        n if n == verdicts.len() => reference::Verdict::worst(verdicts).code(),
         _ => "partial",
     }
 }
@@ -195,7 +204,7 @@ fn matrix(out: &mut String, book: &Gradebook) {
 fn failures(out: &mut String, book: &Gradebook) {
     out.push_str("<h2>Failing cases</h2>\n");
     for (index, s) in book.students.iter().enumerate() {
-        let failing: Vec<_> = s.cases.iter().filter(|c| c.verdict != "AC").collect();
+        let failing: Vec<_> = s.failures().collect();
         let _ = write!(out, "<section id=\"s-{index}\">");
         if let Some(message) = s.compile_error.as_ref().or(s.error.as_ref()) {
             // A compile error says its first error and the profile it points to up front.
@@ -215,8 +224,8 @@ fn failures(out: &mut String, book: &Gradebook) {
                 out,
                 "<details><summary>{} <span class=\"v {}\">{}</span>{summary}</summary>{advice}<pre>{}</pre></details>",
                 esc(&s.student),
-                esc(&s.verdict),
-                esc(&s.verdict),
+                css_class(s.verdict),
+                s.verdict.code(),
                 esc(message)
             );
         } else if !failing.is_empty() {
@@ -232,13 +241,13 @@ fn failures(out: &mut String, book: &Gradebook) {
                 let input = board.map_or("", |b| b.input.as_str());
                 let expected = board.map_or("", |b| b.answer.as_str());
                 // What a browser would hide in the contestant's text, escaped.
-                let shown = reference::visible::escape_lines(c.output.as_bytes());
+                let shown = reference::visible::escape_lines(&c.output);
                 let _ = write!(
                     out,
                     "<h3><span class=\"v {0}\">{0}</span> {1}: {2}</h3><div class=\"cols\">\
                      <div>input<pre>{3}</pre></div><div>expected<pre>{4}</pre></div>\
                      <div>got<pre>{5}</pre></div><div>diff<pre>{6}</pre></div></div>",
-                    esc(&c.verdict),
+                    c.verdict.code(),
                     esc(&c.name),
                     esc(&c.message),
                     esc(input),
@@ -246,12 +255,9 @@ fn failures(out: &mut String, book: &Gradebook) {
                     esc(&shown),
                     diff(expected, &shown)
                 );
-                if !c.stderr.trim().is_empty() {
-                    let _ = write!(
-                        out,
-                        "<div>stderr (end)<pre>{}</pre></div>",
-                        esc(&reference::visible::escape_lines(c.stderr.as_bytes()))
-                    );
+                let stderr = reference::visible::escape_lines(&c.stderr);
+                if !stderr.trim().is_empty() {
+                    let _ = write!(out, "<div>stderr (end)<pre>{}</pre></div>", esc(&stderr));
                 }
             }
             if failing.len() > DETAILED {

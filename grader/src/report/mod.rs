@@ -14,18 +14,22 @@ mod wrong_call;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use reference::Verdict;
+
+use crate::results::mark::Mark;
+
 /// `text` in `style` (the ANSI codes are stripped by the writers when not wanted).
 pub(crate) fn paint(style: anstyle::Style, text: &str) -> String {
     format!("{style}{text}{style:#}")
 }
 
-/// How a verdict code is shown: `AC` green, `--` (not graded) yellow, any other red;
+/// How a verdict or mark is shown: `AC` green, `--` (not graded) yellow, any other red;
 /// bold.
-pub(crate) fn verdict_style(code: &str) -> anstyle::Style {
-    let colour = match code {
-        "AC" => anstyle::AnsiColor::Green,
-        "--" => anstyle::AnsiColor::Yellow,
-        _ => anstyle::AnsiColor::Red,
+pub(crate) fn verdict_style(mark: impl Into<Mark>) -> anstyle::Style {
+    let colour = match mark.into() {
+        Mark::Graded(Verdict::Accepted) => anstyle::AnsiColor::Green,
+        Mark::NotGraded => anstyle::AnsiColor::Yellow,
+        Mark::Graded(_) => anstyle::AnsiColor::Red,
     };
     anstyle::Style::new().fg_color(Some(colour.into())).bold()
 }
@@ -33,18 +37,15 @@ pub(crate) fn verdict_style(code: &str) -> anstyle::Style {
 /// The JUnit status of a verdict: success for `AC`; a failure for a wrong output (`WA`,
 /// `PE`); an error for everything else (limits, crashes, compile errors). Typed by the
 /// verdict code, with `message` as its message.
-pub(crate) fn junit_status(code: &str, message: String) -> quick_junit::TestCaseStatus {
+pub(crate) fn junit_status(verdict: Verdict, message: String) -> quick_junit::TestCaseStatus {
     use quick_junit::{NonSuccessKind, TestCaseStatus};
-    if code == "AC" {
-        return TestCaseStatus::success();
-    }
-    let kind = if matches!(code, "WA" | "PE") {
-        NonSuccessKind::Failure
-    } else {
-        NonSuccessKind::Error
+    let kind = match verdict {
+        Verdict::Accepted => return TestCaseStatus::success(),
+        Verdict::WrongAnswer | Verdict::Presentation => NonSuccessKind::Failure,
+        _ => NonSuccessKind::Error,
     };
     let mut status = TestCaseStatus::non_success(kind);
-    status.set_type(code.to_owned());
+    status.set_type(verdict.code());
     status.set_message(message);
     status
 }
@@ -57,7 +58,7 @@ pub(crate) fn junit_compile_error(
     suggestion: Option<&crate::submission::diagnosis::Suggestion>,
 ) -> quick_junit::TestCaseStatus {
     let mut status = junit_status(
-        "CE",
+        Verdict::CompileError,
         format!(
             "compile error: {}",
             crate::submission::diagnosis::summary(message)

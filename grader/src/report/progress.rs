@@ -327,17 +327,13 @@ impl TestProgress {
     }
 
     /// Case `index` (in name order) finished with `result`.
-    pub(crate) fn case_done(&self, index: usize, result: &crate::grade::CaseResult) {
+    pub(crate) fn case_done(&self, index: usize, result: &crate::results::case::CaseResult) {
         // Held while printing, so that lines leave in name order whatever thread prints.
         let Ok(mut live) = self.live.lock() else {
             return;
         };
         let line = super::verdicts::case_line(result, live.width);
-        let ready = live.finished(
-            index,
-            result.decision.verdict != reference::Verdict::Accepted,
-            line,
-        );
+        let ready = live.finished(index, !result.accepted(), line);
         self.status.says(&live.summary());
         if self.streams && !ready.is_empty() {
             self.status.print(&ready);

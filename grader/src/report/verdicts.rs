@@ -6,143 +6,66 @@ use std::fmt::Write as _;
 use anstyle::{AnsiColor, Style};
 use reference::Verdict;
 
-use crate::exec::Limits;
-use crate::grade::CaseResult;
 use crate::judge::{mebibytes, seconds};
 use crate::report::{junit_compile_error, junit_status, paint, verdict_style};
+use crate::results::case::{Board, CaseResult};
+use crate::results::limits::LimitsRecord;
+use crate::results::submission::SubmissionResult;
 use crate::submission::diagnosis::{self, Suggestion};
 
 /// How many failing cases the human report shows in full.
 const DETAILED_FAILURES: usize = 3;
 
-/// Everything a report says about one submission.
-#[derive(Debug)]
-pub(crate) struct Graded<'a> {
-    /// The problem id.
-    pub(crate) problem: &'a str,
-    /// The submission as the user named it.
-    pub(crate) submission: String,
-    /// Its language (or `executable`, `command`).
-    pub(crate) language: String,
-    /// Whether the compiled program came from the cache.
-    pub(crate) cached: bool,
-    /// Whether its language has a compile step.
-    pub(crate) compiled: bool,
-    /// The compiler's message when it did not compile.
-    pub(crate) compile_error: Option<String>,
-    /// The limits.
-    pub(crate) limits: Limits,
-    /// How many cases the folder has.
-    pub(crate) total: usize,
-    /// The results, in name order (fewer than `total` after `--fail-fast`).
-    pub(crate) results: &'a [CaseResult],
-    /// The case names, in order (for `CE`, where no case ran).
-    pub(crate) names: Vec<String>,
-}
-
-impl Graded<'_> {
-    /// `AC` when every case is `AC`; otherwise the verdict of the first case, in name
-    /// order, that is not (cli.md); `CE` when it did not compile.
-    pub(crate) fn verdict(&self) -> Verdict {
-        if self.compile_error.is_some() {
-            return Verdict::CompileError;
-        }
-        self.results
-            .iter()
-            .map(|r| r.decision.verdict)
-            .find(|&v| v != Verdict::Accepted)
-            .unwrap_or(if self.results.len() == self.total {
-                Verdict::Accepted
-            } else {
-                Verdict::WrongAnswer
-            })
+/// The header of `result`'s report.
+pub(crate) fn heading(result: &SubmissionResult) -> Heading<'_> {
+    Heading {
+        problem: result.problem.id(),
+        submission: &result.submission,
+        language: &result.language,
+        built: Some(result.build.describe()),
+        total: result.total(),
+        limits: result.limits,
     }
-
-    /// How it was built, as the header says it.
-    pub(crate) fn built(&self) -> &'static str {
-        if self.compile_error.is_some() {
-            "did not compile"
-        } else {
-            how_built(self.compiled, self.cached)
-        }
-    }
-
-    /// The header of its report.
-    pub(crate) fn heading(&self) -> Heading<'_> {
-        Heading {
-            problem: self.problem,
-            submission: &self.submission,
-            language: &self.language,
-            built: Some(self.built()),
-            total: self.total,
-            limits: self.limits,
-        }
-    }
-
-    /// The profile a `CE`'s message points to (`--lang poj`), if any.
-    pub(crate) fn suggestion(&self) -> Option<Suggestion> {
-        let message = self.compile_error.as_ref()?;
-        diagnosis::suggestion(&self.language, message)
-    }
-
-    /// How many cases are `AC`.
-    pub(crate) fn passed(&self) -> usize {
-        self.results
-            .iter()
-            .filter(|r| r.decision.verdict == Verdict::Accepted)
-            .count()
-    }
-}
-
-fn ms(d: std::time::Duration) -> f64 {
-    (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
 /// cli.md's JSON object.
-pub(crate) fn json(graded: &Graded<'_>) -> String {
-    let cases: Vec<serde_json::Value> = if graded.compile_error.is_some() {
-        graded
+pub(crate) fn json(result: &SubmissionResult) -> String {
+    let cases: Vec<serde_json::Value> = match result.build.compile_error() {
+        Some(_) => result
             .names
             .iter()
             .map(|name| {
                 serde_json::json!({
-                    "name": name, "verdict": "CE", "cpu_ms": 0.0, "wall_ms": 0.0,
-                    "memory_kib": 0, "message": "compile error",
+                    "name": name, "verdict": Verdict::CompileError, "cpu_ms": 0.0,
+                    "wall_ms": 0.0, "memory_kib": 0, "message": "compile error",
                 })
             })
-            .collect()
-    } else {
-        graded
-            .results
+            .collect(),
+        None => result
+            .cases
             .iter()
             .map(|r| {
                 serde_json::json!({
                     "name": r.name,
-                    "verdict": r.decision.verdict.code(),
-                    "cpu_ms": ms(r.cpu),
-                    "wall_ms": ms(r.wall),
+                    "verdict": r.verdict,
+                    "cpu_ms": r.cpu_ms,
+                    "wall_ms": r.wall_ms,
                     "memory_kib": r.memory_kib,
-                    "message": r.decision.message,
+                    "message": r.message,
                 })
             })
-            .collect()
+            .collect(),
     };
     let value = serde_json::json!({
-        "problem": graded.problem,
-        "submission": graded.submission,
-        "language": graded.language,
-        "verdict": graded.verdict().code(),
-        "passed": graded.passed(),
-        "total": graded.total,
-        "compile_error": graded.compile_error,
-        "suggestion": graded.suggestion(),
-        "limits": {
-            "cpu_ms": ms(graded.limits.cpu),
-            "wall_ms": ms(graded.limits.wall),
-            "memory_kib": graded.limits.memory / 1024,
-            "output_kib": graded.limits.output / 1024,
-            "sandbox": graded.limits.sandbox.to_string(),
-        },
+        "problem": result.problem.id(),
+        "submission": result.submission,
+        "language": result.language,
+        "verdict": result.verdict(),
+        "passed": result.passed(),
+        "total": result.total(),
+        "compile_error": result.build.compile_error(),
+        "suggestion": result.suggestion(),
+        "limits": result.limits,
         "cases": cases,
     });
     let mut text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
@@ -151,20 +74,19 @@ pub(crate) fn json(graded: &Graded<'_>) -> String {
 }
 
 /// JUnit XML: one suite, one `<testcase>` per case.
-pub(crate) fn junit(graded: &Graded<'_>) -> String {
+pub(crate) fn junit(result: &SubmissionResult) -> String {
     use quick_junit::{Report, TestCase, TestSuite};
-    let mut suite = TestSuite::new(format!("{} {}", graded.problem, graded.submission));
-    if let Some(message) = &graded.compile_error {
-        let status = junit_compile_error(message, graded.suggestion().as_ref());
-        for name in &graded.names {
+    let mut suite = TestSuite::new(format!("{} {}", result.problem, result.submission));
+    if let Some(message) = result.build.compile_error() {
+        let status = junit_compile_error(message, result.suggestion().as_ref());
+        for name in &result.names {
             suite.add_test_case(TestCase::new(name.clone(), status.clone()));
         }
     }
-    for r in graded.results {
-        let code = r.decision.verdict.code();
-        let status = junit_status(code, format!("{code}: {}", r.decision.message));
+    for r in &result.cases {
+        let status = junit_status(r.verdict, format!("{}: {}", r.verdict, r.message));
         let mut case = TestCase::new(r.name.clone(), status);
-        case.set_time(r.wall);
+        case.set_time(r.wall());
         suite.add_test_case(case);
     }
     let mut report = Report::new("grader");
@@ -182,20 +104,20 @@ pub(crate) struct Heading<'a> {
     pub(crate) submission: &'a str,
     /// Its language (or `executable`, `command`).
     pub(crate) language: &'a str,
-    /// How it was built ([`Graded::built`]); `None` in the header a terminal is shown
-    /// before it is built.
+    /// How it was built; `None` in the header a terminal is shown before it is built.
     pub(crate) built: Option<&'a str>,
     /// How many cases the folder has.
     pub(crate) total: usize,
     /// The limits.
-    pub(crate) limits: Limits,
+    pub(crate) limits: LimitsRecord,
 }
 
 /// A `CE` in a human report, before its summary line: the verdict, the compiler's message
 /// escaped (the compiler echoes the student's source: what a terminal would hide or obey
 /// in it is escaped), and the profile it points to. One for `test`'s report and `fuzz`'s.
 pub(crate) fn compile_error_body(out: &mut String, message: &str, suggestion: Option<&Suggestion>) {
-    let _ = writeln!(out, "\n{}", paint(verdict_style("CE"), "CE"));
+    let ce = Verdict::CompileError;
+    let _ = writeln!(out, "\n{}", paint(verdict_style(ce), ce.code()));
     for line in reference::visible::escape_lines(message.as_bytes()).lines() {
         let _ = writeln!(out, "  {line}");
     }
@@ -208,53 +130,39 @@ pub(crate) fn compile_error_body(out: &mut String, message: &str, suggestion: Op
     }
 }
 
-/// How a program that compiled (or needed no compiling) was built: `compiled`,
-/// `compiled earlier (cached)`, or `ready` (its language has no compile step, or it was
-/// given as a program or a command).
-pub(crate) fn how_built(compiled: bool, cached: bool) -> &'static str {
-    match (compiled, cached) {
-        (true, true) => "compiled earlier (cached)",
-        (true, false) => "compiled",
-        (false, _) => "ready",
-    }
-}
-
 /// The human report, with ANSI colours (stripped by the writer when not wanted).
-pub(crate) fn human(graded: &Graded<'_>) -> String {
-    let mut out = header(&graded.heading());
-    out.push_str(&human_body(graded, true));
+pub(crate) fn human(result: &SubmissionResult) -> String {
+    let mut out = header(&heading(result));
+    out.push_str(&human_body(result, true));
     out
 }
 
 /// The human report after its header: the table of cases (unless `with_table` is false,
 /// when its lines were printed as the cases finished), the failures in full and the
 /// summary; or the compiler's refusal.
-pub(crate) fn human_body(graded: &Graded<'_>, with_table: bool) -> String {
+pub(crate) fn human_body(result: &SubmissionResult, with_table: bool) -> String {
     let mut out = String::new();
-    if let Some(message) = &graded.compile_error {
-        compile_error_body(&mut out, message, graded.suggestion().as_ref());
-        let ce = paint(verdict_style("CE"), "CE");
+    if let Some(message) = result.build.compile_error() {
+        compile_error_body(&mut out, message, result.suggestion().as_ref());
+        let ce = Verdict::CompileError;
         let _ = writeln!(
             out,
-            "\n{ce} 0/{} passed: {}",
-            graded.total,
+            "\n{} 0/{} passed: {}",
+            paint(verdict_style(ce), ce.code()),
+            result.total(),
             diagnosis::summary(message)
         );
         return out;
     }
     if with_table {
-        let width = name_width(graded.results.iter().map(|r| r.name.as_str()));
-        for r in graded.results {
+        let width = name_width(result.cases.iter().map(|r| r.name.as_str()));
+        for r in &result.cases {
             out.push_str(&case_line(r, width));
         }
     }
-    let failures: Vec<&CaseResult> = graded
-        .results
-        .iter()
-        .filter(|r| r.decision.verdict != Verdict::Accepted)
-        .collect();
+    let failures: Vec<&CaseResult> = result.failures().collect();
     for r in failures.iter().take(DETAILED_FAILURES) {
-        details(&mut out, r);
+        details(&mut out, r, result.boards.get(&r.name));
     }
     if failures.len() > DETAILED_FAILURES {
         let more = format!(
@@ -263,14 +171,14 @@ pub(crate) fn human_body(graded: &Graded<'_>, with_table: bool) -> String {
         );
         let _ = writeln!(out, "\n{}", paint(Style::new().dimmed(), &more));
     }
-    let verdict = graded.verdict();
-    let skipped = graded.total - graded.results.len();
+    let verdict = result.verdict();
+    let skipped = result.total() - result.cases.len();
     let _ = write!(
         out,
         "\n{} {}/{} passed",
-        paint(verdict_style(verdict.code()), verdict.code()),
-        graded.passed(),
-        graded.total
+        paint(verdict_style(verdict), verdict.code()),
+        result.passed(),
+        result.total()
     );
     if let Some(first) = failures.first() {
         let _ = write!(out, "; first failure {}", first.name);
@@ -292,11 +200,11 @@ pub(crate) fn header(heading: &Heading<'_>) -> String {
         "({}{built}; {} cases; limits {} CPU, {} wall, {}, {} output; sandbox {})",
         heading.language,
         heading.total,
-        seconds(heading.limits.cpu),
-        seconds(heading.limits.wall),
-        mebibytes(heading.limits.memory),
-        mebibytes(heading.limits.output),
-        heading.limits.sandbox
+        seconds(heading.limits.cpu()),
+        seconds(heading.limits.wall()),
+        mebibytes(heading.limits.memory()),
+        mebibytes(heading.limits.output()),
+        heading.limits.tier()
     );
     format!(
         "{} {} {}\n",
@@ -313,44 +221,39 @@ pub(crate) fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {
 
 /// A case's line of the table: verdict, name, CPU time, peak memory, message.
 pub(crate) fn case_line(r: &CaseResult, width: usize) -> String {
-    let v = r.decision.verdict;
+    let v = r.verdict;
     format!(
         "  {}  {:<width$}  {:>8.1} ms  {:>7}  {}\n",
-        paint(verdict_style(v.code()), &format!("{:<3}", v.code())),
+        paint(verdict_style(v), &format!("{:<3}", v.code())),
         r.name,
-        ms(r.cpu),
+        r.cpu_ms,
         mebibytes(r.memory_kib * 1024),
-        r.decision.message
+        r.message
     )
 }
 
 /// A failing case in full: its input, a diff of the answer, the end of stderr.
-fn details(out: &mut String, r: &CaseResult) {
+fn details(out: &mut String, r: &CaseResult, board: Option<&Board>) {
     let dim = Style::new().dimmed();
     let _ = writeln!(
         out,
         "\n{} {}: {}",
-        paint(
-            verdict_style(r.decision.verdict.code()),
-            r.decision.verdict.code()
-        ),
+        paint(verdict_style(r.verdict), r.verdict.code()),
         r.name,
-        r.decision.message
+        r.message
     );
+    let (input, expected) = board.map_or(("", ""), |b| (b.input.as_str(), b.answer.as_str()));
     let _ = writeln!(out, "{}", paint(dim, "  input:"));
-    for line in r.input.lines().take(8) {
+    for line in input.lines().take(8) {
         let _ = writeln!(out, "    {line}");
     }
-    if matches!(
-        r.decision.verdict,
-        Verdict::WrongAnswer | Verdict::Presentation
-    ) {
+    if matches!(r.verdict, Verdict::WrongAnswer | Verdict::Presentation) {
         // The contestant's bytes, with what a terminal would hide (or obey) escaped.
         let got = reference::visible::escape_lines(&r.output);
         let _ = writeln!(out, "{}", paint(dim, "  expected (-) and got (+):"));
-        out.push_str(&diff(&r.expected, &got));
+        out.push_str(&diff(expected, &got));
     }
-    let tail = reference::visible::escape_lines(&r.stderr_tail);
+    let tail = reference::visible::escape_lines(&r.stderr);
     if !tail.trim().is_empty() {
         let _ = writeln!(out, "{}", paint(dim, "  stderr (end):"));
         let lines: Vec<&str> = tail.lines().collect();
@@ -389,12 +292,13 @@ fn diff(expected: &str, got: &str) -> String {
 mod tests {
     use std::time::Duration;
 
-    use reference::Verdict;
+    use reference::{Judgement, Problem, Verdict};
 
-    use super::{Graded, Heading, case_line, header, human, human_body};
+    use super::{Heading, case_line, header, heading, human, human_body};
     use crate::exec::{Limits, sandbox::Tier};
-    use crate::grade::CaseResult;
-    use crate::judge::Decision;
+    use crate::results::case::{CaseResult, Figures};
+    use crate::results::limits::LimitsRecord;
+    use crate::results::submission::{Build, SubmissionResult};
 
     const LIMITS: Limits = Limits {
         cpu: Duration::from_secs(1),
@@ -406,54 +310,51 @@ mod tests {
     };
 
     fn result(name: &str, verdict: Verdict) -> CaseResult {
-        CaseResult {
-            name: name.to_owned(),
-            decision: Decision {
-                verdict,
-                message: String::new(),
-            },
+        let figures = Figures {
             cpu: Duration::from_millis(3),
             wall: Duration::from_millis(4),
             memory_kib: 2048,
-            input: String::new(),
-            expected: "4\n".to_owned(),
-            output: b"5\n".to_vec(),
-            stderr_tail: Vec::new(),
-        }
+        };
+        let judgement = Judgement {
+            verdict,
+            message: String::new(),
+        };
+        CaseResult::new(name, judgement, figures, b"5\n".to_vec(), Vec::new())
     }
 
-    fn graded(results: &[CaseResult]) -> Graded<'_> {
-        Graded {
-            problem: "flip",
+    fn graded(results: &[CaseResult]) -> SubmissionResult {
+        SubmissionResult {
+            problem: Problem::Flip,
             submission: "sol.c".to_owned(),
             language: "c".to_owned(),
-            cached: true,
-            compiled: true,
-            compile_error: None,
-            limits: LIMITS,
-            total: results.len(),
-            results,
+            build: Build::Cached,
+            limits: LimitsRecord::of(&LIMITS),
             names: results.iter().map(|r| r.name.clone()).collect(),
+            cases: results.to_vec(),
+            boards: std::collections::BTreeMap::new(),
         }
     }
 
     #[test]
     fn how_it_was_built_follows_the_language_table_not_its_name() {
-        assert_eq!(super::how_built(true, true), "compiled earlier (cached)");
-        assert_eq!(super::how_built(true, false), "compiled");
+        assert_eq!(
+            Build::of(true, true).describe(),
+            "compiled earlier (cached)"
+        );
+        assert_eq!(Build::of(true, false).describe(), "compiled");
         // Node, PyPy, Python, a command or a program: nothing was compiled.
-        assert_eq!(super::how_built(false, false), "ready");
-        assert_eq!(super::how_built(false, true), "ready");
+        assert_eq!(Build::of(false, false).describe(), "ready");
+        assert_eq!(Build::of(false, true).describe(), "ready");
     }
 
     #[test]
     fn the_header_before_building_leaves_out_only_how_it_was_built() {
         let results = [result("a", Verdict::Accepted)];
         let graded = graded(&results);
-        let after = header(&graded.heading());
+        let after = header(&heading(&graded));
         let before = header(&Heading {
             built: None,
-            ..graded.heading()
+            ..heading(&graded)
         });
         let plain = |s: &str| crate::report::plain(s);
         assert_eq!(
@@ -475,7 +376,7 @@ mod tests {
         ];
         let graded = graded(&results);
         let width = "sample/01".len();
-        let streamed = header(&graded.heading())
+        let streamed = header(&heading(&graded))
             + &case_line(&results[0], width)
             + &case_line(&results[1], width)
             + &human_body(&graded, false);

@@ -257,14 +257,14 @@ struct Refusal {
 /// Why a compile failed; `None` when it succeeded. A limit is decided by cause, by the
 /// same rules as any run's verdict.
 fn refusal(outcome: &Outcome, limits: &Limits) -> Option<Refusal> {
-    let decision = judge::judge(outcome, limits, |_| Judgement::accepted());
+    let judgement = judge::judge(outcome, limits, |_| Judgement::accepted());
     let said = said(outcome);
-    let head = match decision.verdict {
+    let head = match judgement.verdict {
         Verdict::Accepted => return None,
         Verdict::TimeLimit | Verdict::MemoryLimit | Verdict::OutputLimit => {
-            format!("{HEAD} was stopped: {}", decision.message)
+            format!("{HEAD} was stopped: {}", judgement.message)
         }
-        _ if said.is_empty() => format!("{HEAD} failed without a message ({})", decision.message),
+        _ if said.is_empty() => format!("{HEAD} failed without a message ({})", judgement.message),
         _ => {
             return Some(Refusal {
                 message: said,

@@ -1,0 +1,166 @@
+//! One run of one case, judged: the verdict, why, the figures, and what the program
+//! printed (kept as bytes, written as text).
+
+use std::time::Duration;
+
+use reference::{Judgement, Verdict};
+use serde::{Deserialize, Serialize};
+
+use super::limits::ms;
+
+/// The result of one case (cli.md's fields; the start of the output and the end of
+/// stderr are written for failing cases).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CaseResult {
+    /// The case's name (`secret/answers/03`).
+    pub(crate) name: String,
+    /// The verdict.
+    pub(crate) verdict: Verdict,
+    /// CPU time, ms.
+    pub(crate) cpu_ms: f64,
+    /// Wall time, ms.
+    pub(crate) wall_ms: f64,
+    /// Peak memory, KiB.
+    pub(crate) memory_kib: u64,
+    /// Why, for a person (empty for `AC`).
+    pub(crate) message: String,
+    /// The start of the program's output.
+    #[serde(default, with = "text", skip_serializing_if = "Vec::is_empty")]
+    pub(crate) output: Vec<u8>,
+    /// The end of its standard error.
+    #[serde(default, with = "text", skip_serializing_if = "Vec::is_empty")]
+    pub(crate) stderr: Vec<u8>,
+}
+
+/// What one run measured, for [`CaseResult::new`].
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Figures {
+    /// CPU time.
+    pub(crate) cpu: Duration,
+    /// Wall time.
+    pub(crate) wall: Duration,
+    /// Peak memory, KiB.
+    pub(crate) memory_kib: u64,
+}
+
+impl CaseResult {
+    /// The result of case `name`, judged `judgement`, with its figures and streams.
+    pub(crate) fn new(
+        name: &str,
+        judgement: Judgement,
+        figures: Figures,
+        output: Vec<u8>,
+        stderr: Vec<u8>,
+    ) -> CaseResult {
+        CaseResult {
+            name: name.to_owned(),
+            verdict: judgement.verdict,
+            cpu_ms: ms(figures.cpu),
+            wall_ms: ms(figures.wall),
+            memory_kib: figures.memory_kib,
+            message: judgement.message,
+            output,
+            stderr,
+        }
+    }
+
+    /// Whether it is `AC`.
+    pub(crate) fn accepted(&self) -> bool {
+        self.verdict == Verdict::Accepted
+    }
+
+    /// Wall time.
+    pub(crate) fn wall(&self) -> Duration {
+        Duration::from_secs_f64(self.wall_ms / 1e3)
+    }
+
+    /// The same result keeping at most `keep` bytes of the output's start and of stderr's
+    /// end, and neither for an `AC` (a gradebook keeps what explains a failure).
+    pub(crate) fn excerpt(mut self, keep: usize) -> CaseResult {
+        if self.accepted() {
+            self.output.clear();
+            self.stderr.clear();
+        } else {
+            self.output.truncate(keep);
+            let cut = self.stderr.len().saturating_sub(keep);
+            self.stderr.drain(..cut);
+        }
+        self
+    }
+}
+
+/// A case's input and answer text, for the reports that show the boards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Board {
+    /// The input.
+    pub(crate) input: String,
+    /// The answer.
+    pub(crate) answer: String,
+}
+
+/// Bytes a program printed, written as text (what is not UTF-8 becomes U+FFFD: a report
+/// shows it, the exporters escape what cannot be seen).
+mod text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(bytes: &[u8], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&String::from_utf8_lossy(bytes))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<u8>, D::Error> {
+        String::deserialize(deserializer).map(String::into_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failing() -> CaseResult {
+        CaseResult::new(
+            "secret/02",
+            Judgement::wrong("expected `4`, got `5`".to_owned()),
+            Figures {
+                cpu: Duration::from_micros(1500),
+                wall: Duration::from_millis(3),
+                memory_kib: 1500,
+            },
+            b"5\n\xff".to_vec(),
+            b"trace\nboom\n".to_vec(),
+        )
+    }
+
+    #[test]
+    fn a_case_is_written_with_cli_md_fields_and_read_back() {
+        let text = serde_json::to_string(&failing()).unwrap();
+        assert_eq!(
+            text,
+            "{\"name\":\"secret/02\",\"verdict\":\"WA\",\"cpu_ms\":1.5,\"wall_ms\":3.0,\
+             \"memory_kib\":1500,\"message\":\"expected `4`, got `5`\",\
+             \"output\":\"5\\n\u{fffd}\",\"stderr\":\"trace\\nboom\\n\"}"
+        );
+        let back: CaseResult = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            (back.verdict, back.wall()),
+            (Verdict::WrongAnswer, Duration::from_millis(3))
+        );
+    }
+
+    #[test]
+    fn an_excerpt_keeps_the_start_of_output_and_the_end_of_stderr_of_failures_only() {
+        let cut = failing().excerpt(4);
+        assert_eq!(
+            (cut.output.as_slice(), cut.stderr.as_slice()),
+            (&b"5\n\xff"[..], &b"oom\n"[..])
+        );
+        let mut ac = failing();
+        ac.verdict = Verdict::Accepted;
+        let ac = ac.excerpt(4);
+        assert!(ac.output.is_empty() && ac.stderr.is_empty());
+        assert!(!serde_json::to_string(&ac).unwrap().contains("output"));
+    }
+}

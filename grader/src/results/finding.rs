@@ -1,0 +1,107 @@
+//! What `grader fuzz` found: the run, the failure as found and shrunk, where its input
+//! came from, and what was done with it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use fuzz::{Finding, Regression, Shrunk};
+use reference::{Problem, Verdict};
+
+use super::limits::LimitsRecord;
+use crate::submission::diagnosis::{self, Suggestion};
+
+/// Where a failing input came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The regressions file, entry number `.0`.
+    Regression(usize),
+    /// Drawn from the seed.
+    Seeded,
+    /// The exhaustive list.
+    Exhaustive,
+}
+
+impl Source {
+    /// As the JSON report names it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Source::Regression(_) => "regression",
+            Source::Seeded => "seed",
+            Source::Exhaustive => "exhaustive",
+        }
+    }
+}
+
+/// A failure, shrunk, with where it came from and what was done with it.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    /// Where the input came from.
+    pub(crate) source: Source,
+    /// The regression it replays, when it came from the file.
+    pub(crate) regression: Option<Regression>,
+    /// The failing run as found.
+    pub(crate) finding: Finding,
+    /// The smallest failing input the shrinker reached.
+    pub(crate) shrunk: Shrunk,
+    /// The command that finds it again, quoted for a shell.
+    pub(crate) replay: String,
+    /// `--save`: the `.in` and `.ans` written.
+    pub(crate) saved: Vec<PathBuf>,
+    /// The regressions file it was added to.
+    pub(crate) recorded: Option<PathBuf>,
+}
+
+/// Everything a fuzz report says.
+#[derive(Debug, Clone)]
+pub(crate) struct FuzzResult {
+    /// The problem.
+    pub(crate) problem: Problem,
+    /// The submission as the user named it.
+    pub(crate) submission: String,
+    /// Its language.
+    pub(crate) language: String,
+    /// The seed.
+    pub(crate) seed: u64,
+    /// Whether every input was run.
+    pub(crate) exhaustive: bool,
+    /// The limits of every run.
+    pub(crate) limits: LimitsRecord,
+    /// Runs made (regressions included; shrinking not).
+    pub(crate) runs: u64,
+    /// Of those, replays of the regressions file.
+    pub(crate) replayed: u64,
+    /// Time spent running (shrinking not included).
+    pub(crate) elapsed: Duration,
+    /// The compiler's message when it did not compile.
+    pub(crate) compile_error: Option<String>,
+    /// The failure, if any.
+    pub(crate) found: Option<Found>,
+}
+
+impl FuzzResult {
+    /// The overall verdict: `CE`, the shrunk failure's, or `AC` when nothing was found.
+    pub(crate) fn verdict(&self) -> Verdict {
+        if self.compile_error.is_some() {
+            Verdict::CompileError
+        } else {
+            self.found
+                .as_ref()
+                .map_or(Verdict::Accepted, |f| f.shrunk.failure.verdict)
+        }
+    }
+
+    /// The profile a `CE`'s message points to (`--lang poj`), if any.
+    pub(crate) fn suggestion(&self) -> Option<Suggestion> {
+        diagnosis::suggestion(&self.language, self.compile_error.as_ref()?)
+    }
+
+    /// Runs per second.
+    pub(crate) fn rate(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 {
+            self.runs as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}

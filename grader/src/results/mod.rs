@@ -1,0 +1,10 @@
+//! The typed results model: what judging found, as data every exporter in `report/`
+//! writes from and `grader merge` reads back. Verdicts stay [`reference::Verdict`]s from
+//! the judge to the exporter; figures are rounded once, here.
+
+pub(crate) mod case;
+pub(crate) mod finding;
+pub(crate) mod gradebook;
+pub(crate) mod limits;
+pub(crate) mod mark;
+pub(crate) mod submission;
