@@ -70,7 +70,8 @@ fn watch(set: SigSet) {
 /// command.
 fn exit_now() -> ! {
     exec::stop_all();
-    temp::remove_own();
+    // The command's own end may be removing the folder on another thread: let it finish.
+    temp::remove_own_within(Duration::from_secs(2));
     std::process::exit(128 + SIGNAL.load(Ordering::SeqCst));
 }
 

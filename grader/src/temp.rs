@@ -98,16 +98,29 @@ pub(crate) fn in_use() -> bool {
 }
 
 /// Removes this process's folder, if it made one: at the end of every command, whether it
-/// ended well, failed, panicked or was interrupted.
+/// ended well, failed, panicked or was interrupted. Never waits: called from the panic
+/// hook, whose thread may hold the lock.
 pub(crate) fn remove_own() {
+    remove_own_within(std::time::Duration::ZERO);
+}
+
+/// [`remove_own`] before the process exits at once (a second Ctrl-C): another thread may
+/// be removing the folder right now (the command's own end); it is waited for, up to
+/// `patience`, so that the exit does not cut its removal short and leave half a folder.
+pub(crate) fn remove_own_within(patience: std::time::Duration) {
     let Some(cell) = ROOT.get() else {
         return;
     };
-    // Never waits: called from the panic hook, whose thread may hold the lock.
-    let mut root = match cell.try_lock() {
-        Ok(root) => root,
-        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-        Err(std::sync::TryLockError::WouldBlock) => return,
+    let until = std::time::Instant::now() + patience;
+    let mut root = loop {
+        match cell.try_lock() {
+            Ok(root) => break root,
+            Err(std::sync::TryLockError::Poisoned(e)) => break e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        }
     };
     if let Some(root) = root.take() {
         let _ = remove::remove_tree(&root.path);

@@ -141,7 +141,7 @@ fn sigterm_stops_a_batch_keeps_the_finished_runs_and_leaves_nothing() {
     assert!(
         records
             .iter()
-            .all(|r| r["student"] == "a_ok" && r["verdict"] == "AC"),
+            .all(|r| r["student"] == "a_ok" && r["result"]["verdict"] == "AC"),
         "{journal}"
     );
     // No gradebook was written from a half-graded class.
