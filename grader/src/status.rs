@@ -82,9 +82,34 @@ pub(crate) fn located(path: &Path, error: &ParseError) -> String {
     )
 }
 
+/// The position of byte `offset` in `text` as a 1-based line and column (in characters),
+/// for a `FILE:LINE:COL` message about a file read as text.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary(offset)];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit_once('\n')
+        .map_or(before, |(_, last)| last)
+        .chars()
+        .count()
+        + 1;
+    (line, column)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offsets_become_lines_and_columns() {
+        let text = "ab\ncd\n四e";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 4), (2, 2));
+        assert_eq!(line_column(text, 6), (3, 1));
+        assert_eq!(line_column(text, 9), (3, 2));
+        assert_eq!(line_column(text, 999), (3, 3));
+    }
 
     #[test]
     fn located_errors_read_like_compiler_errors() {

@@ -26,9 +26,9 @@ use reference::text::tolerate_line_ends;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::line_column;
 use crate::files;
 use crate::status::Fault;
+use crate::status::line_column;
 
 /// The most boards one kind of a group may ask for: folders are meant to stay small.
 const MAX_COUNT: u32 = 1000;
@@ -114,51 +114,98 @@ pub(crate) fn load(path: &Path, expected: Problem) -> Result<Manifest, Fault> {
 }
 
 /// Parses and checks manifest `text` (read from `path`).
-#[expect(
-    clippy::too_many_lines,
-    reason = "one pass of checks in the order a reader meets them in the file"
-)]
 pub(crate) fn parse(path: &Path, text: &str, expected: Problem) -> Result<Manifest, Fault> {
-    let fail = |span: Range<usize>, message: String| {
-        let (line, column) = line_column(text, span.start);
-        Fault::Usage(format!("{}:{line}:{column}: {message}", path.display()))
+    let mut reader = Reader {
+        path,
+        text,
+        problem: expected,
     };
     let raw: RawManifest = toml::from_str(text).map_err(|e| {
         let message = e.message().trim_end().replace('\n', " ");
-        fail(e.span().unwrap_or(0..0), message)
+        reader.fail(e.span().unwrap_or(0..0), message)
     })?;
-    let at = |span: Range<usize>| line_column(text, span.start);
+    reader.problem = reader.problem_of(&raw.problem, expected)?;
+    let samples = raw
+        .samples
+        .iter()
+        .map(|b| reader.board(b))
+        .collect::<Result<_, _>>()?;
+    let mut names = HashSet::new();
+    let mut groups = Vec::new();
+    for group in &raw.groups {
+        let name = group.get_ref().name.get_ref();
+        if !names.insert(name.clone()) {
+            return Err(reader.fail(
+                group.get_ref().name.span(),
+                format!("a second group named `{name}`"),
+            ));
+        }
+        groups.push(reader.group(group)?);
+    }
+    Ok(Manifest {
+        path: path.to_path_buf(),
+        problem: reader.problem,
+        samples,
+        groups,
+    })
+}
 
-    let problem: Problem = raw
-        .problem
-        .get_ref()
-        .parse()
-        .map_err(|e: reference::UnknownProblem| fail(raw.problem.span(), e.to_string()))?;
-    if problem != expected {
-        return Err(fail(
-            raw.problem.span(),
-            format!("this is the folder of `{expected}`, but the manifest says `{problem}`"),
-        ));
+/// What checking one manifest needs: where it is, its text (to turn spans into lines and
+/// columns), and its problem.
+struct Reader<'a> {
+    path: &'a Path,
+    text: &'a str,
+    problem: Problem,
+}
+
+impl Reader<'_> {
+    /// A fault at `span`: `FILE:LINE:COL: message`.
+    fn fail(&self, span: Range<usize>, message: impl std::fmt::Display) -> Fault {
+        let (line, column) = self.at(span);
+        Fault::Usage(format!(
+            "{}:{line}:{column}: {message}",
+            self.path.display()
+        ))
     }
 
-    let board = |spanned: &Spanned<String>| -> Result<Located<String>, Fault> {
+    /// The line and column of `span`'s start.
+    fn at(&self, span: Range<usize>) -> (usize, usize) {
+        line_column(self.text, span.start)
+    }
+
+    /// The `problem` key: a known problem, the folder's own.
+    fn problem_of(&self, raw: &Spanned<String>, expected: Problem) -> Result<Problem, Fault> {
+        let problem: Problem = raw
+            .get_ref()
+            .parse()
+            .map_err(|e: reference::UnknownProblem| self.fail(raw.span(), e.to_string()))?;
+        if problem != expected {
+            return Err(self.fail(
+                raw.span(),
+                format!("this is the folder of `{expected}`, but the manifest says `{problem}`"),
+            ));
+        }
+        Ok(problem)
+    }
+
+    /// A hand-picked board: a valid input once its line ends are made clean.
+    fn board(&self, spanned: &Spanned<String>) -> Result<Located<String>, Fault> {
         let clean = tolerate_line_ends(spanned.get_ref().as_bytes()).into_owned();
-        problem.validate(&clean).map_err(|e| {
-            fail(
+        self.problem.validate(&clean).map_err(|e| {
+            self.fail(
                 spanned.span(),
                 format!("board: line {}, column {}: {}", e.line, e.column, e.message),
             )
         })?;
         Ok(Located {
             value: String::from_utf8(clean).expect("a valid board is ASCII"),
-            at: at(spanned.span()),
+            at: self.at(spanned.span()),
         })
-    };
+    }
 
-    let samples = raw.samples.iter().map(board).collect::<Result<_, _>>()?;
-    let mut names = HashSet::new();
-    let mut groups = Vec::new();
-    for spanned in &raw.groups {
+    /// A group: a good name, valid boards and kinds, and a seed and a count when it
+    /// draws boards.
+    fn group(&self, spanned: &Spanned<RawGroup>) -> Result<Group, Fault> {
         let group = spanned.get_ref();
         let name = group.name.get_ref();
         let name_ok = !name.is_empty()
@@ -166,74 +213,69 @@ pub(crate) fn parse(path: &Path, text: &str, expected: Problem) -> Result<Manife
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
         if !name_ok {
-            return Err(fail(
+            return Err(self.fail(
                 group.name.span(),
                 format!("group name `{name}`: use lowercase letters, digits, `-` and `_`"),
-            ));
-        }
-        if !names.insert(name.clone()) {
-            return Err(fail(
-                group.name.span(),
-                format!("a second group named `{name}`"),
             ));
         }
         let boards = group
             .boards
             .iter()
-            .map(board)
+            .map(|b| self.board(b))
             .collect::<Result<Vec<_>, _>>()?;
         let mut kinds = Vec::new();
         for kind in &group.kinds {
-            problem
+            self.problem
                 .parse_kind(kind.get_ref())
-                .map_err(|e| fail(kind.span(), format!("kind `{}`: {e}", kind.get_ref())))?;
+                .map_err(|e| self.fail(kind.span(), format!("kind `{}`: {e}", kind.get_ref())))?;
             kinds.push(Located {
                 value: kind.get_ref().clone(),
-                at: at(kind.span()),
+                at: self.at(kind.span()),
             });
         }
         let (seed, count, count_at) = if kinds.is_empty() {
             if boards.is_empty() {
-                return Err(fail(
+                return Err(self.fail(
                     spanned.span(),
                     format!("group `{name}` has neither `boards` nor `kinds`"),
                 ));
             }
-            (0, 0, at(spanned.span()))
+            (0, 0, self.at(spanned.span()))
         } else {
-            let Some(seed) = group.seed else {
-                return Err(fail(
-                    spanned.span(),
-                    format!("group `{name}` has `kinds` but no `seed`"),
-                ));
-            };
-            let Some(count) = &group.count else {
-                return Err(fail(
-                    spanned.span(),
-                    format!("group `{name}` has `kinds` but no `count`"),
-                ));
-            };
-            if !(1..=MAX_COUNT).contains(count.get_ref()) {
-                return Err(fail(
-                    count.span(),
-                    format!("count must be 1 to {MAX_COUNT}, got {}", count.get_ref()),
-                ));
-            }
-            (seed, *count.get_ref(), at(count.span()))
+            self.draws(spanned)?
         };
-        groups.push(Group {
+        Ok(Group {
             name: name.clone(),
             boards,
             kinds,
             seed,
             count,
             count_at,
-        });
+        })
     }
-    Ok(Manifest {
-        path: path.to_path_buf(),
-        problem,
-        samples,
-        groups,
-    })
+
+    /// The seed, the count and where the count is, of a group that draws boards.
+    fn draws(&self, spanned: &Spanned<RawGroup>) -> Result<(u64, u32, (usize, usize)), Fault> {
+        let group = spanned.get_ref();
+        let name = group.name.get_ref();
+        let Some(seed) = group.seed else {
+            return Err(self.fail(
+                spanned.span(),
+                format!("group `{name}` has `kinds` but no `seed`"),
+            ));
+        };
+        let Some(count) = &group.count else {
+            return Err(self.fail(
+                spanned.span(),
+                format!("group `{name}` has `kinds` but no `count`"),
+            ));
+        };
+        if !(1..=MAX_COUNT).contains(count.get_ref()) {
+            return Err(self.fail(
+                count.span(),
+                format!("count must be 1 to {MAX_COUNT}, got {}", count.get_ref()),
+            ));
+        }
+        Ok((seed, *count.get_ref(), self.at(count.span())))
+    }
 }
