@@ -4,6 +4,7 @@
 //! ```toml
 //! problem = "flip"
 //! samples = ["bwwb\nbbwb\nbwwb\nbwww\n"]
+//! sample_points = 0    # optional: what the samples are worth in a gradebook
 //!
 //! [[group]]
 //! name = "answers"
@@ -11,6 +12,7 @@
 //! kinds = ["answer=0", "answer=1"]
 //! seed = 1
 //! count = 3            # boards per kind
+//! points = 40          # optional: what the group is worth
 //!
 //! [[group]]
 //! name = "hand"
@@ -44,6 +46,8 @@ pub(crate) struct Manifest {
     pub(crate) samples: Vec<Located<String>>,
     /// The secret groups, in order.
     pub(crate) groups: Vec<Group>,
+    /// What the samples are worth, when the manifest says.
+    pub(crate) sample_points: Option<f64>,
 }
 
 /// A value with where it was written.
@@ -70,6 +74,8 @@ pub(crate) struct Group {
     pub(crate) count: u32,
     /// Where `count` was written (or the group, when absent), for messages.
     pub(crate) count_at: (usize, usize),
+    /// What the group is worth, when the manifest says.
+    pub(crate) points: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -80,6 +86,7 @@ struct RawManifest {
     samples: Vec<Spanned<String>>,
     #[serde(default, rename = "group")]
     groups: Vec<Spanned<RawGroup>>,
+    sample_points: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +102,7 @@ struct RawGroup {
     kinds: Vec<Spanned<String>>,
     seed: Option<u64>,
     count: Option<Spanned<u32>>,
+    points: Option<Spanned<f64>>,
 }
 
 /// Reads and checks the manifest at `path`, for the folder of `expected`.
@@ -142,11 +150,17 @@ pub(crate) fn parse(path: &Path, text: &str, expected: Problem) -> Result<Manife
         }
         groups.push(reader.group(group)?);
     }
+    let sample_points = raw
+        .sample_points
+        .as_ref()
+        .map(|p| reader.points(p))
+        .transpose()?;
     Ok(Manifest {
         path: path.to_path_buf(),
         problem: reader.problem,
         samples,
         groups,
+        sample_points,
     })
 }
 
@@ -251,7 +265,21 @@ impl Reader<'_> {
             seed,
             count,
             count_at,
+            points: group.points.as_ref().map(|p| self.points(p)).transpose()?,
         })
+    }
+
+    /// What a group is worth: a number of points, zero or more.
+    fn points(&self, spanned: &Spanned<f64>) -> Result<f64, Fault> {
+        let points = *spanned.get_ref();
+        if points.is_finite() && points >= 0.0 {
+            Ok(points)
+        } else {
+            Err(self.fail(
+                spanned.span(),
+                format!("points must be a number, 0 or more, got {points}"),
+            ))
+        }
     }
 
     /// The seed, the count and where the count is, of a group that draws boards.
