@@ -91,10 +91,7 @@ impl Facts {
             }
             (Count::Moves(m), Said::Moves(n)) if n < u64::from(m) => {
                 let verb = if n == 1 { "solves" } else { "solve" };
-                format!(
-                    "no {} {verb} this board; the minimum is {m}",
-                    self.steps(n)
-                )
+                format!("no {} {verb} this board; the minimum is {m}", self.steps(n))
             }
             (Count::Impossible, Said::Moves(_)) => self.impossible.clone(),
             // Not an answer at all (or, defensively, the right one): the checker's message

@@ -124,13 +124,11 @@ fn swap(w: &SwapWitness) -> String {
     }
     let width = usize::from(w.start.len).max("a minimum".len()) + 3;
     let mut out = String::new();
-    let head = if w.replay.is_some() {
-        format!("{:7}{:width$}yours", "", "a minimum")
-    } else {
-        format!("{:7}a minimum", "")
-    };
-    out.push_str(head.trim_end());
-    out.push('\n');
+    if w.replay.is_some() {
+        let _ = writeln!(out, "{:7}{:width$}yours", "", "a minimum");
+    } else if !w.rows.is_empty() {
+        let _ = writeln!(out, "{:7}a minimum", "");
+    }
     let start = w.start.text();
     let _ = writeln!(
         out,
@@ -138,7 +136,11 @@ fn swap(w: &SwapWitness) -> String {
         format!(
             "{:7}{start:width$}{}",
             "start",
-            if w.replay.is_some() { start.as_str() } else { "" }
+            if w.replay.is_some() {
+                start.as_str()
+            } else {
+                ""
+            }
         )
         .trim_end()
     );
@@ -152,4 +154,61 @@ fn swap(w: &SwapWitness) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Problem;
+
+    fn drawn(problem: Problem, input: &str, output: Option<&str>) -> String {
+        let explanation = match output {
+            Some(out) => problem
+                .explain(input.as_bytes(), out.as_bytes())
+                .unwrap()
+                .unwrap(),
+            None => problem.witness(input.as_bytes()).unwrap(),
+        };
+        explanation.witness.draw()
+    }
+
+    #[test]
+    fn flip_boards_are_drawn_press_by_press() {
+        assert_eq!(
+            drawn(Problem::Flip, "wbww\nbbbw\nwbww\nwwww\n", None),
+            "start         press (2,2)\n\
+             wbww          wwww\n\
+             bbbw          wwww\n\
+             wbww          wwww\n\
+             wwww          wwww\n"
+        );
+        // An unsolvable board: the squares of its invariant beside it.
+        let text = drawn(Problem::Flip, "bwww\nwwww\nwwww\nwwww\n", Some("1\n"));
+        assert!(
+            text.starts_with("start       squares *\nbwww        *"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn fourinrow_moves_name_their_colour_and_bands_wrap() {
+        let text = drawn(Problem::FourInRow, "BWBO\nWBWB\nBWBW\nWBWO\n", None);
+        let header = text.lines().next().unwrap();
+        assert!(header.starts_with("start"), "{text}");
+        assert_eq!(header.matches("->").count(), 5, "{text}");
+        // Six panels fit one band: start and five moves.
+        assert_eq!(text.lines().count(), 5, "{text}");
+    }
+
+    #[test]
+    fn swap_replays_are_drawn_beside_a_minimum() {
+        assert_eq!(
+            drawn(Problem::Swap, "WOB\n", Some("3\nOWB\nOBW\nBOW\n")),
+            "       a minimum   yours\n\
+             start  WOB         WOB\n\
+             \x20   1  OWB         OWB\n\
+             \x20   2  BWO         OBW  <- line 3: more than one piece moved\n\
+             \x20   3  BOW\n"
+        );
+        assert_eq!(drawn(Problem::Swap, "OWWB\n", None), "start  OWWB\n");
+    }
 }

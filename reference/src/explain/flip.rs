@@ -42,14 +42,17 @@ impl Explain for Flip {
 fn explain_board(board: Board) -> (Facts, FlipWitness) {
     let witness = witness(board);
     let listing = join(&witness.presses);
-    let impossible = witness.invariant.as_deref().map_or_else(String::new, |cells| {
-        format!(
-            "this board cannot be solved: whatever you press, the squares {} keep an odd \
+    let impossible = witness
+        .invariant
+        .as_deref()
+        .map_or_else(String::new, |cells| {
+            format!(
+                "this board cannot be solved: whatever you press, the squares {} keep an odd \
              number of `b` (every press flips an even number of them), and a solved board \
              has an even number there",
-            join(cells)
-        )
-    });
+                join(cells)
+            )
+        });
     let answer = match table()[board.0 as usize] {
         UNREACHABLE => Count::Impossible,
         d => Count::Moves(u32::from(d)),
@@ -241,7 +244,8 @@ mod tests {
         let impossible = Board::parse(b"bwww\nwwww\nwwww\nwwww\n").unwrap();
         let reason = judge(impossible, b"3\n").unwrap();
         assert!(
-            reason.starts_with("this board cannot be solved: whatever you press, the squares (1,1) "),
+            reason
+                .starts_with("this board cannot be solved: whatever you press, the squares (1,1) "),
             "{reason}"
         );
         let one = Board(PRESSES[5]);

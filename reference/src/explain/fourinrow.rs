@@ -200,7 +200,11 @@ mod tests {
         // Against the other solver too, the one `Puzzle::solve` uses, on a sample.
         for &board in boards.iter().step_by(97) {
             let w = witness(board).expect("every board reaches a goal");
-            assert_eq!(Count::Moves(replay(&w) as u32), solve(board, &RULES), "{board}");
+            assert_eq!(
+                Count::Moves(replay(&w) as u32),
+                solve(board, &RULES),
+                "{board}"
+            );
         }
     }
 
@@ -212,7 +216,10 @@ mod tests {
         };
         let sample = b"BWBO\nWBWB\nBWBW\nWBWO\n";
         let reason = judge(sample, b"7\n").unwrap();
-        assert!(reason.starts_with("you printed 7; 5 moves suffice: `"), "{reason}");
+        assert!(
+            reason.starts_with("you printed 7; 5 moves suffice: `"),
+            "{reason}"
+        );
         assert_eq!(reason.matches("->").count(), 5, "{reason}");
         assert_eq!(
             judge(sample, b"Impossible\n").unwrap(),

@@ -166,3 +166,54 @@ pub fn colour_letter(colour: Colour) -> &'static str {
         Colour::White => "W",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::Problem;
+
+    fn json_of(problem: Problem, input: &str, output: &str) -> serde_json::Value {
+        let why = problem
+            .explain(input.as_bytes(), output.as_bytes())
+            .unwrap()
+            .unwrap();
+        serde_json::to_value(&why).unwrap()
+    }
+
+    #[test]
+    fn explanations_serialise_to_the_shape_of_the_cli_contract() {
+        let flip = json_of(Problem::Flip, "bwww\nbwww\nwwww\nwwww\n", "3\n");
+        assert_eq!(flip["witness"], json!([]));
+        let flip = json_of(Problem::Flip, "wbww\nbbbw\nwbww\nwwww\n", "3\n");
+        assert_eq!(
+            flip,
+            json!({"reason": "you printed 3; 1 press suffices: (2,2)", "witness": [[2, 2]]})
+        );
+        let four = json_of(Problem::FourInRow, "BWBO\nWBWB\nBWBW\nWBWO\n", "4\n");
+        let object = four.as_object().unwrap();
+        assert_eq!(
+            object.keys().collect::<Vec<_>>(),
+            ["first", "reason", "witness"]
+        );
+        assert!(["B", "W"].contains(&object["first"].as_str().unwrap()));
+        let moves = object["witness"].as_array().unwrap();
+        assert_eq!(moves.len(), 5);
+        for step in moves {
+            let [from, to] = step.as_array().unwrap().as_slice() else {
+                panic!("{step}")
+            };
+            for square in [from, to] {
+                let rc = square.as_array().unwrap();
+                assert_eq!(rc.len(), 2);
+                assert!(rc.iter().all(|v| (1..=4).contains(&v.as_u64().unwrap())));
+            }
+        }
+        let solved = json_of(Problem::FourInRow, "BBBB\nWWWW\nBBBW\nWWOO\n", "1\n");
+        assert_eq!(solved["first"], serde_json::Value::Null);
+        assert_eq!(solved["witness"], json!([]));
+        let swap = json_of(Problem::Swap, "WOB\n", "4\n");
+        assert_eq!(swap["witness"], json!(["OWB", "BWO", "BOW"]));
+        assert_eq!(swap.as_object().unwrap().len(), 2);
+    }
+}
