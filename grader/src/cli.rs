@@ -44,6 +44,12 @@ pub(crate) enum Command {
         /// Reject `\r\n` line ends and a missing final newline instead of tolerating them.
         #[arg(long)]
         strict: bool,
+        /// Also explain the answer: a minimum solution step by step, or why there is none.
+        #[arg(long)]
+        explain: bool,
+        /// How to print: the answer (and explanation) as text, or one JSON object.
+        #[arg(long, value_enum, default_value_t = SolveReport::Human)]
+        report: SolveReport,
     },
     /// Judge one output for one input: exit 0 for AC, 1 for PE or WA (a special judge).
     Check {
@@ -363,6 +369,16 @@ pub(crate) struct GenArgs {
     /// With --out: overwrite files that already exist.
     #[arg(long, requires = "out")]
     pub(crate) force: bool,
+}
+
+/// The report formats of `grader solve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum SolveReport {
+    /// The answer as a correct contestant prints it; with `--explain`, the reason and the
+    /// steps drawn below it.
+    Human,
+    /// `{"problem": ..., "answer": ..., "explanation": ...}`.
+    Json,
 }
 
 /// The report formats of `grader check`.

@@ -32,6 +32,7 @@
 
 pub mod compare;
 pub mod count;
+pub mod explain;
 pub mod flip;
 pub mod fourinrow;
 pub mod problem;
@@ -44,6 +45,8 @@ pub mod visible;
 
 pub use compare::Judgement;
 pub use count::Count;
+pub use explain::judge::Explain;
+pub use explain::model::{Explanation, Witness};
 pub use problem::{CheckError, Problem, UnknownProblem};
 pub use puzzle::Puzzle;
 pub use rng::Rng;

@@ -5,6 +5,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::compare::Judgement;
+use crate::explain::judge::{self, Explain};
+use crate::explain::model::Explanation;
 use crate::flip::Flip;
 use crate::fourinrow::FourInRow;
 use crate::puzzle::{KindDoc, Puzzle};
@@ -141,6 +143,18 @@ impl Problem {
                 Err(CheckError::Wrong(judgement.message))
             }
         })
+    }
+
+    /// Why `output` is wrong for `input`, with the reference's witness; `None` when it is
+    /// accepted. `PE` is explained by its layout fault (see [`crate::explain`]).
+    pub fn explain(self, input: &[u8], output: &[u8]) -> Result<Option<Explanation>, ParseError> {
+        with_puzzle!(self, P => Ok(judge::explain::<P>(&P::parse(input)?, output)))
+    }
+
+    /// The reference's explanation of the answer of `input`: a minimum solution, or why
+    /// there is none.
+    pub fn witness(self, input: &[u8]) -> Result<Explanation, ParseError> {
+        with_puzzle!(self, P => Ok(<P as Explain>::witness(&P::parse(input)?)))
     }
 
     /// The kinds of generated input this problem offers.

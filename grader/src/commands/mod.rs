@@ -36,7 +36,9 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
             problem,
             file,
             strict,
-        } => solve::run(problem, file.as_deref(), strict),
+            explain,
+            report,
+        } => solve::run(problem, file.as_deref(), strict, explain, report),
         Command::Check {
             problem,
             input,

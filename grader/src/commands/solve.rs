@@ -1,5 +1,6 @@
 //! `grader solve PROBLEM [FILE]`: the reference answer, exactly as a correct contestant
-//! prints it.
+//! prints it; with `--explain`, why it is the answer (a minimum solution drawn step by
+//! step, or what blocks every solution); with `--report json`, one JSON object.
 
 use std::path::Path;
 
@@ -7,11 +8,18 @@ use reference::Problem;
 use reference::text::tolerate_line_ends;
 
 use super::display_name;
+use crate::cli::SolveReport;
 use crate::files;
 use crate::report;
 use crate::status::{Fault, Status};
 
-pub(crate) fn run(problem: Problem, file: Option<&Path>, strict: bool) -> Result<Status, Fault> {
+pub(crate) fn run(
+    problem: Problem,
+    file: Option<&Path>,
+    strict: bool,
+    explain: bool,
+    format: SolveReport,
+) -> Result<Status, Fault> {
     let bytes = files::read_input(file)?;
     // A person typed this input: `\r\n` or a missing final newline is not worth a refusal
     // unless asked (`--strict` is the validator's view, problems.md's clean form).
@@ -20,9 +28,32 @@ pub(crate) fn run(problem: Problem, file: Option<&Path>, strict: bool) -> Result
     } else {
         tolerate_line_ends(&bytes)
     };
-    let answer = problem
-        .solve(&input)
-        .map_err(|e| Fault::at(&display_name(file), &e))?;
-    report::out(&answer);
+    let at_fault = |e: reference::ParseError| Fault::at(&display_name(file), &e);
+    let answer = problem.solve(&input).map_err(at_fault)?;
+    let explanation = if explain {
+        Some(problem.witness(&input).map_err(at_fault)?)
+    } else {
+        None
+    };
+    match format {
+        SolveReport::Human => {
+            let mut text = answer;
+            if let Some(explanation) = explanation {
+                text.push('\n');
+                text.push_str(&explanation.reason);
+                text.push('\n');
+                text.push_str(&explanation.witness.draw());
+            }
+            report::out(&text);
+        }
+        SolveReport::Json => {
+            let value = serde_json::json!({
+                "problem": problem.id(),
+                "answer": answer,
+                "explanation": explanation,
+            });
+            report::out(&format!("{value}\n"));
+        }
+    }
     Ok(Status::Ok)
 }

@@ -11,6 +11,7 @@ mod batch_command;
 #[path = "box.rs"]
 mod box_containment;
 mod docs;
+mod explain;
 mod fuzz_command;
 mod hostile;
 mod interrupt;

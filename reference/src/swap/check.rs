@@ -72,8 +72,142 @@ pub fn check(board: Row, answer: &Answer, output: &[u8]) -> Judgement {
 /// Checks that `items` (lines or tokens, each with its output line number) are the count
 /// `k` then `k` rows, each one legal move from the one before, ending at the goal.
 fn verify(board: Row, k: usize, items: &[(usize, &str)]) -> Result<(), String> {
+    let replayed = replay(board, items);
+    match replayed.claim {
+        Claim::Nothing => return Err(format!("expected {k} moves, got an empty output")),
+        Claim::Impossible => return Err(format!("expected {k} moves, got `Impossible`")),
+        Claim::Other { line, ref text } => {
+            return Err(format!(
+                "line {line}: expected the move count {k}, got {}",
+                quote(text)
+            ));
+        }
+        Claim::Moves(n) if n != k => return Err(format!("expected {k} moves, got {n}")),
+        Claim::Moves(_) => {}
+    }
+    if replayed.printed < k {
+        return Err(format!(
+            "expected {k} rows after the count, got {}",
+            replayed.printed
+        ));
+    }
+    if let Some(&(line, extra)) = items.get(k + 1) {
+        return Err(format!(
+            "expected {k} rows after the count, got {}: line {line} ({}) is extra",
+            replayed.printed,
+            quote(extra)
+        ));
+    }
+    if let Some(fault) = &replayed.fault {
+        return Err(fault.message());
+    }
+    let last = replayed.last(board);
+    if !last.is_goal() {
+        return Err(format!(
+            "line {}: the last row {} is not the goal {}",
+            replayed.last_line,
+            quote(&last.text()),
+            quote(&last.goal().text())
+        ));
+    }
+    Ok(())
+}
+
+/// What the first item of an output claims.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// The output has no items.
+    Nothing,
+    /// `Impossible`.
+    Impossible,
+    /// A move count, written as problems.md's answers are (no sign, no leading zero).
+    Moves(usize),
+    /// Anything else, with its output line.
+    Other {
+        /// The output line of the item.
+        line: usize,
+        /// The item.
+        text: String,
+    },
+}
+
+/// The first printed row that is not a legal move from the row before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowFault {
+    /// Its output line.
+    pub line: usize,
+    /// Its place among the rows printed (1 for the first row after the count).
+    pub step: usize,
+    /// The item as printed.
+    pub text: String,
+    /// What is wrong with it.
+    pub kind: FaultKind,
+}
+
+/// What is wrong with a faulty row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FaultKind {
+    /// It is not a row of the board's length with one `O`: the parser's reason.
+    NotARow(String),
+    /// It is a row, but not one legal move from `from`: which rule it breaks.
+    Illegal {
+        /// The row before it (the start row for the first).
+        from: Row,
+        /// The rule broken (see [`why_illegal`]).
+        why: String,
+    },
+}
+
+impl RowFault {
+    /// The checker's message: `line 3: `OBW` is not one legal move from `OWB`: ...`.
+    pub fn message(&self) -> String {
+        let (line, item) = (self.line, quote(&self.text));
+        match &self.kind {
+            FaultKind::NotARow(why) => format!("line {line}: {item} is not a row: {why}"),
+            FaultKind::Illegal { from, why } => format!(
+                "line {line}: {item} is not one legal move from {}: {why}",
+                quote(&from.text())
+            ),
+        }
+    }
+}
+
+/// A contestant's output replayed from the start row: the one replay of the checker and
+/// of the explanations (`crate::explain::swap`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replay {
+    /// What the first item says.
+    pub claim: Claim,
+    /// How many items follow the first: the rows printed.
+    pub printed: usize,
+    /// The rows printed that are legal moves, each from the one before, up to the first
+    /// fault.
+    pub rows: Vec<Row>,
+    /// The output line of the last of `rows` (of the count when there is none).
+    pub last_line: usize,
+    /// The first printed row that is not a legal move, if any.
+    pub fault: Option<RowFault>,
+}
+
+impl Replay {
+    /// The row the legal moves lead to: the last of `rows`, or `start` when none.
+    pub fn last(&self, start: Row) -> Row {
+        self.rows.last().copied().unwrap_or(start)
+    }
+}
+
+/// Replays `items` (lines or tokens, each with its output line number) from `board`: the
+/// claim of the first, then every later item as a row, up to the first that is not one
+/// legal move from the row before.
+pub fn replay(board: Row, items: &[(usize, &str)]) -> Replay {
     let Some(&(first_line, first)) = items.first() else {
-        return Err(format!("expected {k} moves, got an empty output"));
+        return Replay {
+            claim: Claim::Nothing,
+            printed: 0,
+            rows: Vec::new(),
+            last_line: 0,
+            fault: None,
+        };
     };
     let digits = !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit());
     let count = if digits && (first.len() == 1 || !first.starts_with('0')) {
@@ -81,57 +215,46 @@ fn verify(board: Row, k: usize, items: &[(usize, &str)]) -> Result<(), String> {
     } else {
         None
     };
-    match count {
-        None if first == "Impossible" => {
-            return Err(format!("expected {k} moves, got `Impossible`"));
-        }
-        None => {
-            return Err(format!(
-                "line {first_line}: expected the move count {k}, got {}",
-                quote(first)
-            ));
-        }
-        Some(n) if n != k => return Err(format!("expected {k} moves, got {n}")),
-        Some(_) => {}
-    }
-    let rows = &items[1..];
-    if rows.len() < k {
-        return Err(format!(
-            "expected {k} rows after the count, got {}",
-            rows.len()
-        ));
-    }
-    if let Some(&(line, extra)) = rows.get(k) {
-        return Err(format!(
-            "expected {k} rows after the count, got {}: line {line} ({}) is extra",
-            rows.len(),
-            quote(extra)
-        ));
-    }
+    let claim = match count {
+        Some(n) => Claim::Moves(n),
+        None if first == "Impossible" => Claim::Impossible,
+        None => Claim::Other {
+            line: first_line,
+            text: first.to_owned(),
+        },
+    };
     let len = usize::from(board.len);
+    let mut replayed = Replay {
+        claim,
+        printed: items.len() - 1,
+        rows: Vec::new(),
+        last_line: first_line,
+        fault: None,
+    };
     let mut prev = board;
-    let mut last_line = first_line;
-    for &(line, item) in rows {
-        let row = Row::parse_line(line, item.as_bytes(), len..=len)
-            .map_err(|e| format!("line {line}: {} is not a row: {}", quote(item), e.message))?;
+    for (step, &(line, item)) in items[1..].iter().enumerate() {
+        let fault = |kind| RowFault {
+            line,
+            step: step + 1,
+            text: item.to_owned(),
+            kind,
+        };
+        let row = match Row::parse_line(line, item.as_bytes(), len..=len) {
+            Ok(row) => row,
+            Err(e) => {
+                replayed.fault = Some(fault(FaultKind::NotARow(e.message)));
+                break;
+            }
+        };
         if let Some(why) = why_illegal(prev, row) {
-            return Err(format!(
-                "line {line}: {} is not one legal move from {}: {why}",
-                quote(item),
-                quote(&prev.text())
-            ));
+            replayed.fault = Some(fault(FaultKind::Illegal { from: prev, why }));
+            break;
         }
+        replayed.rows.push(row);
+        replayed.last_line = line;
         prev = row;
-        last_line = line;
     }
-    if !prev.is_goal() {
-        return Err(format!(
-            "line {last_line}: the last row {} is not the goal {}",
-            quote(&prev.text()),
-            quote(&prev.goal().text())
-        ));
-    }
-    Ok(())
+    replayed
 }
 
 #[cfg(test)]
