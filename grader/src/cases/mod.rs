@@ -8,6 +8,7 @@
 pub(crate) mod discover;
 pub(crate) mod manifest;
 pub(crate) mod plan;
+pub(crate) mod points;
 pub(crate) mod power;
 pub(crate) mod regen;
 pub(crate) mod sound;

@@ -1,0 +1,176 @@
+//! What each group of a case folder is worth in a gradebook: `points` in the folder's
+//! manifest (`sample_points` for the samples), or `--points GROUP=N`, which wins. A
+//! student earns each group's points in proportion to its cases that are `AC`; a group
+//! nobody gave points is worth none.
+
+use std::collections::BTreeMap;
+
+use super::manifest::Manifest;
+use crate::status::Fault;
+
+/// Points by group (the gradebook's group names: `sample`, `secret/answers`).
+pub(crate) type Points = BTreeMap<String, f64>;
+
+/// The group of the samples, as the case folder names it.
+const SAMPLE: &str = "sample";
+
+/// A `--points GROUP=N` rule.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PointsRule {
+    /// The group.
+    pub(crate) group: String,
+    /// What it is worth.
+    pub(crate) points: f64,
+}
+
+impl std::str::FromStr for PointsRule {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (group, points) = text
+            .rsplit_once('=')
+            .ok_or_else(|| format!("expected GROUP=POINTS such as `secret/answers=40`, got `{text}`"))?;
+        let points: f64 = points
+            .trim()
+            .parse()
+            .ok()
+            .filter(|p: &f64| p.is_finite() && *p >= 0.0)
+            .ok_or_else(|| format!("`{text}`: the points must be a number, 0 or more"))?;
+        Ok(PointsRule {
+            group: group.trim().trim_end_matches('/').to_owned(),
+            points,
+        })
+    }
+}
+
+/// The points of `groups` (each group of the case folder with its number of cases): the
+/// manifest's, with `rules` over them; `None` when neither gives any (scores are then the
+/// share of cases passed). A rule for a group the folder does not have is refused.
+pub(crate) fn choose(
+    manifest: Option<&Manifest>,
+    rules: &[PointsRule],
+    groups: &BTreeMap<String, usize>,
+) -> Result<Option<Points>, Fault> {
+    let mut points = Points::new();
+    if let Some(manifest) = manifest {
+        if let Some(p) = manifest.sample_points {
+            points.insert(SAMPLE.to_owned(), p);
+        }
+        for group in &manifest.groups {
+            if let Some(p) = group.points {
+                points.insert(format!("secret/{}", group.name), p);
+            }
+        }
+    }
+    for rule in rules {
+        if !groups.contains_key(&rule.group) {
+            return Err(Fault::Usage(format!(
+                "--points {}={}: the cases have no group `{}` (their groups: {})",
+                rule.group,
+                rule.points,
+                rule.group,
+                groups.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        }
+        points.insert(rule.group.clone(), rule.points);
+    }
+    if points.is_empty() {
+        return Ok(None);
+    }
+    // Every group has an entry, so a gradebook says what each is worth.
+    Ok(Some(
+        groups
+            .keys()
+            .map(|g| (g.clone(), points.get(g).copied().unwrap_or(0.0)))
+            .collect(),
+    ))
+}
+
+/// The points earned with `passed` of `total` cases in each group, to two decimals.
+pub(crate) fn earned(points: &Points, tally: impl Fn(&str) -> (usize, usize)) -> f64 {
+    let sum: f64 = points
+        .iter()
+        .map(|(group, &worth)| {
+            let (passed, total) = tally(group);
+            if total == 0 {
+                0.0
+            } else {
+                worth * passed as f64 / total as f64
+            }
+        })
+        .sum();
+    (sum * 100.0).round() / 100.0
+}
+
+/// What a whole folder is worth.
+pub(crate) fn most(points: &Points) -> f64 {
+    points.values().sum()
+}
+
+/// What one case of `group`, of `total` cases, is worth.
+pub(crate) fn per_case(points: &Points, group: &str, total: usize) -> f64 {
+    match points.get(group) {
+        Some(&worth) if total > 0 => worth / total as f64,
+        _ => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn groups() -> BTreeMap<String, usize> {
+        BTreeMap::from([
+            ("sample".to_owned(), 1),
+            ("secret/answers".to_owned(), 4),
+            ("secret/hard".to_owned(), 2),
+        ])
+    }
+
+    fn manifest() -> Manifest {
+        let text = "problem = \"flip\"\nsamples = [\"bwwb\\nbbwb\\nbwwb\\nbwww\\n\"]\n\
+                    sample_points = 0\n[[group]]\nname = \"answers\"\nkinds = [\"answer=1\"]\n\
+                    seed = 1\ncount = 4\npoints = 60\n[[group]]\nname = \"hard\"\n\
+                    kinds = [\"hardest\"]\nseed = 2\ncount = 2\n";
+        super::super::manifest::parse(Path::new("m.toml"), text, reference::Problem::Flip)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_manifest_gives_points_and_flags_win() {
+        let from_manifest = choose(Some(&manifest()), &[], &groups()).unwrap().unwrap();
+        assert_eq!(from_manifest["secret/answers"].to_string(), "60");
+        assert_eq!(from_manifest["secret/hard"].to_string(), "0");
+        let rule: PointsRule = "secret/hard=40".parse().unwrap();
+        let both = choose(Some(&manifest()), &[rule], &groups()).unwrap().unwrap();
+        assert_eq!(most(&both).to_string(), "100");
+        assert_eq!(choose(None, &[], &groups()).unwrap(), None);
+    }
+
+    #[test]
+    fn a_student_earns_each_groups_share_of_ac_cases() {
+        let points = choose(Some(&manifest()), &["secret/hard=40".parse().unwrap()], &groups())
+            .unwrap()
+            .unwrap();
+        let tally = |g: &str| match g {
+            "secret/answers" => (3, 4),
+            "secret/hard" => (1, 2),
+            _ => (1, 1),
+        };
+        assert_eq!(earned(&points, tally).to_string(), "65");
+        assert_eq!(per_case(&points, "secret/hard", 2).to_string(), "20");
+    }
+
+    #[test]
+    fn bad_rules_are_refused_with_what_was_expected() {
+        for bad in ["x", "secret/hard=-1", "secret/hard=lots", "secret/hard=inf"] {
+            assert!(bad.parse::<PointsRule>().is_err(), "{bad}");
+        }
+        let unknown = choose(None, &["secret/nope=3".parse().unwrap()], &groups()).unwrap_err();
+        assert!(
+            unknown.to_string().contains("the cases have no group `secret/nope` (their groups: sample, secret/answers, secret/hard)"),
+            "{unknown}"
+        );
+    }
+}
