@@ -1,8 +1,6 @@
-//! One submission on every case: cases run on N workers (each with its own launcher), are
-//! judged as they finish, and come back in name order however they ran.
-
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+//! One submission on every case: cases run on the worker pool (each worker with its own
+//! launcher), are judged on the worker as they finish, reported on the calling thread, and
+//! come back in name order however they ran.
 
 use reference::Problem;
 
@@ -26,63 +24,144 @@ pub(crate) struct Plan {
     pub(crate) problem: Problem,
     /// The limits of every run.
     pub(crate) limits: Limits,
-    /// Worker threads.
-    pub(crate) jobs: usize,
-    /// Stop starting cases after the first that is not `AC`.
-    pub(crate) fail_fast: bool,
 }
 
-/// Runs `program` on every case; results in name order (cases skipped by `fail_fast` are
-/// left out). `done` is told of each case as it finishes, with its index in `cases`, on
-/// the worker that ran it (so in the order they finish, not in name order). `Err` when a
+/// Runs cases on one worker thread: the real [`CaseWorker`] (a launcher and
+/// [`run_case`]), or a fake that returns recorded results, so that the scheduling of
+/// `grade` and of `batch` is tested without processes.
+pub(crate) trait RunsCases: Send {
+    /// What it runs.
+    type Program: Sync;
+
+    /// Starts the worker, or starts it again after a run it could not make. `Err`: no run
+    /// can be made on this machine (a fault of the setup), the command's end.
+    fn start(&mut self) -> Result<(), Fault>;
+
+    /// Runs `program` on case number `case` and judges it. `Err` when the run cannot be
+    /// made (the command was stopped, the launcher or an interpreter is missing, the case
+    /// changed under us): never the program's mark.
+    fn run(&mut self, program: &Self::Program, case: usize) -> Result<CaseResult, Fault>;
+}
+
+/// Runs `program` on `cases` cases, one worker thread per `workers`; results in name order
+/// (cases skipped by `fail_fast` are left out). `done` is told of each case as it finishes,
+/// with its number, on this thread, in the order they finish (not in name order). `Err` when a
 /// run cannot be made at all (the launcher or an interpreter is missing): a fault of the
 /// setup, not of the program.
-pub(crate) fn grade(
-    program: &Program,
-    cases: &[SoundCase],
-    plan: &Plan,
-    done: &(dyn Fn(usize, &CaseResult) + Sync),
+pub(crate) fn grade<R: RunsCases>(
+    workers: &mut [R],
+    program: &R::Program,
+    cases: usize,
+    fail_fast: bool,
+    mut done: impl FnMut(usize, &CaseResult),
 ) -> Result<Vec<CaseResult>, Fault> {
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
-    let failure: Mutex<Option<Fault>> = Mutex::new(None);
-    let workers = plan.jobs.clamp(1, cases.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let (next, stop, results, failure) = (&next, &stop, &results, &failure);
-            scope.spawn(move || {
-                let outcome = (|| -> Result<(), Fault> {
-                    let mut runner = Runner::start(&plan.limits, [program])?;
-                    loop {
-                        crate::interrupt::check()?;
-                        if stop.load(Ordering::Relaxed) {
-                            return Ok(());
-                        }
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(SoundCase { case, text }) = cases.get(index) else {
-                            return Ok(());
-                        };
-                        let result = run_case(&mut runner, program, case, text, plan)?;
-                        if plan.fail_fast && !result.accepted() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        done(index, &result);
-                        results.lock().expect("not poisoned")[index] = Some(result);
-                    }
-                })();
-                if let Err(fault) = outcome {
-                    stop.store(true, Ordering::Relaxed);
-                    failure.lock().expect("not poisoned").get_or_insert(fault);
-                }
-            });
+    let tasks = |n: u64| usize::try_from(n).ok().filter(|&c| c < cases);
+    // Nothing after the first case that is not `AC`: at one worker exactly the cases up
+    // to it run, as in name order by hand.
+    let stop = |n: u64, result: &CaseResult| {
+        if fail_fast && !result.accepted() {
+            pool::Stop::After(n)
+        } else {
+            pool::Stop::Go
         }
-    });
-    if let Some(fault) = failure.into_inner().expect("not poisoned") {
-        return Err(fault);
-    }
-    let results = results.into_inner().expect("not poisoned");
+    };
+    let schedule = pool::Schedule {
+        tasks: &tasks,
+        stop: &stop,
+        deadline: None,
+    };
+    let mut jobs: Vec<Job<'_, R>> = workers
+        .iter_mut()
+        .map(|worker| Job {
+            worker,
+            program,
+            started: false,
+        })
+        .collect();
+    let mut results: Vec<Option<CaseResult>> = vec![None; cases];
+    pool::run(&mut jobs, &schedule, |event| {
+        if let pool::Event::Finished { index, output, .. } = event {
+            done(index as usize, &output);
+            results[index as usize] = Some(output);
+        }
+        Ok(())
+    })?;
     Ok(results.into_iter().flatten().collect())
+}
+
+/// One worker of [`grade`]: its case runner, started before its first case.
+struct Job<'w, R: RunsCases> {
+    worker: &'w mut R,
+    program: &'w R::Program,
+    started: bool,
+}
+
+impl<R: RunsCases> pool::Executor for Job<'_, R> {
+    type Task = usize;
+    type Output = CaseResult;
+    type Error = Fault;
+
+    fn execute(&mut self, _index: u64, case: usize) -> Result<CaseResult, Fault> {
+        if !self.started {
+            self.worker.start()?;
+            self.started = true;
+        }
+        self.worker.run(self.program, case)
+    }
+}
+
+/// The real case runner: a worker box (started on the worker thread that uses it) whose
+/// toolchain shows every program it may run, and the cases by number.
+#[derive(Debug)]
+pub(crate) struct CaseWorker<'a> {
+    programs: Vec<&'a Program>,
+    cases: Vec<(&'a Case, &'a CaseText)>,
+    plan: Plan,
+    runner: Option<Runner>,
+}
+
+impl<'a> CaseWorker<'a> {
+    /// `count` workers (at least one) for `programs` on `cases`.
+    pub(crate) fn many(
+        count: usize,
+        programs: &[&'a Program],
+        cases: &[(&'a Case, &'a CaseText)],
+        plan: &Plan,
+    ) -> Vec<CaseWorker<'a>> {
+        (0..count.max(1))
+            .map(|_| CaseWorker {
+                programs: programs.to_vec(),
+                cases: cases.to_vec(),
+                plan: *plan,
+                runner: None,
+            })
+            .collect()
+    }
+}
+
+impl RunsCases for CaseWorker<'_> {
+    type Program = Program;
+
+    fn start(&mut self) -> Result<(), Fault> {
+        // The old box goes first: a fresh one never waits for it.
+        self.runner = None;
+        self.runner = Some(Runner::start(
+            &self.plan.limits,
+            self.programs.iter().copied(),
+        )?);
+        Ok(())
+    }
+
+    fn run(&mut self, program: &Program, case: usize) -> Result<CaseResult, Fault> {
+        // Stopping (Ctrl-C) ends the command before another run starts.
+        crate::interrupt::check()?;
+        let (Some(runner), Some(&(case, text))) = (&mut self.runner, self.cases.get(case)) else {
+            return Err(Fault::Internal(format!(
+                "case {case} run on a worker not started, or past the last case"
+            )));
+        };
+        run_case(runner, program, case, text, &self.plan)
+    }
 }
 
 /// A case's input and answer, read once.
