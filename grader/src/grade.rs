@@ -262,3 +262,217 @@ pub(crate) fn run_case(
         outcome.stderr,
     ))
 }
+
+/// A case runner without processes: recorded verdicts, for the scheduling tests of
+/// `grade` and `batch`.
+#[cfg(test)]
+pub(crate) mod fake {
+    use std::collections::BTreeSet;
+    use std::sync::{Condvar, Mutex};
+    use std::time::Duration;
+
+    use reference::Verdict;
+
+    use super::RunsCases;
+    use crate::results::case::CaseResult;
+    use crate::status::Fault;
+
+    /// What program `.0` gives on case `.1`: a verdict, or a run that cannot be made.
+    pub(crate) type Answers = dyn Fn(&str, usize) -> Result<Verdict, Fault> + Sync;
+
+    /// The cases the reporter has been told of, for a fake that waits for one: so that
+    /// one case finishes after a later one by order, never by time.
+    #[derive(Debug, Default)]
+    pub(crate) struct Gate {
+        done: Mutex<BTreeSet<usize>>,
+        changed: Condvar,
+    }
+
+    impl Gate {
+        /// The reporter was told of `case`.
+        pub(crate) fn add(&self, case: usize) {
+            self.done.lock().unwrap().insert(case);
+            self.changed.notify_all();
+        }
+
+        fn wait_for(&self, case: usize) {
+            let done = self.done.lock().unwrap();
+            let (_done, waited) = self
+                .changed
+                .wait_timeout_while(done, Duration::from_mins(2), |d| !d.contains(&case))
+                .unwrap();
+            assert!(!waited.timed_out(), "case {case} never finished");
+        }
+    }
+
+    /// Gives the recorded answers, and keeps what it ran.
+    pub(crate) struct Recorded<'a> {
+        answers: &'a Answers,
+        /// Case `.0` waits until case `.1` has finished.
+        waits: Option<(usize, usize, &'a Gate)>,
+        /// Every run made, in order: (program, case).
+        pub(crate) ran: Vec<(String, usize)>,
+        /// How many times it was started.
+        pub(crate) starts: usize,
+    }
+
+    impl<'a> Recorded<'a> {
+        /// `count` fakes giving `answers`.
+        pub(crate) fn many(count: usize, answers: &'a Answers) -> Vec<Recorded<'a>> {
+            (0..count)
+                .map(|_| Recorded {
+                    answers,
+                    waits: None,
+                    ran: Vec::new(),
+                    starts: 0,
+                })
+                .collect()
+        }
+
+        /// Case `case` waits, on whichever fake runs it, until `gate` has been told of
+        /// `until`.
+        pub(crate) fn waiting(
+            count: usize,
+            answers: &'a Answers,
+            (case, until): (usize, usize),
+            gate: &'a Gate,
+        ) -> Vec<Recorded<'a>> {
+            let mut fakes = Recorded::many(count, answers);
+            for fake in &mut fakes {
+                fake.waits = Some((case, until, gate));
+            }
+            fakes
+        }
+    }
+
+    impl RunsCases for Recorded<'_> {
+        type Program = String;
+
+        fn start(&mut self) -> Result<(), Fault> {
+            self.starts += 1;
+            Ok(())
+        }
+
+        fn run(&mut self, program: &String, case: usize) -> Result<CaseResult, Fault> {
+            if let Some((at, until, gate)) = self.waits
+                && at == case
+            {
+                gate.wait_for(until);
+            }
+            self.ran.push((program.clone(), case));
+            Ok(result(case, (self.answers)(program, case)?))
+        }
+    }
+
+    /// A result of case `case` (named `00`, `01`…).
+    pub(crate) fn result(case: usize, verdict: Verdict) -> CaseResult {
+        CaseResult {
+            name: format!("{case:02}"),
+            verdict,
+            cpu_ms: 1.0,
+            wall_ms: 1.0,
+            memory_kib: 100,
+            message: String::new(),
+            output: Vec::new(),
+            stderr: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use reference::Verdict;
+
+    use super::fake::{Gate, Recorded, result};
+    use super::*;
+
+    fn names(results: &[CaseResult]) -> Vec<&str> {
+        results.iter().map(|r| r.name.as_str()).collect()
+    }
+
+    /// Every case `AC` but those in `wrong`.
+    fn wrong_on(wrong: &'static [usize]) -> impl Fn(&str, usize) -> Result<Verdict, Fault> + Sync {
+        move |_, case| {
+            Ok(if wrong.contains(&case) {
+                Verdict::WrongAnswer
+            } else {
+                Verdict::Accepted
+            })
+        }
+    }
+
+    #[test]
+    fn results_come_back_in_name_order_whatever_order_they_finish() {
+        let answers = wrong_on(&[]);
+        let gate = Gate::default();
+        // Case 0 finishes only after the reporter has been told of case 3.
+        let mut fakes = Recorded::waiting(3, &answers, (0, 3), &gate);
+        let mut told = Vec::new();
+        let results = grade(&mut fakes, &"p".to_owned(), 5, false, |index, result| {
+            told.push((index, result.name.clone()));
+            gate.add(index);
+        })
+        .unwrap();
+        assert_eq!(names(&results), ["00", "01", "02", "03", "04"]);
+        // Told of each once, as they finished, with its own number.
+        assert!(told.iter().all(|(i, name)| *name == format!("{i:02}")));
+        let at = |case: usize| told.iter().position(|(i, _)| *i == case).unwrap();
+        assert!(at(3) < at(0), "{told:?}");
+        told.sort();
+        assert_eq!(told.len(), 5);
+        assert!(told.iter().enumerate().all(|(i, (n, _))| i == *n));
+    }
+
+    #[test]
+    fn fail_fast_at_one_job_runs_exactly_up_to_the_first_failure() {
+        let answers = wrong_on(&[2, 4]);
+        let mut one = Recorded::many(1, &answers);
+        let results = grade(&mut one, &"p".to_owned(), 6, true, |_, _| {}).unwrap();
+        assert_eq!(names(&results), ["00", "01", "02"]);
+        let ran: Vec<usize> = one[0].ran.iter().map(|r| r.1).collect();
+        assert_eq!(ran, [0, 1, 2]);
+        // Without it every case runs, the failures among them.
+        let mut one = Recorded::many(1, &answers);
+        let results = grade(&mut one, &"p".to_owned(), 6, false, |_, _| {}).unwrap();
+        assert_eq!(names(&results), ["00", "01", "02", "03", "04", "05"]);
+        assert_eq!(results[4].verdict, Verdict::WrongAnswer);
+    }
+
+    #[test]
+    fn fail_fast_with_many_workers_keeps_every_case_before_the_failure() {
+        let answers = wrong_on(&[3]);
+        let mut fakes = Recorded::many(3, &answers);
+        let results = grade(&mut fakes, &"p".to_owned(), 40, true, |_, _| {}).unwrap();
+        assert_eq!(names(&results)[..4], ["00", "01", "02", "03"]);
+        // Only the cases already taken when case 3 failed ran past it: one per other
+        // worker at most.
+        assert!(results.len() <= 4 + 2, "{:?}", names(&results));
+    }
+
+    #[test]
+    fn a_run_that_cannot_be_made_is_the_commands_error_and_stops_the_cases() {
+        let answers = |_: &str, case: usize| {
+            if case == 2 {
+                Err(Fault::Internal("no launcher".to_owned()))
+            } else {
+                Ok(Verdict::Accepted)
+            }
+        };
+        let mut one = Recorded::many(1, &answers);
+        let err = grade(&mut one, &"p".to_owned(), 6, false, |_, _| {}).unwrap_err();
+        assert!(err.to_string().contains("no launcher"), "{err}");
+        assert_eq!(one[0].ran.len(), 3, "nothing after the fault");
+    }
+
+    #[test]
+    fn each_worker_starts_once_before_its_first_case_and_an_idle_one_never() {
+        let answers = wrong_on(&[]);
+        let mut fakes = Recorded::many(3, &answers);
+        grade(&mut fakes, &"p".to_owned(), 1, false, |_, _| {}).unwrap();
+        let starts: Vec<usize> = fakes.iter().map(|f| f.starts).collect();
+        let ran: Vec<usize> = fakes.iter().map(|f| f.ran.len()).collect();
+        assert_eq!(starts, ran, "started exactly the workers that ran");
+        assert_eq!(ran.iter().sum::<usize>(), 1);
+        assert_eq!(result(1, Verdict::Accepted).name, "01");
+    }
+}

@@ -253,8 +253,9 @@ mod tests {
 
     use super::*;
 
-    /// Doubles its task; fails on `fails`; waits at `waits` until the number it names has
-    /// finished (so that one task finishes after a later one, by order, not by time).
+    /// Doubles its task; fails on `fails`; waits at `waits` until the reporter has been told
+    /// that the number it names finished (so that one task finishes after a later one, by
+    /// order, not by time).
     #[derive(Default)]
     struct Fake<'a> {
         fails: Option<u64>,
@@ -262,7 +263,7 @@ mod tests {
         finished: Option<&'a Finished>,
     }
 
-    /// The numbers finished so far, for a fake that waits for one.
+    /// The numbers the reporter has been told of, for a fake that waits for one.
     #[derive(Default)]
     struct Finished {
         numbers: Mutex<BTreeSet<u64>>,
@@ -296,9 +297,6 @@ mod tests {
                 && at == index
             {
                 finished.wait_for(until);
-            }
-            if let Some(finished) = self.finished {
-                finished.add(index);
             }
             if self.fails == Some(index) {
                 return Err(format!("cannot run {index}"));
@@ -438,7 +436,8 @@ mod tests {
 
     #[test]
     fn the_lowest_stop_wins_and_every_task_below_it_finishes_even_when_it_finishes_last() {
-        // Task 5 waits until task 9 finished: 9 says stop first, then 5 lowers it.
+        // Task 5 waits until the reporter has heard of task 9: 9 says stop first, then 5
+        // lowers it.
         let done = Finished::default();
         let mut executors: Vec<Fake<'_>> = (0..4)
             .map(|_| Fake {
@@ -460,21 +459,24 @@ mod tests {
             stop: &stop,
             deadline: None,
         };
-        let (result, seen) = events(&mut executors, &schedule);
+        let mut seen = Vec::new();
+        let result = run(&mut executors, &schedule, |event| {
+            if let Event::Finished { index, .. } = event {
+                done.add(index);
+            }
+            seen.push(event);
+            Ok(())
+        });
         assert_eq!(result, Ok(()));
         let ran = numbers(&seen, false);
         assert!((0..=9).all(|n| ran.contains(&n)), "{ran:?}");
         // After 9's stop nothing past 9 starts; tasks 6..9 were already taken by then.
         assert!(ran.iter().all(|&n| n <= 9), "{ran:?}");
-        let nine = seen
-            .iter()
-            .position(|e| matches!(e, Event::Finished { index: 9, .. }))
-            .unwrap();
-        let five = seen
-            .iter()
-            .position(|e| matches!(e, Event::Finished { index: 5, .. }))
-            .unwrap();
-        assert!(nine < five, "9 finished first");
+        let at = |index: u64| {
+            seen.iter()
+                .position(|e| matches!(e, Event::Finished { index: i, .. } if *i == index))
+        };
+        assert!(at(9) < at(5), "9 finished first");
     }
 
     #[test]
