@@ -325,3 +325,296 @@ impl<'a, P> Reporter<'a, P> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use reference::Verdict;
+
+    use super::*;
+    use crate::grade::fake::{Answers, Recorded, result};
+
+    /// The progress lines, as a person would read them.
+    #[derive(Default)]
+    struct Lines {
+        runs: Option<usize>,
+        done: Vec<usize>,
+        students: Vec<String>,
+    }
+
+    impl ClassProgress for Lines {
+        fn start(&mut self, runs: usize) {
+            self.runs = Some(runs);
+        }
+
+        fn run_done(&mut self, failing: usize) {
+            self.done.push(failing);
+        }
+
+        fn student_done(&mut self, name: &str, how: &str) {
+            self.students.push(format!("{name}: {how}"));
+        }
+    }
+
+    /// Alice and Carol are built (programs `alice`, `carol`), Bob does not compile.
+    struct Scene {
+        students: Vec<Student>,
+        cases: Vec<Case>,
+        builds: Vec<Build<String>>,
+        keys: Keys,
+        dir: tempfile::TempDir,
+    }
+
+    impl Scene {
+        fn new(cases: usize) -> Scene {
+            let student = |name: &str| Student {
+                name: name.to_owned(),
+                entry: PathBuf::from(format!("{name}.py")),
+            };
+            let ready = |name: &str| Build::Ready {
+                program: name.to_owned(),
+                language: "python".to_owned(),
+                hash: format!("hash of {name}"),
+            };
+            Scene {
+                students: vec![student("alice"), student("bob"), student("carol")],
+                cases: (0..cases)
+                    .map(|c| Case {
+                        name: format!("{c:02}"),
+                        input: PathBuf::from(format!("{c:02}.in")),
+                        answer: None,
+                    })
+                    .collect(),
+                builds: vec![
+                    ready("alice"),
+                    Build::CompileError {
+                        language: "c".to_owned(),
+                        message: "bob.c:1:1: error: expected ';'".to_owned(),
+                    },
+                    ready("carol"),
+                ],
+                keys: Keys::without_texts(cases),
+                dir: tempfile::tempdir().unwrap(),
+            }
+        }
+
+        fn class(&self, fail_fast: bool) -> Class<'_, String> {
+            Class {
+                students: &self.students,
+                cases: &self.cases,
+                builds: &self.builds,
+                keys: &self.keys,
+                fail_fast,
+            }
+        }
+
+        /// The journal of `student`'s run on `case`.
+        fn record(&self, student: usize, case: usize, verdict: Verdict) -> (String, Record) {
+            let Build::Ready { hash, .. } = &self.builds[student] else {
+                panic!("not built");
+            };
+            let key = self.keys.run(hash, case);
+            let record = Record {
+                key: key.clone(),
+                student: self.students[student].name.clone(),
+                result: result(case, verdict),
+            };
+            (key, record)
+        }
+
+        /// Grades with `jobs` fakes giving `answers`, the journal holding `known`: what ran
+        /// (program, case, in order on one job), what the progress heard, and the result.
+        fn grade(
+            &self,
+            jobs: usize,
+            fail_fast: bool,
+            answers: &Answers,
+            known: HashMap<String, Record>,
+        ) -> (Vec<(String, usize)>, Lines, Result<Ran, Fault>, usize) {
+            let class = self.class(fail_fast);
+            let todo = Todo::new(&class, &known);
+            let (mut journal, _) = Journal::open(&self.dir.path().join("journal.jsonl")).unwrap();
+            let mut fakes = Recorded::many(jobs, answers);
+            let mut lines = Lines::default();
+            let ran = run_all(&mut fakes, &class, &todo, &mut journal, known, &mut lines);
+            let starts = fakes.iter().map(|f| f.starts).sum();
+            let runs = fakes.into_iter().flat_map(|f| f.ran).collect();
+            (runs, lines, ran, starts)
+        }
+
+        /// The journal's records now.
+        fn journaled(&self) -> HashMap<String, Record> {
+            Journal::open(&self.dir.path().join("journal.jsonl"))
+                .unwrap()
+                .1
+        }
+    }
+
+    fn all_ac(_: &str, _: usize) -> Result<Verdict, Fault> {
+        Ok(Verdict::Accepted)
+    }
+
+    fn of(runs: &[(String, usize)], program: &str) -> Vec<usize> {
+        runs.iter()
+            .filter(|r| r.0 == program)
+            .map(|r| r.1)
+            .collect()
+    }
+
+    #[test]
+    fn a_student_who_did_not_compile_costs_no_runs_and_every_run_is_journaled() {
+        let scene = Scene::new(3);
+        let (runs, lines, ran, _) = scene.grade(2, false, &all_ac, HashMap::new());
+        let ran = ran.unwrap();
+        assert!(of(&runs, "bob").is_empty());
+        let mut alice = of(&runs, "alice");
+        alice.sort_unstable();
+        assert_eq!(alice, [0, 1, 2]);
+        assert_eq!(runs.len(), 6);
+        assert_eq!(ran.records.len(), 6);
+        assert_eq!(scene.journaled(), ran.records);
+        // Bob is said first (before any run), then each student as its runs end.
+        assert_eq!(lines.runs, Some(6));
+        assert_eq!(lines.done, [0; 6], "one event per run, none failing");
+        assert_eq!(
+            lines.students[0],
+            "bob: did not compile: bob.c:1:1: error: expected ';'"
+        );
+        let mut rest = lines.students[1..].to_vec();
+        rest.sort();
+        assert_eq!(rest, ["alice: all AC", "carol: all AC"]);
+    }
+
+    #[test]
+    fn a_journaled_run_is_not_made_again() {
+        let scene = Scene::new(3);
+        let known: HashMap<_, _> = [
+            scene.record(0, 1, Verdict::Accepted),
+            scene.record(2, 0, Verdict::Accepted),
+            scene.record(2, 1, Verdict::Accepted),
+            scene.record(2, 2, Verdict::Accepted),
+        ]
+        .into();
+        let (runs, lines, ran, _) = scene.grade(1, false, &all_ac, known);
+        assert_eq!(runs, [("alice".to_owned(), 0), ("alice".to_owned(), 2)]);
+        assert_eq!(
+            ran.unwrap().records.len(),
+            7 - 1,
+            "the journal's and the new"
+        );
+        assert!(
+            lines
+                .students
+                .contains(&"carol: graded earlier (journal)".to_owned())
+        );
+        assert!(lines.students.contains(&"alice: all AC".to_owned()));
+    }
+
+    #[test]
+    fn per_student_fail_fast_skips_the_rest_of_that_student_only() {
+        let scene = Scene::new(5);
+        let answers = |program: &str, case: usize| {
+            Ok(if program == "alice" && case == 1 {
+                Verdict::WrongAnswer
+            } else {
+                Verdict::Accepted
+            })
+        };
+        let (runs, lines, ran, _) = scene.grade(1, true, &answers, HashMap::new());
+        assert_eq!(of(&runs, "alice"), [0, 1]);
+        assert_eq!(of(&runs, "carol"), [0, 1, 2, 3, 4]);
+        assert_eq!(ran.unwrap().records.len(), 7);
+        assert_eq!(
+            lines.students,
+            [
+                "bob: did not compile: bob.c:1:1: error: expected ';'",
+                "alice: failing",
+                "carol: all AC"
+            ]
+        );
+        assert_eq!(lines.done, [0, 1, 1, 1, 1, 1, 1]);
+        // With several workers the rest of alice is skipped too, but for runs already
+        // under way; carol's all run.
+        let (runs, lines, _, _) = scene.grade(3, true, &answers, HashMap::new());
+        assert!(of(&runs, "alice").len() <= 4, "{runs:?}");
+        assert_eq!(of(&runs, "carol").len(), 5);
+        assert_eq!(lines.students.len(), 3, "every student said once");
+        // Without the flag every run is made.
+        let (runs, _, _, _) = scene.grade(1, false, &answers, HashMap::new());
+        assert_eq!(of(&runs, "alice"), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_run_the_grader_cannot_make_marks_only_that_student_and_a_fresh_worker_goes_on() {
+        let scene = Scene::new(3);
+        let answers = |program: &str, case: usize| {
+            if program == "alice" && case == 1 {
+                Err(Fault::Internal("the launcher died".to_owned()))
+            } else {
+                Ok(Verdict::Accepted)
+            }
+        };
+        let (runs, lines, ran, starts) = scene.grade(1, false, &answers, HashMap::new());
+        let ran = ran.unwrap();
+        assert_eq!(ran.faults.keys().copied().collect::<Vec<_>>(), [0]);
+        assert!(
+            ran.faults[&0].contains("the grader could not run case 01: ")
+                && ran.faults[&0].contains("the launcher died"),
+            "{:?}",
+            ran.faults
+        );
+        assert_eq!(starts, 2, "started again after the fault");
+        assert_eq!(runs.len(), 6, "the batch went on");
+        assert_eq!(ran.records.len(), 5, "the run not made is not journaled");
+        assert_eq!(lines.done.len(), 5);
+        assert!(lines.students.contains(&"carol: all AC".to_owned()));
+    }
+
+    #[test]
+    fn a_stopped_run_ends_the_batch_with_the_finished_runs_journaled() {
+        let scene = Scene::new(3);
+        let answers = |program: &str, case: usize| {
+            if program == "alice" && case == 2 {
+                Err(Fault::Interrupted(nix::sys::signal::Signal::SIGINT))
+            } else {
+                Ok(Verdict::Accepted)
+            }
+        };
+        let (runs, _, ran, starts) = scene.grade(1, false, &answers, HashMap::new());
+        assert!(matches!(ran, Err(Fault::Interrupted(_))));
+        assert_eq!(runs.len(), 3, "nothing after the stop");
+        assert_eq!(starts, 1, "no fresh worker for a stop");
+        assert_eq!(scene.journaled().len(), 2);
+    }
+
+    #[test]
+    fn a_resumed_students_journaled_failure_counts_for_the_progress_and_for_fail_fast() {
+        let scene = Scene::new(4);
+        let known: HashMap<_, _> = [scene.record(0, 0, Verdict::WrongAnswer)].into();
+        // Without fail-fast alice's other runs are made, and she is failing, not all AC.
+        let (runs, lines, _, _) = scene.grade(1, false, &all_ac, known.clone());
+        assert_eq!(of(&runs, "alice"), [1, 2, 3]);
+        assert!(
+            lines.students.contains(&"alice: failing".to_owned()),
+            "{:?}",
+            lines.students
+        );
+        assert!(
+            lines.done.iter().all(|&failing| failing == 1),
+            "{:?}",
+            lines.done
+        );
+        // With it nothing more of alice runs.
+        let (runs, lines, ran, _) = scene.grade(1, true, &all_ac, known);
+        assert!(of(&runs, "alice").is_empty(), "{runs:?}");
+        assert_eq!(of(&runs, "carol"), [0, 1, 2, 3]);
+        assert_eq!(lines.runs, Some(4));
+        assert!(
+            lines
+                .students
+                .contains(&"alice: failing (graded earlier, journal)".to_owned())
+        );
+        assert_eq!(ran.unwrap().records.len(), 5);
+    }
+}
