@@ -357,6 +357,18 @@ mod tests {
         }
     }
 
+    /// What a graded class did.
+    struct Graded {
+        /// (program, case) of every run made, in order on one job.
+        runs: Vec<(String, usize)>,
+        /// What the progress heard.
+        lines: Lines,
+        /// What the runs left.
+        ran: Result<Ran, Fault>,
+        /// How many times the workers were started.
+        starts: usize,
+    }
+
     /// Alice and Carol are built (programs `alice`, `carol`), Bob does not compile.
     struct Scene {
         students: Vec<Student>,
@@ -423,24 +435,26 @@ mod tests {
             (key, record)
         }
 
-        /// Grades with `jobs` fakes giving `answers`, the journal holding `known`: what ran
-        /// (program, case, in order on one job), what the progress heard, and the result.
+        /// Grades with `jobs` fakes giving `answers`, the journal holding `known`.
         fn grade(
             &self,
             jobs: usize,
             fail_fast: bool,
             answers: &Answers,
             known: HashMap<String, Record>,
-        ) -> (Vec<(String, usize)>, Lines, Result<Ran, Fault>, usize) {
+        ) -> Graded {
             let class = self.class(fail_fast);
             let todo = Todo::new(&class, &known);
             let (mut journal, _) = Journal::open(&self.dir.path().join("journal.jsonl")).unwrap();
             let mut fakes = Recorded::many(jobs, answers);
             let mut lines = Lines::default();
             let ran = run_all(&mut fakes, &class, &todo, &mut journal, known, &mut lines);
-            let starts = fakes.iter().map(|f| f.starts).sum();
-            let runs = fakes.into_iter().flat_map(|f| f.ran).collect();
-            (runs, lines, ran, starts)
+            Graded {
+                starts: fakes.iter().map(|f| f.starts).sum(),
+                runs: fakes.into_iter().flat_map(|f| f.ran).collect(),
+                lines,
+                ran,
+            }
         }
 
         /// The journal's records now.
@@ -451,9 +465,8 @@ mod tests {
         }
     }
 
-    fn all_ac(_: &str, _: usize) -> Result<Verdict, Fault> {
-        Ok(Verdict::Accepted)
-    }
+    /// Every run `AC`.
+    static ALL_AC: &Answers = &|_, _| Ok(Verdict::Accepted);
 
     fn of(runs: &[(String, usize)], program: &str) -> Vec<usize> {
         runs.iter()
@@ -465,7 +478,9 @@ mod tests {
     #[test]
     fn a_student_who_did_not_compile_costs_no_runs_and_every_run_is_journaled() {
         let scene = Scene::new(3);
-        let (runs, lines, ran, _) = scene.grade(2, false, &all_ac, HashMap::new());
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(2, false, ALL_AC, HashMap::new());
         let ran = ran.unwrap();
         assert!(of(&runs, "bob").is_empty());
         let mut alice = of(&runs, "alice");
@@ -496,7 +511,9 @@ mod tests {
             scene.record(2, 2, Verdict::Accepted),
         ]
         .into();
-        let (runs, lines, ran, _) = scene.grade(1, false, &all_ac, known);
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(1, false, ALL_AC, known);
         assert_eq!(runs, [("alice".to_owned(), 0), ("alice".to_owned(), 2)]);
         assert_eq!(
             ran.unwrap().records.len(),
@@ -521,7 +538,9 @@ mod tests {
                 Verdict::Accepted
             })
         };
-        let (runs, lines, ran, _) = scene.grade(1, true, &answers, HashMap::new());
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(1, true, &answers, HashMap::new());
         assert_eq!(of(&runs, "alice"), [0, 1]);
         assert_eq!(of(&runs, "carol"), [0, 1, 2, 3, 4]);
         assert_eq!(ran.unwrap().records.len(), 7);
@@ -536,12 +555,12 @@ mod tests {
         assert_eq!(lines.done, [0, 1, 1, 1, 1, 1, 1]);
         // With several workers the rest of alice is skipped too, but for runs already
         // under way; carol's all run.
-        let (runs, lines, _, _) = scene.grade(3, true, &answers, HashMap::new());
+        let Graded { runs, lines, .. } = scene.grade(3, true, &answers, HashMap::new());
         assert!(of(&runs, "alice").len() <= 4, "{runs:?}");
         assert_eq!(of(&runs, "carol").len(), 5);
         assert_eq!(lines.students.len(), 3, "every student said once");
         // Without the flag every run is made.
-        let (runs, _, _, _) = scene.grade(1, false, &answers, HashMap::new());
+        let Graded { runs, .. } = scene.grade(1, false, &answers, HashMap::new());
         assert_eq!(of(&runs, "alice"), [0, 1, 2, 3, 4]);
     }
 
@@ -555,7 +574,12 @@ mod tests {
                 Ok(Verdict::Accepted)
             }
         };
-        let (runs, lines, ran, starts) = scene.grade(1, false, &answers, HashMap::new());
+        let Graded {
+            runs,
+            lines,
+            ran,
+            starts,
+        } = scene.grade(1, false, &answers, HashMap::new());
         let ran = ran.unwrap();
         assert_eq!(ran.faults.keys().copied().collect::<Vec<_>>(), [0]);
         assert!(
@@ -581,7 +605,9 @@ mod tests {
                 Ok(Verdict::Accepted)
             }
         };
-        let (runs, _, ran, starts) = scene.grade(1, false, &answers, HashMap::new());
+        let Graded {
+            runs, ran, starts, ..
+        } = scene.grade(1, false, &answers, HashMap::new());
         assert!(matches!(ran, Err(Fault::Interrupted(_))));
         assert_eq!(runs.len(), 3, "nothing after the stop");
         assert_eq!(starts, 1, "no fresh worker for a stop");
@@ -593,7 +619,7 @@ mod tests {
         let scene = Scene::new(4);
         let known: HashMap<_, _> = [scene.record(0, 0, Verdict::WrongAnswer)].into();
         // Without fail-fast alice's other runs are made, and she is failing, not all AC.
-        let (runs, lines, _, _) = scene.grade(1, false, &all_ac, known.clone());
+        let Graded { runs, lines, .. } = scene.grade(1, false, ALL_AC, known.clone());
         assert_eq!(of(&runs, "alice"), [1, 2, 3]);
         assert!(
             lines.students.contains(&"alice: failing".to_owned()),
@@ -606,7 +632,9 @@ mod tests {
             lines.done
         );
         // With it nothing more of alice runs.
-        let (runs, lines, ran, _) = scene.grade(1, true, &all_ac, known);
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(1, true, ALL_AC, known);
         assert!(of(&runs, "alice").is_empty(), "{runs:?}");
         assert_eq!(of(&runs, "carol"), [0, 1, 2, 3]);
         assert_eq!(lines.runs, Some(4));
