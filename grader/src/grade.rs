@@ -121,6 +121,18 @@ pub(crate) struct CaseWorker<'a> {
 }
 
 impl<'a> CaseWorker<'a> {
+    /// The workers of `grader test`: `jobs` (at least one, at most one per case) for
+    /// `program` on `cases`.
+    pub(crate) fn for_test(
+        jobs: usize,
+        program: &'a Program,
+        cases: &'a [SoundCase],
+        plan: &Plan,
+    ) -> Vec<CaseWorker<'a>> {
+        let texts: Vec<_> = cases.iter().map(|c| (&c.case, &c.text)).collect();
+        CaseWorker::many(jobs.clamp(1, cases.len().max(1)), &[program], &texts, plan)
+    }
+
     /// `count` workers (at least one) for `programs` on `cases`.
     pub(crate) fn many(
         count: usize,

@@ -45,9 +45,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             let build = Build::of(program.compiled, program.cached);
             progress.built(build.describe());
             progress.running(&names);
-            let texts: Vec<_> = cases.iter().map(|c| (&c.case, &c.text)).collect();
-            let jobs = super::jobs(args.jobs).clamp(1, cases.len().max(1));
-            let mut workers = CaseWorker::many(jobs, &[&program], &texts, &plan);
+            let mut workers = CaseWorker::for_test(super::jobs(args.jobs), &program, &cases, &plan);
             let results = grade::grade(
                 &mut workers,
                 &program,
