@@ -44,10 +44,10 @@ pub(crate) trait RunsCases: Send {
 }
 
 /// Runs `program` on `cases` cases, one worker thread per `workers`; results in name order
-/// (cases skipped by `fail_fast` are left out). `done` is told of each case as it finishes,
-/// with its number, on this thread, in the order they finish (not in name order). `Err` when a
-/// run cannot be made at all (the launcher or an interpreter is missing): a fault of the
-/// setup, not of the program.
+/// (cases skipped by `fail_fast` are left out). `done` is told of each case as it
+/// finishes, with its number, on this thread, in the order they finish (not in name
+/// order). `Err` when a run cannot be made at all (the launcher or an interpreter is
+/// missing): a fault of the setup, not of the program.
 pub(crate) fn grade<R: RunsCases>(
     workers: &mut [R],
     program: &R::Program,
