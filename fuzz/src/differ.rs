@@ -3,8 +3,6 @@
 //! run number, however many workers ran and in whatever order they finished) is the
 //! finding, so one seed always gives the same finding and `--runs i+1` replays it.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use reference::{Problem, Rng, Verdict};
@@ -84,11 +82,6 @@ impl Budget {
     fn counts(&self, run: u64) -> bool {
         self.runs.is_none_or(|n| run < n)
     }
-
-    /// Whether the deadline has passed.
-    fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
 }
 
 /// How a candidate failed on one input.
@@ -159,7 +152,8 @@ pub struct Search {
 }
 
 /// Runs `candidates` (one per worker thread) on `inputs` until a failure, the end of the
-/// inputs or the budget. `progress` is told the number of runs made after each run.
+/// inputs or the budget. `progress` is told the number of runs made after each run (on
+/// this thread).
 pub fn search<C>(
     problem: Problem,
     inputs: &Inputs,
@@ -171,64 +165,58 @@ where
     C: Candidate + Send,
     C::Error: Send,
 {
-    let next = AtomicU64::new(0);
-    // Runs numbered past the first failure are not started; runs before it still finish,
-    // so the finding is the lowest failing run whatever the scheduling.
-    let first_failure = AtomicU64::new(u64::MAX);
-    let done = AtomicU64::new(0);
-    let lowest: Mutex<Option<Finding>> = Mutex::new(None);
-    let error: Mutex<Option<C::Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for candidate in candidates.iter_mut() {
-            let (next, first_failure, done, lowest, error) =
-                (&next, &first_failure, &done, &lowest, &error);
-            scope.spawn(move || {
-                loop {
-                    // The deadline is asked before a number is taken, never after: every
-                    // number taken is then run (up to the first failure), so the runs made
-                    // are 0, 1, 2... without a gap that a later failure could jump.
-                    if budget.expired() {
-                        return;
-                    }
-                    let run = next.fetch_add(1, Ordering::SeqCst);
-                    if run >= first_failure.load(Ordering::SeqCst) || !budget.counts(run) {
-                        return;
-                    }
-                    let Some(drawn) = inputs.get(problem, run) else {
-                        return;
-                    };
-                    let observed = match candidate.run(&drawn.input) {
-                        Ok(observed) => observed,
-                        Err(e) => {
-                            error.lock().expect("not poisoned").get_or_insert(e);
-                            first_failure.store(0, Ordering::SeqCst);
-                            return;
-                        }
-                    };
-                    progress(done.fetch_add(1, Ordering::SeqCst) + 1);
-                    if let Some(failure) = judge(problem, &drawn.input, observed) {
-                        first_failure.fetch_min(run, Ordering::SeqCst);
-                        keep_lowest(
-                            &mut lowest.lock().expect("not poisoned"),
-                            Finding {
-                                run,
-                                kind: drawn.kind,
-                                input: drawn.input,
-                                failure,
-                            },
-                        );
-                    }
-                }
-            });
+    let tasks = |run: u64| budget.counts(run).then(|| inputs.get(problem, run))?;
+    // Runs numbered past a failure are not started; runs before it still finish, so the
+    // finding is the lowest failing run whatever the scheduling.
+    let stop = |run: u64, found: &Option<Finding>| match found {
+        Some(_) => pool::Stop::After(run),
+        None => pool::Stop::Go,
+    };
+    let schedule = pool::Schedule {
+        tasks: &tasks,
+        stop: &stop,
+        deadline: budget.deadline,
+    };
+    let mut runs = candidates
+        .iter_mut()
+        .map(|candidate| Run { problem, candidate })
+        .collect::<Vec<_>>();
+    let mut found = Search::default();
+    pool::run(&mut runs, &schedule, |event| {
+        if let pool::Event::Finished { output, .. } = event {
+            found.runs += 1;
+            progress(found.runs);
+            if let Some(failure) = output {
+                keep_lowest(&mut found.finding, failure);
+            }
         }
-    });
-    if let Some(e) = error.into_inner().expect("not poisoned") {
-        return Err(e);
+        Ok(())
+    })?;
+    Ok(found)
+}
+
+/// One worker of [`search`]: its candidate runs a drawn input, judged on the worker.
+struct Run<'c, C> {
+    problem: Problem,
+    candidate: &'c mut C,
+}
+
+impl<C: Candidate> pool::Executor for Run<'_, C> {
+    type Task = Drawn;
+    type Output = Option<Finding>;
+    type Error = C::Error;
+
+    fn execute(&mut self, run: u64, drawn: Drawn) -> Result<Option<Finding>, C::Error> {
+        let observed = self.candidate.run(&drawn.input)?;
+        Ok(
+            judge(self.problem, &drawn.input, observed).map(|failure| Finding {
+                run,
+                kind: drawn.kind,
+                input: drawn.input,
+                failure,
+            }),
+        )
     }
-    Ok(Search {
-        runs: done.into_inner(),
-        finding: lowest.into_inner().expect("not poisoned"),
-    })
 }
 
 /// Keeps the failing run with the lower number: workers finish in any order, and a failure
@@ -360,6 +348,56 @@ mod tests {
         )
         .unwrap_or_else(|e| match e {});
         assert_eq!((found.runs, found.finding), (0, None));
+    }
+
+    #[test]
+    fn one_worker_stops_at_the_first_failure_and_progress_counts_every_run() {
+        let problem = Problem::Flip;
+        let index = problem
+            .mutants()
+            .iter()
+            .position(|m| m.0 == "wrapping-neighbours")
+            .unwrap();
+        let told = std::sync::Mutex::new(Vec::new());
+        let found = search(
+            problem,
+            &Inputs::Seeded { seed: 2 },
+            &mut [Mutant::new(problem, index)],
+            &Budget::runs(100),
+            &|runs| told.lock().unwrap().push(runs),
+        )
+        .unwrap_or_else(|e| match e {});
+        let number = found.finding.expect("found").number();
+        assert_eq!(found.runs, number);
+        assert_eq!(told.into_inner().unwrap(), (1..=number).collect::<Vec<_>>());
+    }
+
+    /// A right candidate whose runs cannot be made from its third on.
+    struct Broken(u32);
+
+    impl Candidate for Broken {
+        type Error = String;
+
+        fn run(&mut self, input: &str) -> Result<Observed, String> {
+            self.0 += 1;
+            if self.0 >= 3 {
+                return Err("no launcher".to_owned());
+            }
+            let answer = Problem::Flip.solve(input.as_bytes()).unwrap();
+            Ok(Observed::Output(answer.into_bytes()))
+        }
+    }
+
+    #[test]
+    fn a_run_that_cannot_be_made_ends_the_search_with_its_error() {
+        let result = search(
+            Problem::Flip,
+            &Inputs::Seeded { seed: 1 },
+            &mut [Broken(0), Broken(0)],
+            &Budget::runs(1000),
+            &|_| {},
+        );
+        assert_eq!(result.map(|s| s.runs).err(), Some("no launcher".to_owned()));
     }
 
     #[test]

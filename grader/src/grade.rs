@@ -1,8 +1,6 @@
-//! One submission on every case: cases run on N workers (each with its own launcher), are
-//! judged as they finish, and come back in name order however they ran.
-
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+//! One submission on every case: cases run on the worker pool (each worker with its own
+//! launcher), are judged on the worker as they finish, reported on the calling thread, and
+//! come back in name order however they ran.
 
 use reference::Problem;
 
@@ -26,63 +24,156 @@ pub(crate) struct Plan {
     pub(crate) problem: Problem,
     /// The limits of every run.
     pub(crate) limits: Limits,
-    /// Worker threads.
-    pub(crate) jobs: usize,
-    /// Stop starting cases after the first that is not `AC`.
-    pub(crate) fail_fast: bool,
 }
 
-/// Runs `program` on every case; results in name order (cases skipped by `fail_fast` are
-/// left out). `done` is told of each case as it finishes, with its index in `cases`, on
-/// the worker that ran it (so in the order they finish, not in name order). `Err` when a
-/// run cannot be made at all (the launcher or an interpreter is missing): a fault of the
-/// setup, not of the program.
-pub(crate) fn grade(
-    program: &Program,
-    cases: &[SoundCase],
-    plan: &Plan,
-    done: &(dyn Fn(usize, &CaseResult) + Sync),
+/// Runs cases on one worker thread: the real [`CaseWorker`] (a launcher and
+/// [`run_case`]), or a fake that returns recorded results, so that the scheduling of
+/// `grade` and of `batch` is tested without processes.
+pub(crate) trait RunsCases: Send {
+    /// What it runs.
+    type Program: Sync;
+
+    /// Starts the worker, or starts it again after a run it could not make. `Err`: no run
+    /// can be made on this machine (a fault of the setup), the command's end.
+    fn start(&mut self) -> Result<(), Fault>;
+
+    /// Runs `program` on case number `case` and judges it. `Err` when the run cannot be
+    /// made (the command was stopped, the launcher or an interpreter is missing, the case
+    /// changed under us): never the program's mark.
+    fn run(&mut self, program: &Self::Program, case: usize) -> Result<CaseResult, Fault>;
+}
+
+/// Runs `program` on `cases` cases, one worker thread per `workers`; results in name order
+/// (cases skipped by `fail_fast` are left out). `done` is told of each case as it
+/// finishes, with its number, on this thread, in the order they finish (not in name
+/// order). `Err` when a run cannot be made at all (the launcher or an interpreter is
+/// missing): a fault of the setup, not of the program.
+pub(crate) fn grade<R: RunsCases>(
+    workers: &mut [R],
+    program: &R::Program,
+    cases: usize,
+    fail_fast: bool,
+    mut done: impl FnMut(usize, &CaseResult),
 ) -> Result<Vec<CaseResult>, Fault> {
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let results: Mutex<Vec<Option<CaseResult>>> = Mutex::new(vec![None; cases.len()]);
-    let failure: Mutex<Option<Fault>> = Mutex::new(None);
-    let workers = plan.jobs.clamp(1, cases.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let (next, stop, results, failure) = (&next, &stop, &results, &failure);
-            scope.spawn(move || {
-                let outcome = (|| -> Result<(), Fault> {
-                    let mut runner = Runner::start(&plan.limits, [program])?;
-                    loop {
-                        crate::interrupt::check()?;
-                        if stop.load(Ordering::Relaxed) {
-                            return Ok(());
-                        }
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(SoundCase { case, text }) = cases.get(index) else {
-                            return Ok(());
-                        };
-                        let result = run_case(&mut runner, program, case, text, plan)?;
-                        if plan.fail_fast && !result.accepted() {
-                            stop.store(true, Ordering::Relaxed);
-                        }
-                        done(index, &result);
-                        results.lock().expect("not poisoned")[index] = Some(result);
-                    }
-                })();
-                if let Err(fault) = outcome {
-                    stop.store(true, Ordering::Relaxed);
-                    failure.lock().expect("not poisoned").get_or_insert(fault);
-                }
-            });
+    let tasks = |n: u64| usize::try_from(n).ok().filter(|&c| c < cases);
+    // Nothing after the first case that is not `AC`: at one worker exactly the cases up
+    // to it run, as in name order by hand.
+    let stop = |n: u64, result: &CaseResult| {
+        if fail_fast && !result.accepted() {
+            pool::Stop::After(n)
+        } else {
+            pool::Stop::Go
         }
-    });
-    if let Some(fault) = failure.into_inner().expect("not poisoned") {
-        return Err(fault);
-    }
-    let results = results.into_inner().expect("not poisoned");
+    };
+    let schedule = pool::Schedule {
+        tasks: &tasks,
+        stop: &stop,
+        deadline: None,
+    };
+    let mut jobs: Vec<Job<'_, R>> = workers
+        .iter_mut()
+        .map(|worker| Job {
+            worker,
+            program,
+            started: false,
+        })
+        .collect();
+    let mut results: Vec<Option<CaseResult>> = vec![None; cases];
+    pool::run(&mut jobs, &schedule, |event| {
+        if let pool::Event::Finished { index, output, .. } = event {
+            done(index as usize, &output);
+            results[index as usize] = Some(output);
+        }
+        Ok(())
+    })?;
     Ok(results.into_iter().flatten().collect())
+}
+
+/// One worker of [`grade`]: its case runner, started before its first case.
+struct Job<'w, R: RunsCases> {
+    worker: &'w mut R,
+    program: &'w R::Program,
+    started: bool,
+}
+
+impl<R: RunsCases> pool::Executor for Job<'_, R> {
+    type Task = usize;
+    type Output = CaseResult;
+    type Error = Fault;
+
+    fn execute(&mut self, _index: u64, case: usize) -> Result<CaseResult, Fault> {
+        if !self.started {
+            self.worker.start()?;
+            self.started = true;
+        }
+        self.worker.run(self.program, case)
+    }
+}
+
+/// The real case runner: a worker box (started on the worker thread that uses it) whose
+/// toolchain shows every program it may run, and the cases by number.
+#[derive(Debug)]
+pub(crate) struct CaseWorker<'a> {
+    programs: Vec<&'a Program>,
+    cases: Vec<(&'a Case, &'a CaseText)>,
+    plan: Plan,
+    runner: Option<Runner>,
+}
+
+impl<'a> CaseWorker<'a> {
+    /// The workers of `grader test`: `jobs` (at least one, at most one per case) for
+    /// `program` on `cases`.
+    pub(crate) fn for_test(
+        jobs: usize,
+        program: &'a Program,
+        cases: &'a [SoundCase],
+        plan: &Plan,
+    ) -> Vec<CaseWorker<'a>> {
+        let texts: Vec<_> = cases.iter().map(|c| (&c.case, &c.text)).collect();
+        CaseWorker::many(jobs.clamp(1, cases.len().max(1)), &[program], &texts, plan)
+    }
+
+    /// `count` workers (at least one) for `programs` on `cases`.
+    pub(crate) fn many(
+        count: usize,
+        programs: &[&'a Program],
+        cases: &[(&'a Case, &'a CaseText)],
+        plan: &Plan,
+    ) -> Vec<CaseWorker<'a>> {
+        (0..count.max(1))
+            .map(|_| CaseWorker {
+                programs: programs.to_vec(),
+                cases: cases.to_vec(),
+                plan: *plan,
+                runner: None,
+            })
+            .collect()
+    }
+}
+
+impl RunsCases for CaseWorker<'_> {
+    type Program = Program;
+
+    fn start(&mut self) -> Result<(), Fault> {
+        // The old box goes first: a fresh one never waits for it.
+        self.runner = None;
+        self.runner = Some(Runner::start(
+            &self.plan.limits,
+            self.programs.iter().copied(),
+        )?);
+        Ok(())
+    }
+
+    fn run(&mut self, program: &Program, case: usize) -> Result<CaseResult, Fault> {
+        // Stopping (Ctrl-C) ends the command before another run starts.
+        crate::interrupt::check()?;
+        let (Some(runner), Some(&(case, text))) = (&mut self.runner, self.cases.get(case)) else {
+            return Err(Fault::Internal(format!(
+                "case {case} run on a worker not started, or past the last case"
+            )));
+        };
+        run_case(runner, program, case, text, &self.plan)
+    }
 }
 
 /// A case's input and answer, read once.
@@ -182,4 +273,218 @@ pub(crate) fn run_case(
         output,
         outcome.stderr,
     ))
+}
+
+/// A case runner without processes: recorded verdicts, for the scheduling tests of
+/// `grade` and `batch`.
+#[cfg(test)]
+pub(crate) mod fake {
+    use std::collections::BTreeSet;
+    use std::sync::{Condvar, Mutex};
+    use std::time::Duration;
+
+    use reference::Verdict;
+
+    use super::RunsCases;
+    use crate::results::case::CaseResult;
+    use crate::status::Fault;
+
+    /// What program `.0` gives on case `.1`: a verdict, or a run that cannot be made.
+    pub(crate) type Answers = dyn Fn(&str, usize) -> Result<Verdict, Fault> + Sync;
+
+    /// The cases the reporter has been told of, for a fake that waits for one: so that
+    /// one case finishes after a later one by order, never by time.
+    #[derive(Debug, Default)]
+    pub(crate) struct Gate {
+        done: Mutex<BTreeSet<usize>>,
+        changed: Condvar,
+    }
+
+    impl Gate {
+        /// The reporter was told of `case`.
+        pub(crate) fn add(&self, case: usize) {
+            self.done.lock().unwrap().insert(case);
+            self.changed.notify_all();
+        }
+
+        fn wait_for(&self, case: usize) {
+            let done = self.done.lock().unwrap();
+            let (_done, waited) = self
+                .changed
+                .wait_timeout_while(done, Duration::from_mins(2), |d| !d.contains(&case))
+                .unwrap();
+            assert!(!waited.timed_out(), "case {case} never finished");
+        }
+    }
+
+    /// Gives the recorded answers, and keeps what it ran.
+    pub(crate) struct Recorded<'a> {
+        answers: &'a Answers,
+        /// Case `.0` waits until case `.1` has finished.
+        waits: Option<(usize, usize, &'a Gate)>,
+        /// Every run made, in order: (program, case).
+        pub(crate) ran: Vec<(String, usize)>,
+        /// How many times it was started.
+        pub(crate) starts: usize,
+    }
+
+    impl<'a> Recorded<'a> {
+        /// `count` fakes giving `answers`.
+        pub(crate) fn many(count: usize, answers: &'a Answers) -> Vec<Recorded<'a>> {
+            (0..count)
+                .map(|_| Recorded {
+                    answers,
+                    waits: None,
+                    ran: Vec::new(),
+                    starts: 0,
+                })
+                .collect()
+        }
+
+        /// Case `case` waits, on whichever fake runs it, until `gate` has been told of
+        /// `until`.
+        pub(crate) fn waiting(
+            count: usize,
+            answers: &'a Answers,
+            (case, until): (usize, usize),
+            gate: &'a Gate,
+        ) -> Vec<Recorded<'a>> {
+            let mut fakes = Recorded::many(count, answers);
+            for fake in &mut fakes {
+                fake.waits = Some((case, until, gate));
+            }
+            fakes
+        }
+    }
+
+    impl RunsCases for Recorded<'_> {
+        type Program = String;
+
+        fn start(&mut self) -> Result<(), Fault> {
+            self.starts += 1;
+            Ok(())
+        }
+
+        fn run(&mut self, program: &String, case: usize) -> Result<CaseResult, Fault> {
+            if let Some((at, until, gate)) = self.waits
+                && at == case
+            {
+                gate.wait_for(until);
+            }
+            self.ran.push((program.clone(), case));
+            Ok(result(case, (self.answers)(program, case)?))
+        }
+    }
+
+    /// A result of case `case` (named `00`, `01`…).
+    pub(crate) fn result(case: usize, verdict: Verdict) -> CaseResult {
+        CaseResult {
+            name: format!("{case:02}"),
+            verdict,
+            cpu_ms: 1.0,
+            wall_ms: 1.0,
+            memory_kib: 100,
+            message: String::new(),
+            output: Vec::new(),
+            stderr: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use reference::Verdict;
+
+    use super::fake::{Gate, Recorded, result};
+    use super::*;
+
+    fn names(results: &[CaseResult]) -> Vec<&str> {
+        results.iter().map(|r| r.name.as_str()).collect()
+    }
+
+    /// Every case `AC` but those in `wrong`.
+    fn wrong_on(wrong: &'static [usize]) -> impl Fn(&str, usize) -> Result<Verdict, Fault> + Sync {
+        move |_, case| {
+            Ok(if wrong.contains(&case) {
+                Verdict::WrongAnswer
+            } else {
+                Verdict::Accepted
+            })
+        }
+    }
+
+    #[test]
+    fn results_come_back_in_name_order_whatever_order_they_finish() {
+        let answers = wrong_on(&[]);
+        let gate = Gate::default();
+        // Case 0 finishes only after the reporter has been told of case 3.
+        let mut fakes = Recorded::waiting(3, &answers, (0, 3), &gate);
+        let mut told = Vec::new();
+        let results = grade(&mut fakes, &"p".to_owned(), 5, false, |index, result| {
+            told.push((index, result.name.clone()));
+            gate.add(index);
+        })
+        .unwrap();
+        assert_eq!(names(&results), ["00", "01", "02", "03", "04"]);
+        // Told of each once, as they finished, with its own number.
+        assert!(told.iter().all(|(i, name)| *name == format!("{i:02}")));
+        let at = |case: usize| told.iter().position(|(i, _)| *i == case).unwrap();
+        assert!(at(3) < at(0), "{told:?}");
+        told.sort();
+        assert_eq!(told.len(), 5);
+        assert!(told.iter().enumerate().all(|(i, (n, _))| i == *n));
+    }
+
+    #[test]
+    fn fail_fast_at_one_job_runs_exactly_up_to_the_first_failure() {
+        let answers = wrong_on(&[2, 4]);
+        let mut one = Recorded::many(1, &answers);
+        let results = grade(&mut one, &"p".to_owned(), 6, true, |_, _| {}).unwrap();
+        assert_eq!(names(&results), ["00", "01", "02"]);
+        let ran: Vec<usize> = one[0].ran.iter().map(|r| r.1).collect();
+        assert_eq!(ran, [0, 1, 2]);
+        // Without it every case runs, the failures among them.
+        let mut one = Recorded::many(1, &answers);
+        let results = grade(&mut one, &"p".to_owned(), 6, false, |_, _| {}).unwrap();
+        assert_eq!(names(&results), ["00", "01", "02", "03", "04", "05"]);
+        assert_eq!(results[4].verdict, Verdict::WrongAnswer);
+    }
+
+    #[test]
+    fn fail_fast_with_many_workers_keeps_every_case_before_the_failure() {
+        let answers = wrong_on(&[3]);
+        let mut fakes = Recorded::many(3, &answers);
+        let results = grade(&mut fakes, &"p".to_owned(), 40, true, |_, _| {}).unwrap();
+        assert_eq!(names(&results)[..4], ["00", "01", "02", "03"]);
+        // Only the cases already taken when case 3 failed ran past it: one per other
+        // worker at most.
+        assert!(results.len() <= 4 + 2, "{:?}", names(&results));
+    }
+
+    #[test]
+    fn a_run_that_cannot_be_made_is_the_commands_error_and_stops_the_cases() {
+        let answers = |_: &str, case: usize| {
+            if case == 2 {
+                Err(Fault::Internal("no launcher".to_owned()))
+            } else {
+                Ok(Verdict::Accepted)
+            }
+        };
+        let mut one = Recorded::many(1, &answers);
+        let err = grade(&mut one, &"p".to_owned(), 6, false, |_, _| {}).unwrap_err();
+        assert!(err.to_string().contains("no launcher"), "{err}");
+        assert_eq!(one[0].ran.len(), 3, "nothing after the fault");
+    }
+
+    #[test]
+    fn each_worker_starts_once_before_its_first_case_and_an_idle_one_never() {
+        let answers = wrong_on(&[]);
+        let mut fakes = Recorded::many(3, &answers);
+        grade(&mut fakes, &"p".to_owned(), 1, false, |_, _| {}).unwrap();
+        let starts: Vec<usize> = fakes.iter().map(|f| f.starts).collect();
+        let ran: Vec<usize> = fakes.iter().map(|f| f.ran.len()).collect();
+        assert_eq!(starts, ran, "started exactly the workers that ran");
+        assert_eq!(ran.iter().sum::<usize>(), 1);
+        assert_eq!(result(1, Verdict::Accepted).name, "01");
+    }
 }

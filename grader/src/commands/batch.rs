@@ -1,10 +1,11 @@
 //! `grader batch PROBLEM DIR`: grades a class folder into a gradebook, resuming from the
 //! journal in the output folder.
 
+use crate::batch::build;
+use crate::batch::class::{self, Batch};
 use crate::batch::discover::{self, EntryRule, Layout, Student};
 use crate::batch::journal::Journal;
 use crate::batch::lang_for::LangChoices;
-use crate::batch::{self as class, Batch};
 use crate::cases::discover::Case;
 use crate::cli::{BatchArgs, BatchLayout};
 use crate::outputs::{self, Kind};
@@ -64,8 +65,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     };
     // A fault of the setup (an unwritable cache, a missing compiler) is the call's, found
     // before anyone is graded: never every student's mark.
-    class::check_setup(&students, &options, &choices)?;
-    let (journal, known) = Journal::open(&args.out.join(JOURNAL))?;
+    build::check_setup(&students, &options, &choices)?;
+    let (mut journal, known) = Journal::open(&args.out.join(JOURNAL))?;
     let batch = Batch {
         problem,
         limits,
@@ -75,7 +76,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         choices,
         class: &args.dir,
     };
-    let book = class::grade_class(&batch, &students, &skipped, &cases, &journal, known)?;
+    let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;
     super::merge::write_and_print(&book, &args.out, args.report)
 }
 

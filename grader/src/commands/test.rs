@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::{TestArgs, TestReport};
 use crate::files;
-use crate::grade::{self, Plan};
+use crate::grade::{self, CaseWorker, Plan};
 use crate::outputs::{self, Kind, Parent};
 use crate::report::{self, progress::TestProgress, verdicts::Heading};
 use crate::results::limits::LimitsRecord;
@@ -23,7 +23,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     }
     let limits = super::limits(&args.limits)?;
     let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
-    let progress =
+    let mut progress =
         TestProgress::new(args.report == TestReport::Human && args.report_file.is_none());
     let (built, shown) = super::build(&args.submission, limits.sandbox, |foreseen, shown| {
         let header = report::verdicts::header(&Heading {
@@ -41,18 +41,18 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             (Vec::new(), language, Build::CompileError(message))
         }
         Built::Ready(program) => {
-            let plan = Plan {
-                problem,
-                limits,
-                jobs: super::jobs(args.jobs),
-                fail_fast: args.fail_fast,
-            };
+            let plan = Plan { problem, limits };
             let build = Build::of(program.compiled, program.cached);
             progress.built(build.describe());
             progress.running(&names);
-            let results = grade::grade(&program, &cases, &plan, &|index, result| {
-                progress.case_done(index, result);
-            })?;
+            let mut workers = CaseWorker::for_test(super::jobs(args.jobs), &program, &cases, &plan);
+            let results = grade::grade(
+                &mut workers,
+                &program,
+                cases.len(),
+                args.fail_fast,
+                |index, result| progress.case_done(index, result),
+            )?;
             (results, program.language.clone(), build)
         }
     };

@@ -1,57 +1,51 @@
-//! A live progress line on stderr (runs, rate, elapsed), only on a terminal: redrawn at
-//! most ten times a second, and cleared at the end so the report starts on a clean line.
+//! What long commands show while they work, all drawn by `indicatif`: `grader fuzz`'s run
+//! counter, `grader batch`'s bar (or a plain line per student off a terminal), and
+//! `grader test`'s live table with its status line. Each is fed on the command's own
+//! thread, from the worker pool's events: no worker draws anything.
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// How often the line is redrawn at most.
-const EVERY: Duration = Duration::from_millis(100);
-
-/// The progress line of one long command.
+/// The run counter of `grader fuzz` on stderr (`  1234 runs  410/s  3.0 s`), only on a
+/// terminal; `indicatif` redraws it at most 20 times a second, and it is cleared at the
+/// end so the report starts on a clean line.
 #[derive(Debug)]
 pub(crate) struct Progress {
-    /// `None` when stderr is not a terminal: nothing is drawn.
-    last: Option<Mutex<Instant>>,
+    /// Hidden when stderr is not a terminal.
+    bar: indicatif::ProgressBar,
 }
 
 impl Progress {
-    /// A progress line, drawn only when stderr is a terminal.
+    /// A counter, drawn only when stderr is a terminal.
     pub(crate) fn new() -> Progress {
+        let target = if std::io::stderr().is_terminal() {
+            indicatif::ProgressDrawTarget::stderr()
+        } else {
+            indicatif::ProgressDrawTarget::hidden()
+        };
+        let style = indicatif::ProgressStyle::with_template("  {pos} runs  {msg}")
+            .expect("a valid template");
         Progress {
-            last: std::io::stderr()
-                .is_terminal()
-                .then(|| Mutex::new(Instant::now())),
+            bar: indicatif::ProgressBar::with_draw_target(None, target).with_style(style),
         }
     }
 
-    /// Redraws the line, unless it was drawn less than 100 ms ago.
+    /// `runs` runs are made, `elapsed` after the first started.
     pub(crate) fn tick(&self, runs: u64, elapsed: Duration) {
-        let Some(last) = &self.last else {
-            return;
-        };
-        let Ok(mut last) = last.try_lock() else {
-            return;
-        };
-        if last.elapsed() < EVERY {
+        if self.bar.is_hidden() {
             return;
         }
-        *last = Instant::now();
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 { runs as f64 / secs } else { 0.0 };
-        let _ = write!(
-            std::io::stderr().lock(),
-            "\r\x1b[2K  {runs} runs  {rate:.0}/s  {secs:.1} s"
-        );
+        self.bar.set_message(format!("{rate:.0}/s  {secs:.1} s"));
+        self.bar.set_position(runs);
     }
 
     /// Clears the line.
     pub(crate) fn finish(&self) {
-        if self.last.is_some() {
-            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
-        }
+        self.bar.finish_and_clear();
     }
 }
 
@@ -61,7 +55,7 @@ impl Progress {
 pub(crate) struct BatchProgress {
     bar: Option<indicatif::ProgressBar>,
     students: usize,
-    done: std::sync::atomic::AtomicUsize,
+    done: usize,
 }
 
 impl BatchProgress {
@@ -80,36 +74,36 @@ impl BatchProgress {
         BatchProgress {
             bar,
             students,
-            done: std::sync::atomic::AtomicUsize::new(0),
+            done: 0,
         }
     }
 
     /// The runs to make are known.
-    pub(crate) fn start(&self, runs: usize) {
+    pub(crate) fn start(&mut self, runs: usize) {
         if let Some(bar) = &self.bar {
             bar.set_length(runs as u64);
         }
     }
 
     /// One run finished; `failing` students have a failing case so far.
-    pub(crate) fn run_done(&self, failing: usize) {
+    pub(crate) fn run_done(&mut self, failing: usize) {
         if let Some(bar) = &self.bar {
             bar.inc(1);
-            let done = self.done.load(std::sync::atomic::Ordering::Relaxed);
             bar.set_message(format!(
-                "{done}/{} students, {failing} failing",
-                self.students
+                "{}/{} students, {failing} failing",
+                self.done, self.students
             ));
         }
     }
 
     /// A student is done; `how` says how (`all AC`, `failing`, `did not compile`, ...).
-    pub(crate) fn student_done(&self, name: &str, how: &str) {
-        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    pub(crate) fn student_done(&mut self, name: &str, how: &str) {
+        self.done += 1;
         if self.bar.is_none() {
             let _ = writeln!(
                 std::io::stderr().lock(),
-                "[{done}/{}] {name}: {how}",
+                "[{}/{}] {name}: {how}",
+                self.done,
                 self.students
             );
         }
@@ -248,8 +242,8 @@ pub(crate) struct TestProgress {
     /// Whether the report is printed as it is known (stdout is a terminal).
     streams: bool,
     /// Whether the submission is compiled (said once it is built).
-    compiles: AtomicBool,
-    live: Mutex<Live>,
+    compiles: bool,
+    live: Live,
 }
 
 /// The cases so far.
@@ -278,8 +272,8 @@ impl TestProgress {
                 Stream::Stderr
             }),
             streams,
-            compiles: AtomicBool::new(false),
-            live: Mutex::new(Live::default()),
+            compiles: false,
+            live: Live::default(),
         }
     }
 
@@ -291,12 +285,12 @@ impl TestProgress {
 
     /// The submission is about to be built: `header` is the report's first line as known
     /// before building; `compiling` names the source when it is compiled.
-    pub(crate) fn building(&self, header: &str, compiling: Option<&str>) {
+    pub(crate) fn building(&mut self, header: &str, compiling: Option<&str>) {
         if self.streams {
             self.status.print(header);
         }
         if let Some(source) = compiling {
-            self.compiles.store(true, Ordering::Relaxed);
+            self.compiles = true;
             self.status.phase(&format!("compiling {source}"));
         }
     }
@@ -305,7 +299,7 @@ impl TestProgress {
     /// is said under the header, where the piped report says it in the header.
     pub(crate) fn built(&self, how: &str) {
         self.status.phase("");
-        if self.streams && self.compiles.load(Ordering::Relaxed) {
+        if self.streams && self.compiles {
             let line = format!("  {how}");
             self.status.print(&format!(
                 "{}\n",
@@ -315,26 +309,20 @@ impl TestProgress {
     }
 
     /// The cases named `names` (in name order) start running.
-    pub(crate) fn running(&self, names: &[String]) {
-        let Ok(mut live) = self.live.lock() else {
-            return;
-        };
-        *live = Live::new(
+    pub(crate) fn running(&mut self, names: &[String]) {
+        self.live = Live::new(
             names.len(),
             super::verdicts::name_width(names.iter().map(String::as_str)),
         );
-        self.status.phase(&live.summary());
+        self.status.phase(&self.live.summary());
     }
 
     /// Case `index` (in name order) finished with `result`.
-    pub(crate) fn case_done(&self, index: usize, result: &crate::results::case::CaseResult) {
-        // Held while printing, so that lines leave in name order whatever thread prints.
-        let Ok(mut live) = self.live.lock() else {
-            return;
-        };
-        let line = super::verdicts::case_line(result, live.width);
-        let ready = live.finished(index, !result.accepted(), line);
-        self.status.says(&live.summary());
+    /// Called on the command's thread, from the pool's events: lines leave in name order.
+    pub(crate) fn case_done(&mut self, index: usize, result: &crate::results::case::CaseResult) {
+        let line = super::verdicts::case_line(result, self.live.width);
+        let ready = self.live.finished(index, !result.accepted(), line);
+        self.status.says(&self.live.summary());
         if self.streams && !ready.is_empty() {
             self.status.print(&ready);
         }

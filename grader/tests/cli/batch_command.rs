@@ -799,3 +799,39 @@ fn a_failed_compile_is_cached_like_a_success_unless_a_limit_or_a_signal_stopped_
         .stdout(predicate::str::contains("bad.fk:1:1: error: broken"));
     assert_eq!(compiles("bad"), 2);
 }
+
+#[test]
+fn a_resumed_students_journaled_failure_counts_for_its_progress_line_and_for_fail_fast() {
+    // alice fails sample/01 and passes secret/impossible; the journal keeps only her
+    // failure, as a batch stopped between her two runs would.
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c")]);
+    let run = |extra: &[&str]| {
+        let output = class
+            .command()
+            .args(["batch", "flip", "class", "--out", "out", "--cases"])
+            .arg(fixture("cases/flip-two"))
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let journal = class.path("out/journal.jsonl");
+    let first = run(&[]);
+    assert!(first.contains("[1/1] alice: failing"), "{first}");
+    let text = fs::read_to_string(&journal).unwrap();
+    let failure: Vec<&str> = text.lines().filter(|l| l.contains("\"WA\"")).collect();
+    assert_eq!(failure.len(), 1, "{text}");
+    fs::write(&journal, format!("{}\n", failure[0])).unwrap();
+    // With --fail-fast-per-submission her earlier failure ends her grading: no run made.
+    let stderr = run(&["--fail-fast-per-submission"]);
+    assert!(
+        stderr.contains("[1/1] alice: failing (graded earlier, journal)"),
+        "{stderr}"
+    );
+    assert_eq!(journal_keys(&journal).len(), 1, "no run made again");
+    // Without it her missing run is made, and she is still failing, never "all AC".
+    let stderr = run(&[]);
+    assert!(stderr.contains("[1/1] alice: failing\n"), "{stderr}");
+    assert!(!stderr.contains("all AC"), "{stderr}");
+    assert_eq!(journal_keys(&journal).len(), 2);
+}

@@ -1,0 +1,166 @@
+//! The gradebook, assembled from the builds and the journal's records (old and new alike:
+//! a resumed batch and one run in one go give the same gradebook).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use reference::{Problem, Verdict};
+
+use super::build::Build;
+use super::discover::{Skipped, Student};
+use super::keys::Keys;
+use super::runs::Ran;
+use crate::cases::discover::Case;
+use crate::exec::Limits;
+use crate::files;
+use crate::results::case::{Board, CaseResult};
+use crate::results::gradebook::{Gradebook, SkippedReport, StudentReport, Tally};
+use crate::results::limits::LimitsRecord;
+use crate::results::mark::{self, Mark};
+use crate::submission::diagnosis;
+
+/// What the gradebook says of the whole class.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Heading<'a> {
+    /// The problem.
+    pub(crate) problem: Problem,
+    /// The limits of every run.
+    pub(crate) limits: &'a Limits,
+    /// The class folder (names in the gradebook are relative to it).
+    pub(crate) class: &'a Path,
+}
+
+/// The gradebook of `students` (with `builds`) on `cases`, from what `ran`.
+pub(crate) fn gradebook<P>(
+    heading: &Heading<'_>,
+    students: &[Student],
+    skipped: &[Skipped],
+    cases: &[Case],
+    builds: &[Build<P>],
+    ran: &Ran,
+    keys: &Keys,
+) -> Gradebook {
+    let mut groups: BTreeMap<String, usize> = BTreeMap::new();
+    for case in cases {
+        *groups.entry(case.group().to_owned()).or_default() += 1;
+    }
+    let reports = students
+        .iter()
+        .zip(builds)
+        .enumerate()
+        .map(|(s, (student, build))| {
+            let mut report = blank(heading, student, cases.len(), &groups);
+            match (ran.faults.get(&s), build) {
+                (Some(why), _) | (None, Build::Error(why)) => report.error = Some(why.clone()),
+                (None, Build::CompileError { language, message }) => {
+                    report.language.clone_from(language);
+                    report.verdict = Mark::Graded(Verdict::CompileError);
+                    report.compile_error = Some(message.clone());
+                    report.suggestion = diagnosis::suggestion(language, message);
+                }
+                (None, Build::Ready { language, hash, .. }) => {
+                    report.language.clone_from(language);
+                    add_runs(&mut report, cases, |c| ran.records.get(&keys.run(hash, c)));
+                }
+            }
+            report.score = mark::score(report.passed, cases.len());
+            report
+        })
+        .collect();
+    Gradebook {
+        problem: heading.problem.id().to_owned(),
+        limits: LimitsRecord::of(heading.limits),
+        cases: cases.iter().map(|c| c.name.clone()).collect(),
+        groups,
+        students: reports,
+        boards: cases.iter().filter_map(board).collect(),
+        skipped: skipped
+            .iter()
+            .map(|s| SkippedReport {
+                path: s.path.clone(),
+                why: s.why.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// A student's report before anything is known of it: not graded, nothing passed.
+fn blank(
+    heading: &Heading<'_>,
+    student: &Student,
+    total: usize,
+    groups: &BTreeMap<String, usize>,
+) -> StudentReport {
+    let submission = student
+        .entry
+        .strip_prefix(heading.class)
+        .unwrap_or(&student.entry)
+        .to_string_lossy()
+        .replace('\\', "/");
+    StudentReport {
+        student: student.name.clone(),
+        problem: heading.problem.id().to_owned(),
+        submission,
+        language: String::new(),
+        verdict: Mark::NotGraded,
+        score: 0.0,
+        passed: 0,
+        total,
+        groups: groups
+            .iter()
+            .map(|(g, &n)| {
+                (
+                    g.clone(),
+                    Tally {
+                        passed: 0,
+                        total: n,
+                    },
+                )
+            })
+            .collect(),
+        compile_error: None,
+        suggestion: None,
+        error: None,
+        cases: Vec::new(),
+    }
+}
+
+/// Adds a built student's runs (`record` of each case, when it ran) to its report, and
+/// its overall verdict.
+fn add_runs<'r>(
+    report: &mut StudentReport,
+    cases: &[Case],
+    record: impl Fn(usize) -> Option<&'r super::journal::Record>,
+) {
+    for (c, case) in cases.iter().enumerate() {
+        let Some(r) = record(c) else {
+            continue;
+        };
+        if r.result.accepted() {
+            report.passed += 1;
+            if let Some(t) = report.groups.get_mut(case.group()) {
+                t.passed += 1;
+            }
+        }
+        // Named as the case folder names it now (the key holds its contents).
+        report.cases.push(CaseResult {
+            name: case.name.clone(),
+            ..r.result.clone()
+        });
+    }
+    let verdicts = report.cases.iter().map(|c| c.verdict);
+    report.verdict = Mark::Graded(mark::overall(verdicts, cases.len()));
+}
+
+/// A case's board, for the gradebook's diffs (none when its files are gone).
+fn board(case: &Case) -> Option<(String, Board)> {
+    let input = files::read_capped(&case.input).ok()?;
+    let answer = files::read_capped(case.answer.as_ref()?).ok()?;
+    Some((
+        case.name.clone(),
+        Board {
+            input: String::from_utf8_lossy(&input).into_owned(),
+            answer: String::from_utf8_lossy(&answer).into_owned(),
+        },
+    ))
+}

@@ -1,0 +1,189 @@
+//! Building a class: every submission is built once on the worker pool (compiles are
+//! cached), and what runs is hashed for the journal's keys. A build that fails is that
+//! student's result, never the batch's.
+
+use std::collections::HashSet;
+
+use sha2::{Digest, Sha256};
+
+use super::discover::Student;
+use super::lang_for::LangChoices;
+use crate::files;
+use crate::status::Fault;
+use crate::submission::compile::hex;
+use crate::submission::{self, Built, Options, Program, Submission};
+
+/// A student's build.
+#[derive(Debug)]
+pub(crate) enum Build<P> {
+    /// Ready to run.
+    Ready {
+        /// What runs.
+        program: P,
+        /// Its language.
+        language: String,
+        /// A hash of what runs ([`program_hash`]), for the journal's keys.
+        hash: String,
+    },
+    /// It does not compile: the student's mark.
+    CompileError {
+        /// Its language.
+        language: String,
+        /// The compiler's message.
+        message: String,
+    },
+    /// It could not be built or run: the student is listed as not graded.
+    Error(String),
+}
+
+impl<P> Build<P> {
+    /// The program, when it is ready.
+    pub(crate) fn program(&self) -> Option<&P> {
+        match self {
+            Build::Ready { program, .. } => Some(program),
+            _ => None,
+        }
+    }
+}
+
+/// Builds one student's submission: the real [`Builder`], or a fake in tests.
+pub(crate) trait Builds: Sync {
+    /// What a build makes.
+    type Program: Send;
+
+    /// Builds `student`'s submission.
+    fn build(&self, student: &Student) -> Build<Self::Program>;
+}
+
+/// The real builder: by extension, or as `--lang-for` chose.
+#[derive(Debug)]
+pub(crate) struct Builder<'a> {
+    /// How submissions are built.
+    pub(crate) options: &'a Options<'a>,
+    /// `--lang-for`.
+    pub(crate) choices: &'a LangChoices,
+}
+
+impl Builds for Builder<'_> {
+    type Program = Program;
+
+    fn build(&self, student: &Student) -> Build<Program> {
+        let options = options_for(self.options, self.choices, student);
+        match submission::build(&Submission::File(student.entry.clone()), &options) {
+            Ok(Built::Ready(program)) => match program_hash(&program) {
+                Ok(hash) => Build::Ready {
+                    language: program.language.clone(),
+                    program,
+                    hash,
+                },
+                Err(e) => Build::Error(e.to_string()),
+            },
+            Ok(Built::CompileError { language, message }) => {
+                Build::CompileError { language, message }
+            }
+            // The machine failed the grader: labelled so, not the student's.
+            Err(e @ Fault::Internal(_)) => Build::Error(format!("grader fault: {e}")),
+            Err(e) => Build::Error(e.to_string()),
+        }
+    }
+}
+
+/// Builds every student on `jobs` worker threads; the builds in the students' order.
+pub(crate) fn build_all<B: Builds>(
+    builder: &B,
+    students: &[Student],
+    jobs: usize,
+) -> Vec<Build<B::Program>> {
+    let tasks = |n: u64| usize::try_from(n).ok().filter(|&s| s < students.len());
+    let schedule = pool::Schedule {
+        tasks: &tasks,
+        stop: &pool::go,
+        deadline: None,
+    };
+    let mut workers: Vec<BuildJob<'_, B>> = (0..jobs.clamp(1, students.len().max(1)))
+        .map(|_| BuildJob { builder, students })
+        .collect();
+    let mut builds: Vec<Option<Build<B::Program>>> = students.iter().map(|_| None).collect();
+    let built = pool::run(&mut workers, &schedule, |event| {
+        if let pool::Event::Finished { index, output, .. } = event {
+            builds[index as usize] = Some(output);
+        }
+        Ok(())
+    });
+    built.unwrap_or_else(|never| match never {});
+    builds
+        .into_iter()
+        .map(|b| b.unwrap_or_else(|| Build::Error("grader fault: never built".to_owned())))
+        .collect()
+}
+
+/// One worker of [`build_all`]: builds student number `task`.
+struct BuildJob<'b, B> {
+    builder: &'b B,
+    students: &'b [Student],
+}
+
+impl<B: Builds> pool::Executor for BuildJob<'_, B> {
+    type Task = usize;
+    type Output = Build<B::Program>;
+    type Error = std::convert::Infallible;
+
+    fn execute(&mut self, _index: u64, student: usize) -> Result<Self::Output, Self::Error> {
+        Ok(self.builder.build(&self.students[student]))
+    }
+}
+
+/// Checks the grader's setup for each language `students` use (one student of each names
+/// it): see [`submission::check_setup`].
+pub(crate) fn check_setup(
+    students: &[Student],
+    options: &Options<'_>,
+    choices: &LangChoices,
+) -> Result<(), Fault> {
+    let mut seen = HashSet::new();
+    for student in students {
+        let language = choices.of(&student.name);
+        if seen.insert((student.entry.extension().map(ToOwned::to_owned), language)) {
+            submission::check_setup(&student.entry, &options_for(options, choices, student))?;
+        }
+    }
+    Ok(())
+}
+
+/// How `student` is built: by extension, or as `--lang-for` chose.
+fn options_for<'a>(
+    options: &Options<'a>,
+    choices: &'a LangChoices,
+    student: &Student,
+) -> Options<'a> {
+    Options {
+        language: choices.of(&student.name),
+        ..options.clone()
+    }
+}
+
+/// A hash of what runs: the staged files (the compiled program, or the source an
+/// interpreter reads) and the command line's shape.
+fn program_hash(program: &Program) -> Result<String, Fault> {
+    let mut hash = Sha256::new();
+    hash.update(program.language.as_bytes());
+    let staging = program.staging.path();
+    for word in &program.argv {
+        let shape = word.replace(&*staging.to_string_lossy(), "{staging}");
+        hash.update((shape.len() as u64).to_le_bytes());
+        hash.update(shape.as_bytes());
+    }
+    let mut names: Vec<_> = std::fs::read_dir(staging)
+        .map_err(|e| files::cannot(staging, "read", &e))?
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| e.path())
+        .collect();
+    names.sort();
+    for path in names {
+        let bytes = std::fs::read(&path).map_err(|e| files::cannot(&path, "read", &e))?;
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(&bytes);
+    }
+    Ok(hex(&hash.finalize()))
+}

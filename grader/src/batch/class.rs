@@ -1,0 +1,91 @@
+//! Grading a whole class: every submission is built once, then every (submission, case)
+//! run that the journal does not already hold goes to the worker pool; each finished run
+//! is journaled at once, and the gradebook is assembled from the journal. A submission
+//! that does not compile costs no runs.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use reference::Problem;
+
+use super::assemble::{self, Heading};
+use super::build::{self, Builder};
+use super::discover::{Skipped, Student};
+use super::journal::{Journal, Record};
+use super::keys::Keys;
+use super::lang_for::LangChoices;
+use super::runs::{self, Class, Todo};
+use crate::cases::discover::Case;
+use crate::exec::Limits;
+use crate::grade::{CaseWorker, Plan};
+use crate::report::progress::BatchProgress;
+use crate::results::gradebook::Gradebook;
+use crate::status::Fault;
+use crate::submission::Options;
+
+/// How to grade a class.
+#[derive(Debug)]
+pub(crate) struct Batch<'a> {
+    /// The problem.
+    pub(crate) problem: Problem,
+    /// The limits of every run.
+    pub(crate) limits: Limits,
+    /// Workers.
+    pub(crate) jobs: usize,
+    /// Stop a submission's runs after its first failing case.
+    pub(crate) fail_fast: bool,
+    /// How submissions are built.
+    pub(crate) options: Options<'a>,
+    /// `--lang-for`: the students built as another language than their extension's.
+    pub(crate) choices: LangChoices,
+    /// The class folder (names in the gradebook are relative to it).
+    pub(crate) class: &'a Path,
+}
+
+/// Grades `students` on `cases`, resuming from and appending to `journal` (which holds
+/// `known`).
+pub(crate) fn grade_class(
+    batch: &Batch<'_>,
+    students: &[Student],
+    skipped: &[Skipped],
+    cases: &[Case],
+    journal: &mut Journal,
+    known: HashMap<String, Record>,
+) -> Result<Gradebook, Fault> {
+    let keys = Keys::read(cases, &batch.limits)?;
+    let mut progress = BatchProgress::new(students.len());
+    let builder = Builder {
+        options: &batch.options,
+        choices: &batch.choices,
+    };
+    let builds = build::build_all(&builder, students, batch.jobs);
+    // A build the stopping cut short is no student's result.
+    crate::interrupt::check()?;
+    let class = Class {
+        students,
+        cases,
+        builds: &builds,
+        keys: &keys,
+        fail_fast: batch.fail_fast,
+    };
+    let todo = Todo::new(&class, &known);
+    let programs: Vec<_> = builds.iter().filter_map(build::Build::program).collect();
+    let texts: Vec<_> = cases.iter().zip(&keys.texts).collect();
+    let plan = Plan {
+        problem: batch.problem,
+        limits: batch.limits,
+    };
+    let jobs = batch.jobs.clamp(1, todo.len().max(1));
+    let mut workers = CaseWorker::many(jobs, &programs, &texts, &plan);
+    let ran = runs::run_all(&mut workers, &class, &todo, journal, known, &mut progress);
+    progress.finish();
+    let ran = ran?;
+    let heading = Heading {
+        problem: batch.problem,
+        limits: &batch.limits,
+        class: batch.class,
+    };
+    Ok(assemble::gradebook(
+        &heading, students, skipped, cases, &builds, &ran, &keys,
+    ))
+}

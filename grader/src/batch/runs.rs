@@ -1,0 +1,648 @@
+//! The runs of a class: every (student, case) run the journal does not hold goes, student
+//! by student, to the worker pool; the reporter on the calling thread journals each run as
+//! it finishes and tells the progress of runs and students.
+//!
+//! Two rules are the batch's own. A run the grader cannot make (its fault, not the
+//! student's) marks only that student as not graded, and its worker starts afresh; the
+//! batch goes on. With `--fail-fast-per-submission`, a student's first failing run skips
+//! the rest of that student's runs: a failure journaled by an earlier, interrupted batch
+//! counts as much as one made now.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::build::Build;
+use super::discover::Student;
+use super::journal::{Journal, Record};
+use super::keys::Keys;
+use crate::cases::discover::Case;
+use crate::grade::RunsCases;
+use crate::report::progress::BatchProgress;
+use crate::results::case::CaseResult;
+use crate::status::Fault;
+use crate::submission::diagnosis;
+
+/// How much of a failing run's output and stderr the gradebook keeps.
+const EXCERPT: usize = 1024;
+
+/// What the progress of a batch is told, on the calling thread: [`BatchProgress`], or a
+/// recorder in tests.
+pub(crate) trait ClassProgress {
+    /// The runs to make are known.
+    fn start(&mut self, runs: usize);
+    /// One run finished; `failing` students have a failing case so far.
+    fn run_done(&mut self, failing: usize);
+    /// A student is done; `how` says how (`all AC`, `failing`, `did not compile: …`).
+    fn student_done(&mut self, name: &str, how: &str);
+}
+
+impl ClassProgress for BatchProgress {
+    fn start(&mut self, runs: usize) {
+        BatchProgress::start(self, runs);
+    }
+
+    fn run_done(&mut self, failing: usize) {
+        BatchProgress::run_done(self, failing);
+    }
+
+    fn student_done(&mut self, name: &str, how: &str) {
+        BatchProgress::student_done(self, name, how);
+    }
+}
+
+/// The class as the runs see it.
+#[derive(Debug)]
+pub(crate) struct Class<'a, P> {
+    /// The students.
+    pub(crate) students: &'a [Student],
+    /// The cases.
+    pub(crate) cases: &'a [Case],
+    /// Each student's build.
+    pub(crate) builds: &'a [Build<P>],
+    /// The journal's keys.
+    pub(crate) keys: &'a Keys,
+    /// `--fail-fast-per-submission`.
+    pub(crate) fail_fast: bool,
+}
+
+/// One run to make.
+#[derive(Debug)]
+struct Run {
+    student: usize,
+    case: usize,
+    key: String,
+}
+
+/// The runs still to make, student by student (so students finish one after another),
+/// and what the journal already says of each student.
+#[derive(Debug)]
+pub(crate) struct Todo {
+    runs: Vec<Run>,
+    /// For each student, one past the number of its last run in `runs`.
+    ends: Vec<u64>,
+    /// Whether each student has a failing run in the journal.
+    failed: Vec<bool>,
+}
+
+impl Todo {
+    /// The runs of `class` that `known` (the journal) does not hold. A student with a
+    /// journaled failure gets none under `fail_fast`.
+    pub(crate) fn new<P>(class: &Class<'_, P>, known: &HashMap<String, Record>) -> Todo {
+        let mut todo = Todo {
+            runs: Vec::new(),
+            ends: Vec::new(),
+            failed: vec![false; class.students.len()],
+        };
+        for (student, build) in class.builds.iter().enumerate() {
+            if let Build::Ready { hash, .. } = build {
+                let keys = (0..class.cases.len()).map(|c| (c, class.keys.run(hash, c)));
+                let mut missing = Vec::new();
+                for (case, key) in keys {
+                    match known.get(&key) {
+                        Some(record) => todo.failed[student] |= !record.result.accepted(),
+                        None => missing.push(Run { student, case, key }),
+                    }
+                }
+                if !(class.fail_fast && todo.failed[student]) {
+                    todo.runs.extend(missing);
+                }
+            }
+            todo.ends.push(todo.runs.len() as u64);
+        }
+        todo
+    }
+
+    /// How many runs are to make.
+    pub(crate) fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Run number `n`'s student and case.
+    fn get(&self, n: u64) -> Option<(usize, usize)> {
+        let run = self.runs.get(usize::try_from(n).ok()?)?;
+        Some((run.student, run.case))
+    }
+}
+
+/// What the runs left: every record (the journal's and the new ones), by key, and the
+/// students whose runs the grader could not make, with why.
+#[derive(Debug, Default)]
+pub(crate) struct Ran {
+    /// Every run's record, by key.
+    pub(crate) records: HashMap<String, Record>,
+    /// Students not graded because a run could not be made.
+    pub(crate) faults: BTreeMap<usize, String>,
+}
+
+/// What one run gave.
+#[derive(Debug)]
+enum Outcome {
+    /// It ran and was judged.
+    Ran(CaseResult),
+    /// The grader could not make it: why.
+    Fault(String),
+}
+
+/// Makes `todo`'s runs on one worker thread per `workers`, journaling each as it finishes.
+/// `Err` when the batch must end: stopped (Ctrl-C), a worker that cannot start, a journal
+/// that cannot be written.
+pub(crate) fn run_all<R: RunsCases>(
+    workers: &mut [R],
+    class: &Class<'_, R::Program>,
+    todo: &Todo,
+    journal: &mut Journal,
+    known: HashMap<String, Record>,
+    progress: &mut dyn ClassProgress,
+) -> Result<Ran, Fault> {
+    let mut reporter = Reporter::new(class, todo, journal, known, progress);
+    reporter.before();
+    let tasks = |n| todo.get(n);
+    // A student's failing run skips the rest of that student: its runs end at `ends`.
+    let stop = |n: u64, outcome: &Outcome| match (outcome, todo.get(n)) {
+        (Outcome::Ran(result), Some((s, _))) if class.fail_fast && !result.accepted() => {
+            pool::Stop::SkipTo(todo.ends[s])
+        }
+        _ => pool::Stop::Go,
+    };
+    let schedule = pool::Schedule {
+        tasks: &tasks,
+        stop: &stop,
+        deadline: None,
+    };
+    let mut jobs: Vec<Job<'_, R>> = workers
+        .iter_mut()
+        .map(|worker| Job {
+            worker,
+            class,
+            started: false,
+        })
+        .collect();
+    pool::run(&mut jobs, &schedule, |event| reporter.event(event))?;
+    Ok(reporter.ran)
+}
+
+/// One worker of [`run_all`]: its case runner, started before its first run and again
+/// after a run it could not make.
+struct Job<'a, R: RunsCases> {
+    worker: &'a mut R,
+    class: &'a Class<'a, R::Program>,
+    started: bool,
+}
+
+impl<R: RunsCases> pool::Executor for Job<'_, R> {
+    type Task = (usize, usize);
+    type Output = Outcome;
+    type Error = Fault;
+
+    fn execute(&mut self, _index: u64, (s, c): (usize, usize)) -> Result<Outcome, Fault> {
+        if !self.started {
+            self.worker.start()?;
+            self.started = true;
+        }
+        let Some(program) = self.class.builds[s].program() else {
+            return Err(Fault::Internal("a run of a program not built".to_owned()));
+        };
+        match self.worker.run(program, c) {
+            Ok(result) => Ok(Outcome::Ran(result)),
+            // Stopping is the batch's end, not this student's fault.
+            Err(e @ Fault::Interrupted(_)) => Err(e),
+            Err(e) => {
+                let case = &self.class.cases[c].name;
+                let why = format!("the grader could not run case {case}: {e}");
+                // A fresh worker for the next run; one that cannot start ends the batch.
+                self.worker.start()?;
+                Ok(Outcome::Fault(why))
+            }
+        }
+    }
+}
+
+/// The reporter of [`run_all`], on the calling thread: journals, counts, and tells the
+/// progress.
+struct Reporter<'a, P> {
+    class: &'a Class<'a, P>,
+    todo: &'a Todo,
+    journal: &'a mut Journal,
+    progress: &'a mut dyn ClassProgress,
+    /// Runs left per student (made or skipped).
+    remaining: Vec<usize>,
+    /// Whether each student has a failing run, the journal's included.
+    failed: Vec<bool>,
+    /// How many students have a failing run: counted as each first fails, not by a scan
+    /// of every student after every run.
+    failing: usize,
+    ran: Ran,
+}
+
+impl<'a, P> Reporter<'a, P> {
+    fn new(
+        class: &'a Class<'a, P>,
+        todo: &'a Todo,
+        journal: &'a mut Journal,
+        known: HashMap<String, Record>,
+        progress: &'a mut dyn ClassProgress,
+    ) -> Self {
+        let mut remaining = vec![0; class.students.len()];
+        for run in &todo.runs {
+            remaining[run.student] += 1;
+        }
+        Reporter {
+            class,
+            todo,
+            journal,
+            progress,
+            remaining,
+            failed: todo.failed.clone(),
+            failing: todo.failed.iter().filter(|&&f| f).count(),
+            ran: Ran {
+                records: known,
+                faults: BTreeMap::new(),
+            },
+        }
+    }
+
+    /// Before any run: the runs to make, and the students with none are done already.
+    fn before(&mut self) {
+        self.progress.start(self.todo.len());
+        for (s, student) in self.class.students.iter().enumerate() {
+            if self.remaining[s] > 0 {
+                continue;
+            }
+            let how = match &self.class.builds[s] {
+                Build::Ready { .. } if self.failed[s] => "failing (graded earlier, journal)",
+                Build::Ready { .. } => "graded earlier (journal)",
+                Build::CompileError { message, .. } => {
+                    let how = format!("did not compile: {}", diagnosis::summary(message));
+                    self.progress.student_done(&student.name, &how);
+                    continue;
+                }
+                Build::Error(_) => "could not be graded",
+            };
+            self.progress.student_done(&student.name, how);
+        }
+    }
+
+    fn event(&mut self, event: pool::Event<Outcome>) -> Result<(), Fault> {
+        let (index, outcome) = match event {
+            pool::Event::Started { .. } => return Ok(()),
+            pool::Event::Finished { index, output, .. } => (index, Some(output)),
+            pool::Event::Skipped { index } => (index, None),
+        };
+        let run = &self.todo.runs[index as usize];
+        match outcome {
+            Some(Outcome::Ran(result)) => self.journal_run(run, result)?,
+            Some(Outcome::Fault(why)) => {
+                self.ran.faults.entry(run.student).or_insert(why);
+            }
+            None => {}
+        }
+        self.remaining[run.student] -= 1;
+        if self.remaining[run.student] == 0 {
+            let how = if self.failed[run.student] {
+                "failing"
+            } else {
+                "all AC"
+            };
+            let name = &self.class.students[run.student].name;
+            self.progress.student_done(name, how);
+        }
+        Ok(())
+    }
+
+    /// Journals one run and counts it.
+    fn journal_run(&mut self, run: &Run, result: CaseResult) -> Result<(), Fault> {
+        let record = Record {
+            key: run.key.clone(),
+            student: self.class.students[run.student].name.clone(),
+            result: result.excerpt(EXCERPT),
+        };
+        if !record.result.accepted() && !self.failed[run.student] {
+            self.failed[run.student] = true;
+            self.failing += 1;
+        }
+        self.journal.append(&record)?;
+        self.ran.records.insert(record.key.clone(), record);
+        self.progress.run_done(self.failing);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use reference::Verdict;
+
+    use super::*;
+    use crate::grade::fake::{Answers, Recorded, result};
+
+    /// The progress lines, as a person would read them.
+    #[derive(Default)]
+    struct Lines {
+        runs: Option<usize>,
+        done: Vec<usize>,
+        students: Vec<String>,
+    }
+
+    impl ClassProgress for Lines {
+        fn start(&mut self, runs: usize) {
+            self.runs = Some(runs);
+        }
+
+        fn run_done(&mut self, failing: usize) {
+            self.done.push(failing);
+        }
+
+        fn student_done(&mut self, name: &str, how: &str) {
+            self.students.push(format!("{name}: {how}"));
+        }
+    }
+
+    /// What a graded class did.
+    struct Graded {
+        /// (program, case) of every run made, in order on one job.
+        runs: Vec<(String, usize)>,
+        /// What the progress heard.
+        lines: Lines,
+        /// What the runs left.
+        ran: Result<Ran, Fault>,
+        /// How many times the workers were started.
+        starts: usize,
+    }
+
+    /// Alice and Carol are built (programs `alice`, `carol`), Bob does not compile.
+    struct Scene {
+        students: Vec<Student>,
+        cases: Vec<Case>,
+        builds: Vec<Build<String>>,
+        keys: Keys,
+        dir: tempfile::TempDir,
+    }
+
+    impl Scene {
+        fn new(cases: usize) -> Scene {
+            let student = |name: &str| Student {
+                name: name.to_owned(),
+                entry: PathBuf::from(format!("{name}.py")),
+            };
+            let ready = |name: &str| Build::Ready {
+                program: name.to_owned(),
+                language: "python".to_owned(),
+                hash: format!("hash of {name}"),
+            };
+            Scene {
+                students: vec![student("alice"), student("bob"), student("carol")],
+                cases: (0..cases)
+                    .map(|c| Case {
+                        name: format!("{c:02}"),
+                        input: PathBuf::from(format!("{c:02}.in")),
+                        answer: None,
+                    })
+                    .collect(),
+                builds: vec![
+                    ready("alice"),
+                    Build::CompileError {
+                        language: "c".to_owned(),
+                        message: "bob.c:1:1: error: expected ';'".to_owned(),
+                    },
+                    ready("carol"),
+                ],
+                keys: Keys::without_texts(cases),
+                dir: tempfile::tempdir().unwrap(),
+            }
+        }
+
+        fn class(&self, fail_fast: bool) -> Class<'_, String> {
+            Class {
+                students: &self.students,
+                cases: &self.cases,
+                builds: &self.builds,
+                keys: &self.keys,
+                fail_fast,
+            }
+        }
+
+        /// The journal of `student`'s run on `case`.
+        fn record(&self, student: usize, case: usize, verdict: Verdict) -> (String, Record) {
+            let Build::Ready { hash, .. } = &self.builds[student] else {
+                panic!("not built");
+            };
+            let key = self.keys.run(hash, case);
+            let record = Record {
+                key: key.clone(),
+                student: self.students[student].name.clone(),
+                result: result(case, verdict),
+            };
+            (key, record)
+        }
+
+        /// Grades with `jobs` fakes giving `answers`, the journal holding `known`.
+        fn grade(
+            &self,
+            jobs: usize,
+            fail_fast: bool,
+            answers: &Answers,
+            known: HashMap<String, Record>,
+        ) -> Graded {
+            let class = self.class(fail_fast);
+            let todo = Todo::new(&class, &known);
+            let (mut journal, _) = Journal::open(&self.dir.path().join("journal.jsonl")).unwrap();
+            let mut fakes = Recorded::many(jobs, answers);
+            let mut lines = Lines::default();
+            let ran = run_all(&mut fakes, &class, &todo, &mut journal, known, &mut lines);
+            Graded {
+                starts: fakes.iter().map(|f| f.starts).sum(),
+                runs: fakes.into_iter().flat_map(|f| f.ran).collect(),
+                lines,
+                ran,
+            }
+        }
+
+        /// The journal's records now.
+        fn journaled(&self) -> HashMap<String, Record> {
+            Journal::open(&self.dir.path().join("journal.jsonl"))
+                .unwrap()
+                .1
+        }
+    }
+
+    /// Every run `AC`.
+    static ALL_AC: &Answers = &|_, _| Ok(Verdict::Accepted);
+
+    fn of(runs: &[(String, usize)], program: &str) -> Vec<usize> {
+        runs.iter()
+            .filter(|r| r.0 == program)
+            .map(|r| r.1)
+            .collect()
+    }
+
+    #[test]
+    fn a_student_who_did_not_compile_costs_no_runs_and_every_run_is_journaled() {
+        let scene = Scene::new(3);
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(2, false, ALL_AC, HashMap::new());
+        let ran = ran.unwrap();
+        assert!(of(&runs, "bob").is_empty());
+        let mut alice = of(&runs, "alice");
+        alice.sort_unstable();
+        assert_eq!(alice, [0, 1, 2]);
+        assert_eq!(runs.len(), 6);
+        assert_eq!(ran.records.len(), 6);
+        assert_eq!(scene.journaled(), ran.records);
+        // Bob is said first (before any run), then each student as its runs end.
+        assert_eq!(lines.runs, Some(6));
+        assert_eq!(lines.done, [0; 6], "one event per run, none failing");
+        assert_eq!(
+            lines.students[0],
+            "bob: did not compile: bob.c:1:1: error: expected ';'"
+        );
+        let mut rest = lines.students[1..].to_vec();
+        rest.sort();
+        assert_eq!(rest, ["alice: all AC", "carol: all AC"]);
+    }
+
+    #[test]
+    fn a_journaled_run_is_not_made_again() {
+        let scene = Scene::new(3);
+        let known: HashMap<_, _> = [
+            scene.record(0, 1, Verdict::Accepted),
+            scene.record(2, 0, Verdict::Accepted),
+            scene.record(2, 1, Verdict::Accepted),
+            scene.record(2, 2, Verdict::Accepted),
+        ]
+        .into();
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(1, false, ALL_AC, known);
+        assert_eq!(runs, [("alice".to_owned(), 0), ("alice".to_owned(), 2)]);
+        assert_eq!(
+            ran.unwrap().records.len(),
+            7 - 1,
+            "the journal's and the new"
+        );
+        assert!(
+            lines
+                .students
+                .contains(&"carol: graded earlier (journal)".to_owned())
+        );
+        assert!(lines.students.contains(&"alice: all AC".to_owned()));
+    }
+
+    #[test]
+    fn per_student_fail_fast_skips_the_rest_of_that_student_only() {
+        let scene = Scene::new(5);
+        let answers = |program: &str, case: usize| {
+            Ok(if program == "alice" && case == 1 {
+                Verdict::WrongAnswer
+            } else {
+                Verdict::Accepted
+            })
+        };
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(1, true, &answers, HashMap::new());
+        assert_eq!(of(&runs, "alice"), [0, 1]);
+        assert_eq!(of(&runs, "carol"), [0, 1, 2, 3, 4]);
+        assert_eq!(ran.unwrap().records.len(), 7);
+        assert_eq!(
+            lines.students,
+            [
+                "bob: did not compile: bob.c:1:1: error: expected ';'",
+                "alice: failing",
+                "carol: all AC"
+            ]
+        );
+        assert_eq!(lines.done, [0, 1, 1, 1, 1, 1, 1]);
+        // With several workers the rest of alice is skipped too, but for runs already
+        // under way; carol's all run.
+        let Graded { runs, lines, .. } = scene.grade(3, true, &answers, HashMap::new());
+        assert!(of(&runs, "alice").len() <= 4, "{runs:?}");
+        assert_eq!(of(&runs, "carol").len(), 5);
+        assert_eq!(lines.students.len(), 3, "every student said once");
+        // Without the flag every run is made.
+        let Graded { runs, .. } = scene.grade(1, false, &answers, HashMap::new());
+        assert_eq!(of(&runs, "alice"), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_run_the_grader_cannot_make_marks_only_that_student_and_a_fresh_worker_goes_on() {
+        let scene = Scene::new(3);
+        let answers = |program: &str, case: usize| {
+            if program == "alice" && case == 1 {
+                Err(Fault::Internal("the launcher died".to_owned()))
+            } else {
+                Ok(Verdict::Accepted)
+            }
+        };
+        let Graded {
+            runs,
+            lines,
+            ran,
+            starts,
+        } = scene.grade(1, false, &answers, HashMap::new());
+        let ran = ran.unwrap();
+        assert_eq!(ran.faults.keys().copied().collect::<Vec<_>>(), [0]);
+        assert!(
+            ran.faults[&0].contains("the grader could not run case 01: ")
+                && ran.faults[&0].contains("the launcher died"),
+            "{:?}",
+            ran.faults
+        );
+        assert_eq!(starts, 2, "started again after the fault");
+        assert_eq!(runs.len(), 6, "the batch went on");
+        assert_eq!(ran.records.len(), 5, "the run not made is not journaled");
+        assert_eq!(lines.done.len(), 5);
+        assert!(lines.students.contains(&"carol: all AC".to_owned()));
+    }
+
+    #[test]
+    fn a_stopped_run_ends_the_batch_with_the_finished_runs_journaled() {
+        let scene = Scene::new(3);
+        let answers = |program: &str, case: usize| {
+            if program == "alice" && case == 2 {
+                Err(Fault::Interrupted(nix::sys::signal::Signal::SIGINT))
+            } else {
+                Ok(Verdict::Accepted)
+            }
+        };
+        let Graded {
+            runs, ran, starts, ..
+        } = scene.grade(1, false, &answers, HashMap::new());
+        assert!(matches!(ran, Err(Fault::Interrupted(_))));
+        assert_eq!(runs.len(), 3, "nothing after the stop");
+        assert_eq!(starts, 1, "no fresh worker for a stop");
+        assert_eq!(scene.journaled().len(), 2);
+    }
+
+    #[test]
+    fn a_resumed_students_journaled_failure_counts_for_the_progress_and_for_fail_fast() {
+        let scene = Scene::new(4);
+        let known: HashMap<_, _> = [scene.record(0, 0, Verdict::WrongAnswer)].into();
+        // Without fail-fast alice's other runs are made, and she is failing, not all AC.
+        let Graded { runs, lines, .. } = scene.grade(1, false, ALL_AC, known.clone());
+        assert_eq!(of(&runs, "alice"), [1, 2, 3]);
+        assert!(
+            lines.students.contains(&"alice: failing".to_owned()),
+            "{:?}",
+            lines.students
+        );
+        assert!(
+            lines.done.iter().all(|&failing| failing == 1),
+            "{:?}",
+            lines.done
+        );
+        // With it nothing more of alice runs.
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(1, true, ALL_AC, known);
+        assert!(of(&runs, "alice").is_empty(), "{runs:?}");
+        assert_eq!(of(&runs, "carol"), [0, 1, 2, 3]);
+        assert_eq!(lines.runs, Some(4));
+        assert!(
+            lines
+                .students
+                .contains(&"alice: failing (graded earlier, journal)".to_owned())
+        );
+        assert_eq!(ran.unwrap().records.len(), 5);
+    }
+}
