@@ -38,7 +38,7 @@ fn main() -> ExitCode {
     // before anything else is set up.
     if std::env::args_os()
         .nth(1)
-        .is_some_and(|a| a == exec::LAUNCHER_ARG)
+        .is_some_and(|a| a == exec::launcher::LAUNCHER_ARG)
     {
         exec::launcher::serve();
     }
