@@ -12,6 +12,7 @@ pub(crate) mod commands;
 mod exec;
 mod files;
 mod folders;
+mod fuzzing;
 mod grade;
 mod interrupt;
 mod judge;

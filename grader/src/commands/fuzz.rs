@@ -3,9 +3,6 @@
 //! workers until a failure or the budget; a failure is shrunk, recorded, optionally saved
 //! as a case, and reported with the command that replays it.
 
-mod replay;
-mod shell_quote;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -16,6 +13,7 @@ use reference::Problem;
 use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, TestReport};
 use crate::files;
+use crate::fuzzing::replay::{Again, Replay};
 use crate::outputs::{self, Kind, Parent};
 use crate::report::progress::{Progress, StatusLine, Stream};
 use crate::report::{self, fuzz::Summary as _};
@@ -23,9 +21,6 @@ use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::limits::LimitsRecord;
 use crate::status::{Fault, Status};
 use crate::submission::Built;
-
-use replay::Again;
-use replay::Replay;
 
 /// Runs without `--runs` or `--duration`.
 const DEFAULT_RUNS: u64 = 1000;
