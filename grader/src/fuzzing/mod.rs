@@ -3,5 +3,8 @@
 //! (`save.rs`), and the command that replays it (`replay.rs`, quoted by `shell_quote.rs`).
 //! `commands/fuzz.rs` reads the arguments and wires these together.
 
+pub(crate) mod regressions_file;
 pub(crate) mod replay;
+pub(crate) mod save;
 mod shell_quote;
+pub(crate) mod shrink;
