@@ -3,7 +3,7 @@
 //! workers until a failure or the budget; a failure is shrunk, recorded, optionally saved
 //! as a case, and reported with the command that replays it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use fuzz::regressions::Regression;
@@ -25,6 +25,7 @@ use crate::submission::Built;
 /// Runs without `--runs` or `--duration`.
 const DEFAULT_RUNS: u64 = 1000;
 
+/// Runs `grader fuzz`: the module doc says in which order.
 pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
@@ -33,16 +34,8 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
             "--exhaustive: the inputs of {problem} are too many to enumerate; use --runs or --duration"
         )));
     }
-    let regressions_file = (!args.no_regressions).then(|| {
-        args.regressions
-            .clone()
-            .unwrap_or_else(|| regressions_file::default_path(problem))
-    });
-    let earlier = match &regressions_file {
-        Some(path) => regressions_file::read(path, problem)?,
-        None => Vec::new(),
-    };
-    check_outputs(args, regressions_file.as_deref())?;
+    let regressions = Regressions::of(args)?;
+    check_outputs(args, regressions.file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
     let mut facts = FuzzResult {
@@ -74,7 +67,8 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         .collect::<Result<Vec<_>, Fault>>()?;
     let start = Instant::now();
     let progress = Progress::new();
-    let (search, source, replayed) = find(args, &earlier, seed, &mut candidates, &|runs| {
+    let earlier = &regressions.earlier;
+    let (search, source, replayed) = find(args, earlier, seed, &mut candidates, &|runs| {
         progress.tick(runs, start.elapsed());
     })?;
     facts.replayed = replayed;
@@ -84,37 +78,68 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
 
     if let Some(finding) = search.finding {
         let shrunk = shrink::shrink(problem, &mut candidates[0], &finding, args.shrink_steps)?;
-        let again = match source {
-            Source::Seeded => Again::Seeded {
-                seed,
-                runs: finding.number(),
-            },
-            Source::Exhaustive => Again::Exhaustive,
-            Source::Regression(_) => {
-                Again::Regressions(regressions_file.as_deref().expect("replayed from it"))
-            }
-        };
-        let mut found = Found {
+        let again = Again::of(source, seed, finding.number(), regressions.file.as_deref());
+        let found = Found {
             source,
-            regression: match source {
-                Source::Regression(i) => earlier.get(i).cloned(),
-                _ => None,
-            },
+            regression: regressions.replayed(source),
             replay: Replay::new(args, limits.sandbox, again).to_string(),
             finding,
             shrunk,
             saved: Vec::new(),
             recorded: None,
         };
-        if let Some(path) = &regressions_file {
-            found.recorded = regressions_file::record(path, problem, seed, &found)?;
-        }
-        if let Some(dir) = &args.save {
-            found.saved = save::save(dir, problem, seed, &found)?;
-        }
-        facts.found = Some(found);
+        facts.found = Some(keep_finding(args, seed, &regressions, found)?);
     }
     report_and_status(&facts, args, header_printed)
+}
+
+/// The regressions file a call names (none with `--no-regressions`), and its entries of
+/// the problem.
+struct Regressions {
+    file: Option<PathBuf>,
+    earlier: Vec<Regression>,
+}
+
+impl Regressions {
+    /// Reads the regressions file `args` names: before anything runs, so that a bad line
+    /// is the call's error.
+    fn of(args: &FuzzArgs) -> Result<Regressions, Fault> {
+        let problem = args.problem;
+        let file = (!args.no_regressions).then(|| {
+            args.regressions
+                .clone()
+                .unwrap_or_else(|| regressions_file::default_path(problem))
+        });
+        let earlier = match &file {
+            Some(path) => regressions_file::read(path, problem)?,
+            None => Vec::new(),
+        };
+        Ok(Regressions { file, earlier })
+    }
+
+    /// The entry a finding from `source` replays, when it came from the file.
+    fn replayed(&self, source: Source) -> Option<Regression> {
+        match source {
+            Source::Regression(i) => self.earlier.get(i).cloned(),
+            _ => None,
+        }
+    }
+}
+
+/// Keeps `found` where the call asks: in the regressions file, and as a case in `--save`.
+fn keep_finding(
+    args: &FuzzArgs,
+    seed: u64,
+    regressions: &Regressions,
+    mut found: Found,
+) -> Result<Found, Fault> {
+    if let Some(path) = &regressions.file {
+        found.recorded = regressions_file::record(path, args.problem, seed, &found)?;
+    }
+    if let Some(dir) = &args.save {
+        found.saved = save::save(dir, args.problem, seed, &found)?;
+    }
+    Ok(found)
 }
 
 /// Builds the submission. The header is known before anything is built: a human report

@@ -123,3 +123,107 @@ fn line(problem: Problem, seed: u64, found: &Found) -> String {
     }
     .to_line()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+
+    use fuzz::{Finding, Shrunk, differ::Failure};
+    use reference::Verdict;
+
+    use super::*;
+
+    const BOARD: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
+
+    fn found(source: Source, regression: Option<Regression>) -> Found {
+        let failure = Failure {
+            verdict: Verdict::WrongAnswer,
+            message: "expected `4`, got `5`".to_owned(),
+            output: Vec::new(),
+        };
+        Found {
+            source,
+            regression,
+            finding: Finding {
+                run: 11,
+                kind: "random".to_owned(),
+                input: "wwww\nwwww\nwwww\nwwww\n".to_owned(),
+                failure: failure.clone(),
+            },
+            shrunk: Shrunk {
+                input: BOARD.to_owned(),
+                failure,
+                steps: 3,
+                simplified: 1,
+            },
+            replay: String::new(),
+            saved: Vec::new(),
+            recorded: None,
+        }
+    }
+
+    #[test]
+    fn a_finding_is_recorded_once_under_the_seed_and_run_that_found_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("made/flip.txt");
+        let recorded = record(&path, Problem::Flip, 7, &found(Source::Seeded, None)).unwrap();
+        assert_eq!(recorded.as_deref(), Some(path.as_path()));
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(HEADER), "{text}");
+        let lines = regressions::parse(&text).unwrap();
+        assert_eq!(lines.len(), 1);
+        assert_eq!(
+            (lines[0].seed, lines[0].run, &*lines[0].input),
+            (7, 12, BOARD)
+        );
+        // The same input again is not added.
+        assert_eq!(
+            record(&path, Problem::Flip, 9, &found(Source::Seeded, None)).unwrap(),
+            None
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), text);
+        assert_eq!(read(&path, Problem::Flip).unwrap().len(), 1);
+        assert!(read(&path, Problem::Swap).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_replayed_regression_keeps_its_seed_and_an_exhaustive_finding_is_not_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("flip.txt");
+        let exhaustive = found(Source::Exhaustive, None);
+        assert_eq!(record(&path, Problem::Flip, 7, &exhaustive).unwrap(), None);
+        assert!(!path.exists());
+        let earlier = Regression {
+            problem: Problem::Flip,
+            seed: 3,
+            run: 5,
+            input: "wwww\nwwww\nwwww\nwwww\n".to_owned(),
+            note: String::new(),
+        };
+        let replayed = found(Source::Regression(0), Some(earlier));
+        record(&path, Problem::Flip, 7, &replayed).unwrap();
+        let lines = regressions::parse(&fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!((lines[0].seed, lines[0].run), (3, 5));
+    }
+
+    #[test]
+    fn a_regression_that_is_no_valid_input_is_located_at_its_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.txt");
+        fs::write(
+            &path,
+            "# note\nswap seed=1 run=1 input=\"x\"\nflip seed=1 run=2 input=\"bwxb\"\n",
+        )
+        .unwrap();
+        let error = read(&path, Problem::Flip).unwrap_err().to_string();
+        assert!(
+            error.contains("r.txt:3:19: this flip regression is not a valid input: its line 1"),
+            "{error}"
+        );
+        assert!(
+            read(&dir.path().join("missing.txt"), Problem::Flip)
+                .unwrap()
+                .is_empty()
+        );
+    }
+}
