@@ -12,6 +12,7 @@ pub(crate) mod commands;
 mod exec;
 mod files;
 mod folders;
+mod fuzzing;
 mod grade;
 mod interrupt;
 mod judge;
@@ -38,7 +39,7 @@ fn main() -> ExitCode {
     // before anything else is set up.
     if std::env::args_os()
         .nth(1)
-        .is_some_and(|a| a == exec::LAUNCHER_ARG)
+        .is_some_and(|a| a == exec::launcher::LAUNCHER_ARG)
     {
         exec::launcher::serve();
     }

@@ -3,19 +3,17 @@
 //! workers until a failure or the budget; a failure is shrunk, recorded, optionally saved
 //! as a case, and reported with the command that replays it.
 
-mod replay;
-mod shell_quote;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fuzz::regressions::{self, HEADER, Regression};
-use fuzz::{Budget, Finding, Inputs, Search, ShrinkBudget, differ::Drawn};
-use reference::Problem;
+use fuzz::regressions::Regression;
+use fuzz::{Budget, Inputs, Search, differ::Drawn};
 
 use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, TestReport};
 use crate::files;
+use crate::fuzzing::replay::{Again, Replay};
+use crate::fuzzing::{regressions_file, save, shrink};
 use crate::outputs::{self, Kind, Parent};
 use crate::report::progress::{Progress, StatusLine, Stream};
 use crate::report::{self, fuzz::Summary as _};
@@ -24,14 +22,10 @@ use crate::results::limits::LimitsRecord;
 use crate::status::{Fault, Status};
 use crate::submission::Built;
 
-use replay::Again;
-use replay::Replay;
-
 /// Runs without `--runs` or `--duration`.
 const DEFAULT_RUNS: u64 = 1000;
-/// How long shrinking may take, whatever `--shrink-steps` allows.
-const SHRINK_TIME: Duration = Duration::from_secs(30);
 
+/// Runs `grader fuzz`: the module doc says in which order.
 pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
@@ -40,16 +34,8 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
             "--exhaustive: the inputs of {problem} are too many to enumerate; use --runs or --duration"
         )));
     }
-    let regressions_file = (!args.no_regressions).then(|| {
-        args.regressions
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("fuzz-regressions").join(format!("{problem}.txt")))
-    });
-    let earlier = match &regressions_file {
-        Some(path) => read_regressions(path, problem)?,
-        None => Vec::new(),
-    };
-    check_outputs(args, regressions_file.as_deref())?;
+    let regressions = Regressions::of(args)?;
+    check_outputs(args, regressions.file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
     let mut facts = FuzzResult {
@@ -81,7 +67,8 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
         .collect::<Result<Vec<_>, Fault>>()?;
     let start = Instant::now();
     let progress = Progress::new();
-    let (search, source, replayed) = find(args, &earlier, seed, &mut candidates, &|runs| {
+    let earlier = &regressions.earlier;
+    let (search, source, replayed) = find(args, earlier, seed, &mut candidates, &|runs| {
         progress.tick(runs, start.elapsed());
     })?;
     facts.replayed = replayed;
@@ -90,40 +77,69 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     progress.finish();
 
     if let Some(finding) = search.finding {
-        let shrunk = shrink(problem, &mut candidates[0], &finding, args.shrink_steps)?;
-        let again = match source {
-            Source::Seeded => Again::Seeded {
-                seed,
-                runs: finding.number(),
-            },
-            Source::Exhaustive => Again::Exhaustive,
-            Source::Regression(_) => {
-                Again::Regressions(regressions_file.as_deref().expect("replayed from it"))
-            }
-        };
-        let mut found = Found {
+        let shrunk = shrink::shrink(problem, &mut candidates[0], &finding, args.shrink_steps)?;
+        let again = Again::of(source, seed, finding.number(), regressions.file.as_deref());
+        let found = Found {
             source,
-            regression: match source {
-                Source::Regression(i) => earlier.get(i).cloned(),
-                _ => None,
-            },
+            regression: regressions.replayed(source),
             replay: Replay::new(args, limits.sandbox, again).to_string(),
             finding,
             shrunk,
             saved: Vec::new(),
             recorded: None,
         };
-        if let Some(path) = &regressions_file
-            && source != Source::Exhaustive
-        {
-            found.recorded = record(path, problem, seed, &found)?;
-        }
-        if let Some(dir) = &args.save {
-            found.saved = save(dir, problem, seed, &found)?;
-        }
-        facts.found = Some(found);
+        facts.found = Some(keep_finding(args, seed, &regressions, found)?);
     }
     report_and_status(&facts, args, header_printed)
+}
+
+/// The regressions file a call names (none with `--no-regressions`), and its entries of
+/// the problem.
+struct Regressions {
+    file: Option<PathBuf>,
+    earlier: Vec<Regression>,
+}
+
+impl Regressions {
+    /// Reads the regressions file `args` names: before anything runs, so that a bad line
+    /// is the call's error.
+    fn of(args: &FuzzArgs) -> Result<Regressions, Fault> {
+        let problem = args.problem;
+        let file = (!args.no_regressions).then(|| {
+            args.regressions
+                .clone()
+                .unwrap_or_else(|| regressions_file::default_path(problem))
+        });
+        let earlier = match &file {
+            Some(path) => regressions_file::read(path, problem)?,
+            None => Vec::new(),
+        };
+        Ok(Regressions { file, earlier })
+    }
+
+    /// The entry a finding from `source` replays, when it came from the file.
+    fn replayed(&self, source: Source) -> Option<Regression> {
+        match source {
+            Source::Regression(i) => self.earlier.get(i).cloned(),
+            _ => None,
+        }
+    }
+}
+
+/// Keeps `found` where the call asks: in the regressions file, and as a case in `--save`.
+fn keep_finding(
+    args: &FuzzArgs,
+    seed: u64,
+    regressions: &Regressions,
+    mut found: Found,
+) -> Result<Found, Fault> {
+    if let Some(path) = &regressions.file {
+        found.recorded = regressions_file::record(path, args.problem, seed, &found)?;
+    }
+    if let Some(dir) = &args.save {
+        found.saved = save::save(dir, args.problem, seed, &found)?;
+    }
+    Ok(found)
 }
 
 /// Builds the submission. The header is known before anything is built: a human report
@@ -209,142 +225,6 @@ fn find(
     let mut search = fuzz::search(problem, &inputs, candidates, &budget, &tick)?;
     search.runs += replayed;
     Ok((search, source, replayed))
-}
-
-/// Shrinks the finding itself: the input the report shows as the original is the one
-/// shrunk, and shrinking runs on one worker, step after step, so one seed gives one
-/// shrunk input at any `--jobs`.
-fn shrink(
-    problem: Problem,
-    candidate: &mut ProgramCandidate<'_>,
-    finding: &Finding,
-    steps: u32,
-) -> Result<fuzz::Shrunk, Fault> {
-    let budget = ShrinkBudget {
-        steps,
-        deadline: Some(Instant::now() + SHRINK_TIME),
-    };
-    fuzz::shrink(
-        problem,
-        candidate,
-        &finding.input,
-        &finding.failure,
-        &budget,
-    )
-}
-
-/// The earlier failures of `problem` in the regressions file (none when it is missing).
-fn read_regressions(path: &Path, problem: Problem) -> Result<Vec<Regression>, Fault> {
-    if !path.exists() {
-        return Ok(Vec::new());
-    }
-    let text = files::read_capped(path)?;
-    let text = String::from_utf8(text)
-        .map_err(|_| Fault::Usage(format!("{}: not UTF-8 text", path.display())))?;
-    // The whole file first: a malformed line is named before any regression is used.
-    regressions::parse(&text).map_err(|bad| {
-        Fault::Usage(format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            bad.line,
-            bad.column,
-            bad.message
-        ))
-    })?;
-    // A regression is a case: one that is not a valid input is located like a broken case
-    // file (`FILE:LINE:COL`, at its `input=`), before anything runs. Each line parses alone,
-    // so its number is known.
-    let mut mine = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        for r in regressions::parse(line).unwrap_or_default() {
-            if r.problem != problem {
-                continue;
-            }
-            if let Err(e) = problem.validate(r.input.as_bytes()) {
-                let column = line.find("input=").map_or(1, |at| at + 1);
-                return Err(Fault::Usage(format!(
-                    "{}:{}:{column}: this {problem} regression is not a valid input: its line \
-                     {}, column {}: {}",
-                    path.display(),
-                    index + 1,
-                    e.line,
-                    e.column,
-                    e.message
-                )));
-            }
-            mine.push(r);
-        }
-    }
-    Ok(mine)
-}
-
-/// Adds the shrunk failure to the regressions file (atomically), unless it is there.
-fn record(
-    path: &Path,
-    problem: Problem,
-    seed: u64,
-    found: &Found,
-) -> Result<Option<PathBuf>, Fault> {
-    let old = if path.exists() {
-        String::from_utf8_lossy(&files::read_capped(path)?).into_owned()
-    } else {
-        HEADER.to_owned()
-    };
-    let known = regressions::parse(&old).unwrap_or_default();
-    if known
-        .iter()
-        .any(|r| r.problem == problem && r.input == found.shrunk.input)
-    {
-        return Ok(None);
-    }
-    let (seed, run) = match &found.regression {
-        Some(r) => (r.seed, r.run),
-        None => (seed, found.finding.number()),
-    };
-    let line = Regression {
-        problem,
-        seed,
-        run,
-        input: found.shrunk.input.clone(),
-        note: format!(
-            "{}: {}",
-            found.shrunk.failure.verdict.code(),
-            found.shrunk.failure.message
-        ),
-    }
-    .to_line();
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        crate::folders::create(parent)?;
-    }
-    let mut text = old;
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text.push_str(&line);
-    files::write_atomic(path, text.as_bytes())?;
-    Ok(Some(path.to_path_buf()))
-}
-
-/// Writes the shrunk input and its reference answer into `dir`, ready for a case folder.
-fn save(dir: &Path, problem: Problem, seed: u64, found: &Found) -> Result<Vec<PathBuf>, Fault> {
-    crate::folders::create(dir)?;
-    let stem = match found.source {
-        // Named by the run the report shows.
-        Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.number()),
-        Source::Exhaustive => format!("{problem}-all-{}", found.finding.number()),
-        Source::Regression(i) => format!("{problem}-regression-{}", i + 1),
-    };
-    let input = &found.shrunk.input;
-    let answer = problem
-        .solve(input.as_bytes())
-        .map_err(|e| Fault::Internal(format!("the shrunk input does not parse: {e}")))?;
-    let paths = [
-        dir.join(format!("{stem}.in")),
-        dir.join(format!("{stem}.ans")),
-    ];
-    files::write_atomic(&paths[0], input.as_bytes())?;
-    files::write_atomic(&paths[1], answer.as_bytes())?;
-    Ok(paths.to_vec())
 }
 
 /// A seed from the clock, for runs that name none (printed, so it can be replayed).

@@ -1,11 +1,14 @@
-//! One file per subcommand: each turns parsed arguments into domain calls and a [`Status`].
+//! One file per subcommand: each turns parsed arguments into domain calls and a
+//! [`Status`](crate::status::Status). `dispatch.rs` picks the subcommand; `flags.rs` reads
+//! the flags several of them share.
 
 mod batch;
 mod cases;
 mod check;
+mod dispatch;
 mod doctor;
+mod flags;
 pub(crate) mod fuzz;
-
 mod generate;
 mod merge;
 mod mutant;
@@ -14,159 +17,6 @@ mod solve;
 mod test;
 mod validate;
 
-use crate::cases::{
-    self as case_folders,
-    discover::{self, Case},
-};
-use crate::cli::{Command, LimitArgs, Sandbox, SubmissionArgs};
-use crate::exec::Limits;
-use crate::exec::sandbox::{Machine, Tier};
-use crate::grade::{CaseText, SoundCase};
-use crate::outputs::Inputs;
-use crate::status::{Fault, Status};
-use crate::submission::{
-    self, Built, Foreseen, Options, Submission, compile, languages::Languages,
-};
-
-/// Runs one subcommand.
-pub(crate) fn run(command: Command) -> Result<Status, Fault> {
-    match command {
-        Command::Problems { problem } => Ok(problems::run(problem)),
-        Command::Solve {
-            problem,
-            file,
-            strict,
-            explain,
-            report,
-        } => solve::run(problem, file.as_deref(), strict, explain, report),
-        Command::Check {
-            problem,
-            input,
-            output,
-            answer,
-            report,
-        } => check::run(problem, &input, &output, answer.as_deref(), report),
-        Command::Validate { problem, files } => validate::run(problem, &files),
-        Command::Gen(args) => generate::run(&args),
-        Command::Cases(command) => cases::run(command),
-        Command::Test(args) => test::run(&args),
-        Command::Fuzz(args) => fuzz::run(&args),
-        Command::Mutant(args) => mutant::run(&args),
-        Command::Batch(args) => batch::run(&args),
-        Command::Doctor => Ok(doctor::run()),
-        Command::Merge(args) => merge::run(&args),
-    }
-}
-
-/// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked
-/// before anything runs: at least one, each with its answer, and each sound
-/// (`cases::sound`): a broken case is the call's fault, never every contestant's `WA`.
-fn gradable_cases(
-    problem: reference::Problem,
-    dir: Option<&std::path::Path>,
-) -> Result<Vec<SoundCase>, Fault> {
-    let folder = dir.map_or_else(
-        || test::default_cases(problem.id()),
-        std::path::Path::to_path_buf,
-    );
-    let cases = discover::discover(&case_folders::data_dir(&folder))?;
-    if cases.is_empty() {
-        return Err(Fault::Usage(format!(
-            "{}: no cases (`*.in` files) below it",
-            folder.display()
-        )));
-    }
-    cases
-        .into_iter()
-        .map(|case| {
-            let text = CaseText::load_sound(problem, &case)?;
-            Ok(SoundCase { case, text })
-        })
-        .collect()
-}
-
-/// What a call reads, for the rule of outputs (`outputs`): the submission and language
-/// table the flags name, and the cases.
-fn inputs<'c>(args: Option<&SubmissionArgs>, cases: impl IntoIterator<Item = &'c Case>) -> Inputs {
-    let mut inputs = Inputs::default();
-    if let Some(args) = args {
-        if let Some(path) = &args.submission {
-            inputs.add(path, "submission");
-        }
-        if let Some(path) = &args.config {
-            inputs.add(path, "language table");
-        }
-    }
-    for case in cases {
-        inputs.add_case(case);
-    }
-    inputs
-}
-
-/// `--jobs`, by default the number of cores.
-fn jobs(jobs: Option<u32>) -> usize {
-    jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        |j| j as usize,
-    )
-}
-
-/// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
-/// sandbox to the strongest tier this machine has).
-fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
-    let asked = args.sandbox.and_then(|s| match s {
-        Sandbox::Auto => None,
-        Sandbox::Strict => Some(Tier::Strict),
-        Sandbox::Basic => Some(Tier::Basic),
-        Sandbox::None => Some(Tier::None),
-    });
-    let sandbox = Machine::get().resolve(asked)?;
-    Ok(Limits {
-        cpu: args.time_limit,
-        wall: args
-            .wall_limit
-            .unwrap_or(args.time_limit * 3 + std::time::Duration::from_secs(1)),
-        memory: args.memory_limit,
-        output: args.output_limit,
-        processes: args.max_processes,
-        sandbox,
-    })
-}
-
-/// Builds the submission the flags name: a program, or the compiler's refusal; with the
-/// name reports show for it. `before` is told what is about to be built, and under which
-/// name, before anything compiles (not when the build will be refused).
-fn build(
-    args: &SubmissionArgs,
-    tier: Tier,
-    before: impl FnOnce(&Foreseen, &str),
-) -> Result<(Built, String), Fault> {
-    let languages = Languages::load(args.config.as_deref())?;
-    let submission = match (&args.cmd, &args.submission) {
-        (Some(line), _) => Submission::Command(line.clone()),
-        (None, Some(path)) => Submission::File(path.clone()),
-        (None, None) => return Err(Fault::Usage("a SUBMISSION or --cmd is required".to_owned())),
-    };
-    let shown = match &submission {
-        Submission::Command(line) => line.clone(),
-        Submission::File(path) => path.display().to_string(),
-    };
-    let options = Options {
-        language: args.lang.as_deref(),
-        languages: &languages,
-        cache: args
-            .cache_dir
-            .clone()
-            .unwrap_or_else(compile::default_cache),
-        tier,
-    };
-    if let Some(foreseen) = submission::foresee(&submission, &options) {
-        before(&foreseen, &shown);
-    }
-    Ok((submission::build(&submission, &options)?, shown))
-}
-
-/// How a path is named in messages: the path, or `<stdin>`.
-fn display_name(path: Option<&std::path::Path>) -> std::path::PathBuf {
-    path.map_or_else(|| "<stdin>".into(), std::path::Path::to_path_buf)
-}
+pub(crate) use dispatch::run;
+// The shared flags, as the subcommands' files name them (`super::limits`).
+use flags::{build, display_name, gradable_cases, inputs, jobs, limits};

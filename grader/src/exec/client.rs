@@ -83,7 +83,7 @@ impl Client {
             Command::new(small)
         } else {
             let mut command = Command::new(exe);
-            command.args([super::LAUNCHER_ARG, launcher::COPY_MEMORY_ARG]);
+            command.args([launcher::LAUNCHER_ARG, launcher::COPY_MEMORY_ARG]);
             command
         };
         let process = {

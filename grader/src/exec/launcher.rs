@@ -48,6 +48,9 @@ enum Spawn {
     Copy,
 }
 
+/// The hidden first argument that turns the `grader` binary into a launcher.
+pub(crate) const LAUNCHER_ARG: &str = "__launcher";
+
 /// The argument that makes a launcher copy memory ([`Spawn::Copy`]); the grader passes it
 /// when it falls back on its own binary as the launcher.
 pub(crate) const COPY_MEMORY_ARG: &str = "--copy-memory";
@@ -309,18 +312,103 @@ fn micros(t: libc::timeval) -> u64 {
     t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64
 }
 
+/// A child just made: it has exec'd, or failed on its way and said why in `errors`.
+struct Child {
+    pid: libc::pid_t,
+    /// The read end of the child's error pipe.
+    errors: OwnedFd,
+    /// When it was made.
+    start: Instant,
+    /// [`children_cpu_us`] just before it was made.
+    cpu_before: u64,
+}
+
+/// Why the child could not exec, from its error pipe: closed by a successful exec, or
+/// holding the `errno` of the step that failed.
+fn exec_error(errors: &OwnedFd) -> Option<io::Error> {
+    let mut errno = [0u8; 4];
+    let got = nix::unistd::read(errors, &mut errno).unwrap_or(0);
+    (got == 4).then(|| io::Error::from_raw_os_error(i32::from_ne_bytes(errno)))
+}
+
+/// How a run ended, as measured here.
+struct Figures {
+    /// The main process's wait status.
+    status: i32,
+    /// The main process's rusage.
+    usage: libc::rusage,
+    /// How long the run had waited for a CPU, and with how many threads (see
+    /// [`run_delay`]).
+    waited: (u64, u32),
+    /// From the clone to the main process's end.
+    wall: Duration,
+    /// [`children_cpu_us`] before the run: the run's CPU time is what it grew by.
+    cpu_before: u64,
+}
+
+impl Figures {
+    /// The `Ended` reply (`kept`: the file the request asked to keep is attached).
+    fn ended(&self, kept: bool) -> Reply {
+        let status = self.status;
+        let (waited_us, tasks) = self.waited;
+        Reply::Ended {
+            code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+            signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+            cpu_us: children_cpu_us().saturating_sub(self.cpu_before),
+            wall_us: self.wall.as_micros() as u64,
+            peak_kib: self.usage.ru_maxrss as u64,
+            waited_us,
+            tasks,
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+            kept,
+        }
+    }
+}
+
 impl Launcher {
     /// Starts one program and runs it to its end; replies `Started` on the way, returns
     /// `Ended` (and the file the request asked to keep).
-    ///
-    /// The child is made by `clone` with `CLONE_VFORK` (see [`Spawn`] for sharing memory):
-    /// we sleep until it has exec'd or failed, so its error report, if any, is already in
-    /// the pipe when `clone` returns.
-    fn run(
+    fn run(&mut self, request: &Request, fds: Vec<OwnedFd>) -> io::Result<(Reply, Option<File>)> {
+        let standard = self.take_descriptors(request, fds)?;
+        let prepared = prepare(request)?;
+        let child = self.start_child(&prepared, standard)?;
+        if let Some(error) = exec_error(&child.errors) {
+            self.end_run(child.pid);
+            let failed = Reply::Failed {
+                message: format!("cannot run {}: {error}", request.argv[0]),
+            };
+            return Ok((failed, None));
+        }
+        send(&self.socket, &Reply::Started { pid: child.pid }, &[])?;
+        let (status, usage, waited) = self.wait(child.pid)?;
+        let wall = child.start.elapsed();
+        self.end_run(child.pid);
+        let kept = request.keep.as_deref().and_then(|path| keep(path).ok());
+        // At once, not before the next run: what the run wrote is memory charged to the
+        // worker's cgroup, and the next run's baseline must not hold it.
+        if let Some(boxed) = &mut self.boxed {
+            boxed.clean_work().map_err(|e| {
+                io::Error::new(e.kind(), format!("cannot empty the box's work folder: {e}"))
+            })?;
+        }
+        let figures = Figures {
+            status,
+            usage,
+            waited,
+            wall,
+            cpu_before: child.cpu_before,
+        };
+        Ok((figures.ended(kept.is_some()), kept))
+    }
+
+    /// Sorts the descriptors a request came with: the run's three standard ones (returned),
+    /// then the worker's renewed cgroup files (kept for this and later runs), then the
+    /// program's files, staged into the box's `/prog`.
+    fn take_descriptors(
         &mut self,
         request: &Request,
         mut fds: Vec<OwnedFd>,
-    ) -> io::Result<(Reply, Option<File>)> {
+    ) -> io::Result<Vec<OwnedFd>> {
         if fds.len() < 3 {
             return Err(io::Error::other("expected three descriptors"));
         }
@@ -335,17 +423,30 @@ impl Launcher {
         {
             boxed.stage(files, staged)?;
         }
-        let prepared = prepare(request)?;
+        Ok(fds)
+    }
+
+    /// Makes the child, which runs `prepared` on the three descriptors `standard`; the
+    /// launcher's copies of them are closed once it exists.
+    ///
+    /// The child is made by `clone` with `CLONE_VFORK` (see [`Spawn`] for sharing memory):
+    /// we sleep until it has exec'd or failed, so its error report, if any, is already in
+    /// the pipe when `clone` returns.
+    fn start_child(&mut self, prepared: &Prepared, standard: Vec<OwnedFd>) -> io::Result<Child> {
         let mut argv: Vec<*const libc::c_char> = prepared.argv.iter().map(|a| a.as_ptr()).collect();
         argv.push(std::ptr::null());
         let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
         envp.push(std::ptr::null());
         let (error_read, error_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let args = ChildArgs {
-            prepared: &prepared,
+            prepared,
             argv: &argv,
             envp: &envp,
-            fds: [fds[0].as_raw_fd(), fds[1].as_raw_fd(), fds[2].as_raw_fd()],
+            fds: [
+                standard[0].as_raw_fd(),
+                standard[1].as_raw_fd(),
+                standard[2].as_raw_fd(),
+            ],
             error: error_write.as_raw_fd(),
             cgroups: &self.cgroups,
             unshield: self.shielded,
@@ -377,43 +478,14 @@ impl Launcher {
         if pid < 0 {
             return Err(io::Error::last_os_error());
         }
-        drop(fds);
+        drop(standard);
         drop(error_write);
-        // The child has exec'd (the pipe closed with it) or written its errno and exited.
-        let mut errno = [0u8; 4];
-        let got = nix::unistd::read(&error_read, &mut errno).unwrap_or(0);
-        if got == 4 {
-            self.end_run(pid);
-            let error = io::Error::from_raw_os_error(i32::from_ne_bytes(errno));
-            let failed = Reply::Failed {
-                message: format!("cannot run {}: {error}", request.argv[0]),
-            };
-            return Ok((failed, None));
-        }
-        send(&self.socket, &Reply::Started { pid }, &[])?;
-        let (status, usage, (waited_us, tasks)) = self.wait(pid)?;
-        let wall = start.elapsed();
-        self.end_run(pid);
-        let kept = request.keep.as_deref().and_then(|path| keep(path).ok());
-        // At once, not before the next run: what the run wrote is memory charged to the
-        // worker's cgroup, and the next run's baseline must not hold it.
-        if let Some(boxed) = &mut self.boxed {
-            boxed.clean_work().map_err(|e| {
-                io::Error::new(e.kind(), format!("cannot empty the box's work folder: {e}"))
-            })?;
-        }
-        let ended = Reply::Ended {
-            code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
-            signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-            cpu_us: children_cpu_us().saturating_sub(cpu_before),
-            wall_us: wall.as_micros() as u64,
-            peak_kib: usage.ru_maxrss as u64,
-            waited_us,
-            tasks,
-            cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
-            kept: kept.is_some(),
-        };
-        Ok((ended, kept))
+        Ok(Child {
+            pid,
+            errors: error_read,
+            start,
+            cpu_before,
+        })
     }
 
     /// Waits for the main process to end, killing the run when the grader says `Kill`;

@@ -22,6 +22,3 @@ mod worker;
 pub(crate) use client::{Stderr, stop_all};
 pub(crate) use facts::{Input, Killed, Limits, Outcome};
 pub(crate) use worker::{Config, Job, Worker};
-
-/// The hidden first argument that turns the `grader` binary into a launcher.
-pub(crate) const LAUNCHER_ARG: &str = "__launcher";

@@ -198,6 +198,33 @@ impl Worker {
                 .reset()
                 .map_err(|e| io::Error::other(e.to_string()))?;
         }
+        let (mut attached, cgroups) = self.prepare_cgroup(limits)?;
+        let stage = self.stage(job.files, &mut attached)?;
+        let request = self.request(job, limits, cgroups, stage)?;
+        let stdin = job.stdin.open()?;
+        let start = std::time::Instant::now();
+        let result = self.client.run(
+            request,
+            stdin,
+            &attached,
+            limits,
+            job.stderr,
+            self.cgroup.as_mut(),
+        );
+        match result {
+            Ok(ran) => Ok(ran),
+            Err(e) if client::launcher_gone(&e) => self.after_launcher_died(e, start.elapsed()),
+            Err(e) => {
+                // What the launcher holds is unknown now: stage again next time.
+                self.staged = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// Sets the worker's cgroup to `limits` for the next run; the cgroup files to send the
+    /// launcher (when the group was made anew), and how many.
+    fn prepare_cgroup(&mut self, limits: &Limits) -> io::Result<(Vec<File>, usize)> {
         let mut attached = Vec::new();
         let mut cgroups = 0;
         if let Some(group) = &mut self.cgroup {
@@ -210,13 +237,31 @@ impl Worker {
                 }
             }
         }
-        let mut stage = None;
-        if self.tier == Tier::Strict && self.staged.as_deref() != Some(job.files) {
-            let (names, files) = staged(job.files)?;
-            stage = Some(names);
-            attached.extend(files);
-            self.staged = Some(job.files.to_path_buf());
+        Ok((attached, cgroups))
+    }
+
+    /// `strict`: the files of `files` for the box's `/prog`, named (returned) and opened
+    /// (added to `attached`), unless the box holds them already.
+    fn stage(&mut self, files: &Path, attached: &mut Vec<File>) -> io::Result<Option<Vec<Staged>>> {
+        if self.tier != Tier::Strict || self.staged.as_deref() == Some(files) {
+            return Ok(None);
         }
+        let (names, opened) = staged(files)?;
+        attached.extend(opened);
+        self.staged = Some(files.to_path_buf());
+        Ok(Some(names))
+    }
+
+    /// What the launcher is asked for `job`: its command, environment and folder as the
+    /// run sees them, the limits it sets itself, and the cgroup files and staged files
+    /// that come with the request.
+    fn request(
+        &self,
+        job: &Job<'_>,
+        limits: &Limits,
+        cgroups: usize,
+        stage: Option<Vec<Staged>>,
+    ) -> io::Result<Request> {
         let work = self.work_dir();
         let dir = if job.in_files {
             self.files_dir(job.files)
@@ -234,7 +279,7 @@ impl Worker {
             format!("TMPDIR={}", temp.display()),
             format!("PWD={}", dir.display()),
         ]);
-        let request = Request {
+        Ok(Request {
             argv: job.argv.clone(),
             env,
             dir: dir.to_string_lossy().into_owned(),
@@ -257,35 +302,8 @@ impl Worker {
             limited: self.tier >= Tier::Basic,
             cgroups,
             stage,
-            keep: match job.keep {
-                Some(name) if !name.is_empty() && !name.contains('/') => {
-                    Some(work.join(name).to_string_lossy().into_owned())
-                }
-                Some(name) => {
-                    return Err(io::Error::other(format!("`{name}` is not a plain name")));
-                }
-                None => None,
-            },
-        };
-        let stdin = job.stdin.open()?;
-        let start = std::time::Instant::now();
-        let result = self.client.run(
-            request,
-            stdin,
-            &attached,
-            limits,
-            job.stderr,
-            self.cgroup.as_mut(),
-        );
-        match result {
-            Ok(ran) => Ok(ran),
-            Err(e) if client::launcher_gone(&e) => self.after_launcher_died(e, start.elapsed()),
-            Err(e) => {
-                // What the launcher holds is unknown now: stage again next time.
-                self.staged = None;
-                Err(e)
-            }
-        }
+            keep: kept_file(job.keep, &work)?,
+        })
     }
 
     /// A launcher that died in the middle of a run: a box's init lives in its memory
@@ -316,6 +334,17 @@ impl Worker {
             }
             _ => Err(error),
         }
+    }
+}
+
+/// Where the run's kept file (`keep`, a plain name in the work folder `work`) is.
+fn kept_file(keep: Option<&str>, work: &Path) -> io::Result<Option<String>> {
+    match keep {
+        Some(name) if !name.is_empty() && !name.contains('/') => {
+            Ok(Some(work.join(name).to_string_lossy().into_owned()))
+        }
+        Some(name) => Err(io::Error::other(format!("`{name}` is not a plain name"))),
+        None => Ok(None),
     }
 }
 

@@ -22,8 +22,10 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use super::languages::{CompileLimits, Language};
+use super::lookup::{PATH, compile_path, installation, resolve};
 use super::naming::{Names, PROGRAM};
-use super::{PATH, compile_path, not_installed, resolve};
+use super::setup::not_installed;
+use super::staging::stage_dir;
 use crate::exec::sandbox::{Tier, in_system_folders};
 use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::files;
@@ -139,11 +141,46 @@ pub(crate) fn compile(
     cache: &Path,
     tier: Tier,
 ) -> Result<Compiled, Fault> {
+    let toolchain = toolchain(name, language, source)?;
+    let key = cache_key((name, language), &toolchain, tier, bytes);
+    usable_cache(cache)?;
+    let entry = cache.join(&key);
+    if let Some(cached) = from_cache(&entry) {
+        return Ok(cached);
+    }
+    let limits = limits(&language.compile_limits, tier);
+    let (outcome, built) = run_compiler(source, bytes, names, language, &toolchain, &limits)?;
+    if let Some(refusal) = refusal(&outcome, &limits) {
+        if refusal.own {
+            publish(&mut refusal.message.as_bytes(), cache, &entry, MESSAGE)?;
+        }
+        return Ok(Compiled::Error(refusal.message));
+    }
+    let Some(mut built) = built else {
+        return Ok(Compiled::Error(above(
+            &format!("{HEAD} ended without writing the program"),
+            &said(&outcome),
+        )));
+    };
+    publish(&mut built, cache, &entry, PROGRAM)?;
+    Ok(Compiled::Program {
+        path: entry.join(PROGRAM),
+        cached: false,
+    })
+}
+
+/// The name of a compile's cache entry: a hash of the language, its compile command, the
+/// compiler's version, the tier and the source.
+fn cache_key(
+    (name, language): (&str, &Language),
+    toolchain: &Toolchain,
+    tier: Tier,
+    bytes: &[u8],
+) -> String {
     let command = language
         .compile
         .as_ref()
         .expect("only compiled languages are compiled");
-    let toolchain = toolchain(name, language, source)?;
     let mut hash = Sha256::new();
     // The tier is part of the key: a source may compile only where the box shows it
     // more (an `#include` of a file outside), so no result is reused across tiers.
@@ -158,20 +195,35 @@ pub(crate) fn compile(
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
     }
-    let key = hex(&hash.finalize());
-    usable_cache(cache)?;
-    let entry = cache.join(&key);
-    let program = entry.join(PROGRAM);
-    if verified(&entry, PROGRAM) {
-        return Ok(Compiled::Program {
-            path: program,
+    hex(&hash.finalize())
+}
+
+/// What the cache entry holds, when it is verified: the program, or a failure's message.
+fn from_cache(entry: &Path) -> Option<Compiled> {
+    if verified(entry, PROGRAM) {
+        return Some(Compiled::Program {
+            path: entry.join(PROGRAM),
             cached: true,
         });
     }
-    if let Some(message) = cached_message(&entry) {
-        return Ok(Compiled::Error(message));
-    }
-    let staging = super::stage_dir()?;
+    cached_message(entry).map(Compiled::Error)
+}
+
+/// Runs the compiler on a copy of `source` in a worker of the limits' tier: how it ended,
+/// and the program it wrote, if any.
+fn run_compiler(
+    source: &Path,
+    bytes: &[u8],
+    names: &Names,
+    language: &Language,
+    toolchain: &Toolchain,
+    limits: &Limits,
+) -> Result<(Outcome, Option<fs::File>), Fault> {
+    let command = language
+        .compile
+        .as_ref()
+        .expect("only compiled languages are compiled");
+    let staging = stage_dir()?;
     // The compiler runs beside a copy of the source under its own name (or the one its
     // language gives it), so its messages say `sol.cpp:4:23`, not a path of this machine.
     let file_name = &names.source;
@@ -179,9 +231,8 @@ pub(crate) fn compile(
     fs::write(&copy, bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
     fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
         .map_err(|e| files::cannot(&copy, "write", &e))?;
-    let limits = limits(&language.compile_limits, tier);
     let config = exec::Config {
-        tier,
+        tier: limits.sandbox,
         memory: limits.memory,
         toolchain: toolchain.folders.clone(),
     };
@@ -209,27 +260,10 @@ pub(crate) fn compile(
         keep: Some(PROGRAM),
         address_space: true,
     };
-    let ran = worker.run(&job, &limits);
+    let ran = worker.run(&job, limits);
     // A compile the grader killed on its way out says nothing of the source.
     crate::interrupt::check()?;
-    let (outcome, built) = ran.map_err(fault)?;
-    if let Some(refusal) = refusal(&outcome, &limits) {
-        if refusal.own {
-            publish(&mut refusal.message.as_bytes(), cache, &entry, MESSAGE)?;
-        }
-        return Ok(Compiled::Error(refusal.message));
-    }
-    let Some(mut built) = built else {
-        return Ok(Compiled::Error(above(
-            &format!("{HEAD} ended without writing the program"),
-            &said(&outcome),
-        )));
-    };
-    publish(&mut built, cache, &entry, PROGRAM)?;
-    Ok(Compiled::Program {
-        path: program,
-        cached: false,
-    })
+    ran.map_err(fault)
 }
 
 /// The limits of a compile in `tier`.
@@ -461,7 +495,7 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
             toolchain.path = format!("{}:{PATH}", root.join("bin").display());
             toolchain.folders.push(root);
         }
-    } else if let Some(prefix) = super::installation(Path::new(&compiler)) {
+    } else if let Some(prefix) = installation(Path::new(&compiler)) {
         // A compiler installed elsewhere runs by its real path, inside the installation
         // the box shows.
         let real = fs::canonicalize(&compiler).unwrap_or_else(|_| PathBuf::from(&compiler));
@@ -486,7 +520,7 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
 /// The first line `program args` prints (on standard output, else on standard error: `java
 /// -version` writes there), run as the grader's user with the user's `PATH`.
 fn first_line(program: &str, args: &[String]) -> Option<String> {
-    let staging = super::stage_dir().ok()?;
+    let staging = stage_dir().ok()?;
     let limits = Limits {
         cpu: Duration::from_secs(10),
         wall: Duration::from_secs(30),

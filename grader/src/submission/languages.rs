@@ -311,6 +311,12 @@ impl Words {
     }
 }
 
+/// Whether `word` holds a placeholder (`{src}`, `{out}`, ...): a word filled in for each
+/// source, not a program of the machine to look for.
+pub(crate) fn has_placeholder(word: &str) -> bool {
+    !placeholders(word).is_empty()
+}
+
 /// Every `{name}` in `word` (a letter, digit or `_` name between braces), with its byte
 /// offset.
 fn placeholders(word: &str) -> Vec<(usize, &str)> {

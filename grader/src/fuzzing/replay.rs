@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::cli::{FuzzArgs, LimitArgs, SubmissionArgs};
 use crate::exec::sandbox::Tier;
+use crate::results::finding::Source;
 
 use super::shell_quote::quote;
 
@@ -28,6 +29,18 @@ pub(crate) enum Again<'a> {
     Exhaustive,
     /// The regressions file that held it.
     Regressions(&'a Path),
+}
+
+impl<'a> Again<'a> {
+    /// The inputs that find a failure from `source` again: run `run` (counted from 1) of
+    /// `seed`, every input, or the regressions file `regressions` it was replayed from.
+    pub(crate) fn of(source: Source, seed: u64, run: u64, regressions: Option<&'a Path>) -> Self {
+        match source {
+            Source::Seeded => Again::Seeded { seed, runs: run },
+            Source::Exhaustive => Again::Exhaustive,
+            Source::Regression(_) => Again::Regressions(regressions.expect("replayed from it")),
+        }
+    }
 }
 
 /// A `grader fuzz` command line, word by word.

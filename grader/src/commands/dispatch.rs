@@ -1,0 +1,38 @@
+//! Which subcommand runs: each parsed [`Command`] handed to its file's `run`.
+
+use crate::cli::Command;
+use crate::status::{Fault, Status};
+
+use super::{
+    batch, cases, check, doctor, fuzz, generate, merge, mutant, problems, solve, test, validate,
+};
+
+/// Runs one subcommand.
+pub(crate) fn run(command: Command) -> Result<Status, Fault> {
+    match command {
+        Command::Problems { problem } => Ok(problems::run(problem)),
+        Command::Solve {
+            problem,
+            file,
+            strict,
+            explain,
+            report,
+        } => solve::run(problem, file.as_deref(), strict, explain, report),
+        Command::Check {
+            problem,
+            input,
+            output,
+            answer,
+            report,
+        } => check::run(problem, &input, &output, answer.as_deref(), report),
+        Command::Validate { problem, files } => validate::run(problem, &files),
+        Command::Gen(args) => generate::run(&args),
+        Command::Cases(command) => cases::run(command),
+        Command::Test(args) => test::run(&args),
+        Command::Fuzz(args) => fuzz::run(&args),
+        Command::Mutant(args) => mutant::run(&args),
+        Command::Batch(args) => batch::run(&args),
+        Command::Doctor => Ok(doctor::run()),
+        Command::Merge(args) => merge::run(&args),
+    }
+}

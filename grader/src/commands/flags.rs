@@ -1,0 +1,134 @@
+//! The flags several subcommands share, turned into what the domain takes: `--cases` into
+//! sound cases, the submission flags into a built program, the limit flags into
+//! [`Limits`], `--jobs` into a count, and what a call reads into the [`Inputs`] the rule
+//! of outputs checks against.
+
+use crate::cases::{
+    self as case_folders,
+    discover::{self, Case},
+};
+use crate::cli::{LimitArgs, Sandbox, SubmissionArgs};
+use crate::exec::Limits;
+use crate::exec::sandbox::{Machine, Tier};
+use crate::grade::{CaseText, SoundCase};
+use crate::outputs::Inputs;
+use crate::status::Fault;
+use crate::submission::{
+    self, Built, Foreseen, Options, Submission, compile, languages::Languages,
+};
+
+/// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked
+/// before anything runs: at least one, each with its answer, and each sound
+/// (`cases::sound`): a broken case is the call's fault, never every contestant's `WA`.
+pub(super) fn gradable_cases(
+    problem: reference::Problem,
+    dir: Option<&std::path::Path>,
+) -> Result<Vec<SoundCase>, Fault> {
+    let folder = dir.map_or_else(
+        || super::test::default_cases(problem.id()),
+        std::path::Path::to_path_buf,
+    );
+    let cases = discover::discover(&case_folders::data_dir(&folder))?;
+    if cases.is_empty() {
+        return Err(Fault::Usage(format!(
+            "{}: no cases (`*.in` files) below it",
+            folder.display()
+        )));
+    }
+    cases
+        .into_iter()
+        .map(|case| {
+            let text = CaseText::load_sound(problem, &case)?;
+            Ok(SoundCase { case, text })
+        })
+        .collect()
+}
+
+/// What a call reads, for the rule of outputs (`outputs`): the submission and language
+/// table the flags name, and the cases.
+pub(super) fn inputs<'c>(
+    args: Option<&SubmissionArgs>,
+    cases: impl IntoIterator<Item = &'c Case>,
+) -> Inputs {
+    let mut inputs = Inputs::default();
+    if let Some(args) = args {
+        if let Some(path) = &args.submission {
+            inputs.add(path, "submission");
+        }
+        if let Some(path) = &args.config {
+            inputs.add(path, "language table");
+        }
+    }
+    for case in cases {
+        inputs.add_case(case);
+    }
+    inputs
+}
+
+/// `--jobs`, by default the number of cores.
+pub(super) fn jobs(jobs: Option<u32>) -> usize {
+    jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |j| j as usize,
+    )
+}
+
+/// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
+/// sandbox to the strongest tier this machine has).
+pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
+    let asked = args.sandbox.and_then(|s| match s {
+        Sandbox::Auto => None,
+        Sandbox::Strict => Some(Tier::Strict),
+        Sandbox::Basic => Some(Tier::Basic),
+        Sandbox::None => Some(Tier::None),
+    });
+    let sandbox = Machine::get().resolve(asked)?;
+    Ok(Limits {
+        cpu: args.time_limit,
+        wall: args
+            .wall_limit
+            .unwrap_or(args.time_limit * 3 + std::time::Duration::from_secs(1)),
+        memory: args.memory_limit,
+        output: args.output_limit,
+        processes: args.max_processes,
+        sandbox,
+    })
+}
+
+/// Builds the submission the flags name: a program, or the compiler's refusal; with the
+/// name reports show for it. `before` is told what is about to be built, and under which
+/// name, before anything compiles (not when the build will be refused).
+pub(super) fn build(
+    args: &SubmissionArgs,
+    tier: Tier,
+    before: impl FnOnce(&Foreseen, &str),
+) -> Result<(Built, String), Fault> {
+    let languages = Languages::load(args.config.as_deref())?;
+    let submission = match (&args.cmd, &args.submission) {
+        (Some(line), _) => Submission::Command(line.clone()),
+        (None, Some(path)) => Submission::File(path.clone()),
+        (None, None) => return Err(Fault::Usage("a SUBMISSION or --cmd is required".to_owned())),
+    };
+    let shown = match &submission {
+        Submission::Command(line) => line.clone(),
+        Submission::File(path) => path.display().to_string(),
+    };
+    let options = Options {
+        language: args.lang.as_deref(),
+        languages: &languages,
+        cache: args
+            .cache_dir
+            .clone()
+            .unwrap_or_else(compile::default_cache),
+        tier,
+    };
+    if let Some(foreseen) = submission::foresee(&submission, &options) {
+        before(&foreseen, &shown);
+    }
+    Ok((submission::build(&submission, &options)?, shown))
+}
+
+/// How a path is named in messages: the path, or `<stdin>`.
+pub(super) fn display_name(path: Option<&std::path::Path>) -> std::path::PathBuf {
+    path.map_or_else(|| "<stdin>".into(), std::path::Path::to_path_buf)
+}

@@ -1,0 +1,10 @@
+//! The fuzzing work around a search (which the `fuzz` crate does): the regressions file
+//! (`regressions_file.rs`), shrinking a finding (`shrink.rs`), saving it as a case
+//! (`save.rs`), and the command that replays it (`replay.rs`, quoted by `shell_quote.rs`).
+//! `commands/fuzz.rs` reads the arguments and wires these together.
+
+pub(crate) mod regressions_file;
+pub(crate) mod replay;
+pub(crate) mod save;
+mod shell_quote;
+pub(crate) mod shrink;

@@ -1,0 +1,41 @@
+//! `--save DIR`: a finding's shrunk input and its reference answer written as a case
+//! (`.in` and `.ans`), ready for a case folder.
+
+use std::path::{Path, PathBuf};
+
+use reference::Problem;
+
+use crate::files;
+use crate::results::finding::{Found, Source};
+use crate::status::Fault;
+
+/// Writes the shrunk input and its reference answer into `dir`; the two files.
+pub(crate) fn save(
+    dir: &Path,
+    problem: Problem,
+    seed: u64,
+    found: &Found,
+) -> Result<Vec<PathBuf>, Fault> {
+    crate::folders::create(dir)?;
+    let stem = stem(problem, seed, found);
+    let input = &found.shrunk.input;
+    let answer = problem
+        .solve(input.as_bytes())
+        .map_err(|e| Fault::Internal(format!("the shrunk input does not parse: {e}")))?;
+    let paths = [
+        dir.join(format!("{stem}.in")),
+        dir.join(format!("{stem}.ans")),
+    ];
+    files::write_atomic(&paths[0], input.as_bytes())?;
+    files::write_atomic(&paths[1], answer.as_bytes())?;
+    Ok(paths.to_vec())
+}
+
+/// The saved case's name: where the finding came from, named by the run the report shows.
+fn stem(problem: Problem, seed: u64, found: &Found) -> String {
+    match found.source {
+        Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.number()),
+        Source::Exhaustive => format!("{problem}-all-{}", found.finding.number()),
+        Source::Regression(i) => format!("{problem}-regression-{}", i + 1),
+    }
+}

@@ -1,0 +1,204 @@
+//! Building a submission: its language told from `--lang` or its extension, a source
+//! compiled (cached) or staged for its interpreter, an executable or a `--cmd` line staged
+//! as it is; and the same rules foreseen without building, for a report's header.
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use super::compile;
+use super::languages::{self, Language, Languages};
+use super::lookup::{interpreter_home, resolve, run_path};
+use super::naming::{Names, PROGRAM};
+use super::program::{Built, Options, Program, Submission};
+use super::setup::not_installed;
+use super::staging::{copy_readable, stage_command, stage_dir, write_readable};
+use crate::files;
+use crate::status::Fault;
+
+/// Builds `submission`: detects its language, compiles it (cached) and stages it.
+pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
+    let staging = stage_dir()?;
+    // The language table's entry, for a source: what its runs need beyond the command.
+    let (argv, language, cached, entry) = match submission {
+        Submission::Command(line) => {
+            let words = shlex::split(line)
+                .filter(|w| !w.is_empty())
+                .ok_or_else(|| Fault::Usage(format!("--cmd {line:?}: not a command line")))?;
+            (
+                stage_command(words, staging.path())?,
+                "command".to_owned(),
+                false,
+                None,
+            )
+        }
+        Submission::File(path) => {
+            let metadata = fs::metadata(path).map_err(|e| files::cannot(path, "read", &e))?;
+            if metadata.is_dir() {
+                return Err(Fault::Usage(format!(
+                    "{}: is a folder, expected a file",
+                    path.display()
+                )));
+            }
+            let chosen = language_of(path, options)?;
+            match chosen {
+                Some((name, language)) => {
+                    match from_source(path, (name, language), options, staging.path())? {
+                        Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
+                        Err(message) => {
+                            return Ok(Built::CompileError {
+                                language: name.to_owned(),
+                                message,
+                            });
+                        }
+                    }
+                }
+                None if executable(&metadata) => {
+                    let program = staging.path().join(PROGRAM);
+                    copy_readable(path, &program)?;
+                    (
+                        vec![program.to_string_lossy().into_owned()],
+                        "executable".to_owned(),
+                        false,
+                        None,
+                    )
+                }
+                None => {
+                    return Err(Fault::Usage(format!(
+                        "{}: unknown extension `.{}` (known: {}); choose one with --lang, or run it with --cmd",
+                        path.display(),
+                        path.extension().unwrap_or_default().to_string_lossy(),
+                        known_extensions(options.languages)
+                    )));
+                }
+            }
+        }
+    };
+    let mut argv = argv;
+    argv[0] = resolve(&argv[0], &run_path())?;
+    let toolchain = interpreter_home(Path::new(&argv[0]), staging.path())
+        .into_iter()
+        .collect();
+    Ok(Built::Ready(Program {
+        argv,
+        language,
+        cached,
+        compiled: entry.is_some_and(|l| l.compile.is_some()),
+        staging,
+        toolchain,
+        address_space: entry.is_none_or(|l| l.address_space),
+        env: entry.map(|l| l.run_env.clone()).unwrap_or_default(),
+    }))
+}
+
+/// The command line of the source `path` in language `name`, with what it needs staged in
+/// `staging`, and whether its compiled program came from the cache; `Err` inside with the
+/// `CE` message.
+fn from_source(
+    path: &Path,
+    (name, language): (&str, &Language),
+    options: &Options<'_>,
+    staging: &Path,
+) -> Result<Result<(Vec<String>, bool), String>, Fault> {
+    let bytes = files::read_capped(path)?;
+    let names = match Names::of(path, &bytes, language) {
+        Ok(names) => names,
+        Err(message) => return Ok(Err(message)),
+    };
+    let (out, cached) = match &language.compile {
+        Some(_) => {
+            let compiled = compile::compile(
+                path,
+                &bytes,
+                &names,
+                (name, language),
+                &options.cache,
+                options.tier,
+            )?;
+            match compiled {
+                compile::Compiled::Program { path, cached } => (Some(path), cached),
+                compile::Compiled::Error(message) => return Ok(Err(message)),
+            }
+        }
+        None => (None, false),
+    };
+    let src = staging.join(&names.source);
+    if language.run.iter().any(|w| w.contains(languages::SRC)) {
+        write_readable(&bytes, &src)?;
+    }
+    let program = staging.join(PROGRAM);
+    if let Some(out) = &out {
+        copy_readable(out, &program)?;
+    }
+    let mut argv: Vec<String> = language
+        .run
+        .iter()
+        .map(|w| names.fill(w, &src.to_string_lossy(), &program.to_string_lossy()))
+        .collect();
+    argv[0] = resolve(&argv[0], &run_path())
+        .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
+    Ok(Ok((argv, cached)))
+}
+
+/// What [`build`] will make of a submission, told before it builds: a report's header,
+/// printed at once, names the language, and a status line says when it compiles.
+#[derive(Debug, Clone)]
+pub(crate) struct Foreseen {
+    /// The language name, or `executable` / `command`, as [`Program::language`] will be.
+    pub(crate) language: String,
+    /// Whether it is compiled first (or taken from the cache).
+    pub(crate) compiles: bool,
+}
+
+/// Foresees [`build`] by the same rules, without building: `None` where `build` will
+/// refuse the submission (it says why).
+pub(crate) fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
+    let path = match submission {
+        Submission::Command(_) => {
+            return Some(Foreseen {
+                language: "command".to_owned(),
+                compiles: false,
+            });
+        }
+        Submission::File(path) => path,
+    };
+    let metadata = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
+    match language_of(path, options).ok()? {
+        Some((name, language)) => Some(Foreseen {
+            language: name.to_owned(),
+            compiles: language.compile.is_some(),
+        }),
+        None => executable(&metadata).then(|| Foreseen {
+            language: "executable".to_owned(),
+            compiles: false,
+        }),
+    }
+}
+
+/// Whether a file without a language is run as a program: any execute bit.
+fn executable(metadata: &fs::Metadata) -> bool {
+    metadata.permissions().mode() & 0o111 != 0
+}
+
+/// The language `path` is built as: `--lang`, else by its extension; `None` when neither
+/// names one.
+pub(super) fn language_of<'o>(
+    path: &Path,
+    options: &Options<'o>,
+) -> Result<Option<(&'o str, &'o Language)>, Fault> {
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if let Some(name) = options.language {
+        return options.languages.chosen(name, extension).map(Some);
+    }
+    Ok(options.languages.for_extension(extension))
+}
+
+fn known_extensions(languages: &Languages) -> String {
+    let mut known = Vec::new();
+    for name in languages.names() {
+        if let Ok((_, language)) = languages.named(name) {
+            known.extend(language.extensions.iter().map(|e| format!(".{e}")));
+        }
+    }
+    known.join(", ")
+}
