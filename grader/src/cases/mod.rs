@@ -16,5 +16,4 @@ pub(crate) mod verify;
 
 mod layout;
 
-pub(crate) use crate::status::line_column;
 pub(crate) use layout::{data_dir, folder};

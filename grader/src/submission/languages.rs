@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::cases::line_column;
+use crate::status::line_column;
 use crate::files;
 use crate::status::Fault;
 
