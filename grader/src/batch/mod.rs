@@ -4,7 +4,6 @@
 //! journal. A submission that does not compile costs no runs.
 
 pub(crate) mod discover;
-pub(crate) mod gradebook;
 pub(crate) mod journal;
 pub(crate) mod lang_for;
 pub(crate) mod shard;
