@@ -213,7 +213,7 @@ fn names_a_spreadsheet_would_run_begin_with_a_quote_in_the_csv() {
     for name in FORMULAS {
         let row = rows
             .iter()
-            .find(|r| &r[0] == format!("'{name}"))
+            .find(|r| r[0] == format!("'{name}"))
             .unwrap_or_else(|| panic!("{name}: no row whose student is '{name}: {csv}"));
         assert_eq!(&row[1], format!("'{name}.c"), "the submission too");
     }
