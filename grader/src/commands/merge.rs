@@ -94,9 +94,9 @@ pub(crate) fn write_and_print(
     for (name, exporter) in [JSON, CSV, JUNIT, HTML] {
         exporter.save(&out.join(name), book)?;
     }
-    let folder = Saved { book, folder: out };
+    let saved = Saved { book, folder: out };
     match report {
-        BatchReport::Human => Exporter::styled(human::summary).print(&folder),
+        BatchReport::Human => Exporter::styled(human::summary).print(&saved),
         BatchReport::Json => JSON.1.print(book),
         BatchReport::Csv => CSV.1.print(book),
         BatchReport::Junit => JUNIT.1.print(book),
