@@ -244,7 +244,7 @@ fn json_with(text: &str, keys: &[&str]) -> bool {
     problem_ok && keys.iter().all(|k| object.contains_key(*k))
 }
 
-/// JUnit XML as `report::*::junit` writes it: the report is named for the grader.
+/// JUnit XML as `report::junit` writes it: the report is named for the grader.
 fn junit(text: &str) -> bool {
     text.starts_with("<?xml") && text.contains("<testsuites name=\"grader")
 }

@@ -6,7 +6,6 @@ pub(crate) mod assemble;
 pub(crate) mod build;
 pub(crate) mod class;
 pub(crate) mod discover;
-pub(crate) mod gradebook;
 pub(crate) mod journal;
 pub(crate) mod keys;
 pub(crate) mod lang_for;

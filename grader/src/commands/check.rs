@@ -8,7 +8,9 @@ use reference::{CheckError, Judgement, Problem, Verdict};
 
 use crate::cli::CheckReport;
 use crate::files;
-use crate::report;
+use crate::report::export::Exporter;
+use crate::report::{human, json};
+use crate::results::check::CheckResult;
 use crate::status::{Fault, Status};
 
 pub(crate) fn run(
@@ -47,26 +49,11 @@ pub(crate) fn run(
                 answer_path.unwrap_or(input_path).display()
             )),
         })?;
-    match format {
-        CheckReport::Human => {
-            if judgement.message.is_empty() {
-                report::out(&format!("{}\n", judgement.verdict.code()));
-            } else {
-                report::out(&format!(
-                    "{}: {}\n",
-                    judgement.verdict.code(),
-                    judgement.message
-                ));
-            }
-        }
-        CheckReport::Json => {
-            let value = serde_json::json!({
-                "problem": problem.id(),
-                "verdict": judgement.verdict.code(),
-                "message": judgement.message,
-            });
-            report::out(&format!("{value}\n"));
-        }
-    }
-    Ok(Status::failed_if(judgement.verdict != Verdict::Accepted))
+    let exporter = match format {
+        CheckReport::Human => Exporter::raw(human::check::verdict),
+        CheckReport::Json => Exporter::raw(json::check),
+    };
+    let accepted = judgement.verdict == Verdict::Accepted;
+    exporter.print(&CheckResult { problem, judgement });
+    Ok(Status::failed_if(!accepted))
 }

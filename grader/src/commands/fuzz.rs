@@ -11,12 +11,13 @@ use fuzz::{Budget, Inputs, Search, differ::Drawn};
 
 use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, TestReport};
-use crate::files;
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{regressions_file, save, shrink};
 use crate::outputs::{self, Kind, Parent};
+use crate::report::export::Exporter;
+use crate::report::human::fuzz::{self as human, Summary as _};
 use crate::report::progress::{Progress, StatusLine, Stream};
-use crate::report::{self, fuzz::Summary as _};
+use crate::report::{self, json, junit};
 use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::limits::LimitsRecord;
 use crate::status::{Fault, Status};
@@ -157,7 +158,7 @@ fn build(
         shown.clone_into(&mut facts.submission);
         facts.language.clone_from(&foreseen.language);
         if args.report == TestReport::Human && args.report_file.is_none() {
-            report::out_styled(&report::fuzz::header(facts));
+            report::out_styled(&human::header(facts));
             header_printed = true;
         }
         if foreseen.compiles {
@@ -244,22 +245,22 @@ fn report_and_status(
     args: &FuzzArgs,
     header_printed: bool,
 ) -> Result<Status, Fault> {
-    let text = match args.report {
-        TestReport::Human if header_printed => report::fuzz::human_body(facts),
-        TestReport::Human => report::fuzz::human(facts),
-        TestReport::Json => report::fuzz::json(facts),
-        TestReport::Junit => report::fuzz::junit(facts),
+    let exporter = match args.report {
+        TestReport::Human if header_printed => Exporter::styled(human::after_header),
+        TestReport::Human => Exporter::styled(human::report),
+        TestReport::Json => Exporter::raw(json::fuzz),
+        TestReport::Junit => Exporter::raw(junit::fuzz),
     };
     match &args.report_file {
         Some(path) => {
-            files::write_atomic(path, report::plain(&text).as_bytes())?;
+            exporter.save(path, facts)?;
             report::note(&format!(
                 "{}; report written to {}",
                 facts.summary(),
                 path.display()
             ));
         }
-        None => report::out_styled(&text),
+        None => exporter.print(facts),
     }
     Ok(Status::failed_if(
         facts.compile_error.is_some() || facts.found.is_some(),

@@ -3,22 +3,29 @@
 
 use std::path::Path;
 
-use crate::batch::gradebook;
 use crate::batch::validate;
 use crate::cli::{BatchReport, MergeArgs};
 use crate::files;
 use crate::outputs::{self, Kind};
-use crate::report;
+use crate::report::export::Exporter;
+use crate::report::human::gradebook::{self as human, Saved};
+use crate::report::{csv, html, json, junit};
 use crate::results::gradebook::Gradebook;
 use crate::status::{Fault, Status};
 
 /// The files of a gradebook folder, as [`write_and_print`] writes them.
 pub(crate) const GRADEBOOK: [(&str, Kind); 4] = [
-    ("gradebook.json", Kind::Gradebook),
-    ("gradebook.csv", Kind::Gradebook),
-    ("gradebook.xml", Kind::Gradebook),
-    ("gradebook.html", Kind::Gradebook),
+    (JSON.0, Kind::Gradebook),
+    (CSV.0, Kind::Gradebook),
+    (JUNIT.0, Kind::Gradebook),
+    (HTML.0, Kind::Gradebook),
 ];
+
+/// Each file of a gradebook folder, and its exporter.
+const JSON: (&str, Exporter<Gradebook>) = ("gradebook.json", Exporter::raw(json::gradebook));
+const CSV: (&str, Exporter<Gradebook>) = ("gradebook.csv", Exporter::raw(csv::gradebook));
+const JUNIT: (&str, Exporter<Gradebook>) = ("gradebook.xml", Exporter::raw(junit::gradebook));
+const HTML: (&str, Exporter<Gradebook>) = ("gradebook.html", Exporter::raw(html::gradebook::page));
 
 pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     let mut inputs = outputs::Inputs::default();
@@ -84,20 +91,15 @@ pub(crate) fn write_and_print(
     report: BatchReport,
 ) -> Result<Status, Fault> {
     crate::folders::create(out)?;
-    let json = gradebook::json(book);
-    let csv = gradebook::csv(book);
-    let junit = gradebook::junit(book);
-    let html = report::html::page(book);
-    for ((name, _), text) in GRADEBOOK.iter().zip([&json, &csv, &junit, &html]) {
-        files::write_atomic(&out.join(name), text.as_bytes())?;
+    for (name, exporter) in [JSON, CSV, JUNIT, HTML] {
+        exporter.save(&out.join(name), book)?;
     }
+    let saved = Saved { book, folder: out };
     match report {
-        BatchReport::Human => {
-            report::out_styled(&report::gradebook::human(book, out));
-        }
-        BatchReport::Json => report::out(&json),
-        BatchReport::Csv => report::out(&csv),
-        BatchReport::Junit => report::out(&junit),
+        BatchReport::Human => Exporter::styled(human::summary).print(&saved),
+        BatchReport::Json => JSON.1.print(book),
+        BatchReport::Csv => CSV.1.print(book),
+        BatchReport::Junit => JUNIT.1.print(book),
     }
     Ok(Status::failed_if(!book.all_accepted()))
 }

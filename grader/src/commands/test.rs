@@ -4,10 +4,11 @@
 use std::path::PathBuf;
 
 use crate::cli::{TestArgs, TestReport};
-use crate::files;
 use crate::grade::{self, CaseWorker, Plan};
 use crate::outputs::{self, Kind, Parent};
-use crate::report::{self, progress::TestProgress, verdicts::Heading};
+use crate::report::export::Exporter;
+use crate::report::human::submission::{self as human, Heading};
+use crate::report::{self, json, junit, progress::TestProgress};
 use crate::results::limits::LimitsRecord;
 use crate::results::submission::{Build, SubmissionResult};
 use crate::status::{Fault, Status};
@@ -26,7 +27,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let mut progress =
         TestProgress::new(args.report == TestReport::Human && args.report_file.is_none());
     let (built, shown) = super::build(&args.submission, limits.sandbox, |foreseen, shown| {
-        let header = report::verdicts::header(&Heading {
+        let header = human::header(&Heading {
             problem: problem.id(),
             submission: shown,
             language: &foreseen.language,
@@ -70,15 +71,15 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             .map(|c| (c.case.name.clone(), c.text.board()))
             .collect(),
     };
-    let text = match args.report {
-        TestReport::Human if progress.streamed() => report::verdicts::human_body(&graded, false),
-        TestReport::Human => report::verdicts::human(&graded),
-        TestReport::Json => report::verdicts::json(&graded),
-        TestReport::Junit => report::verdicts::junit(&graded),
+    let exporter = match args.report {
+        TestReport::Human if progress.streamed() => Exporter::styled(human::after_streamed_table),
+        TestReport::Human => Exporter::styled(human::report),
+        TestReport::Json => Exporter::raw(json::submission),
+        TestReport::Junit => Exporter::raw(junit::submission),
     };
     match &args.report_file {
         Some(path) => {
-            files::write_atomic(path, report::plain(&text).as_bytes())?;
+            exporter.save(path, &graded)?;
             report::note(&format!(
                 "{} {}/{} passed; report written to {}",
                 graded.verdict(),
@@ -87,7 +88,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
                 path.display()
             ));
         }
-        None => report::out_styled(&text),
+        None => exporter.print(&graded),
     }
     Ok(Status::failed_if(
         graded.verdict() != reference::Verdict::Accepted,

@@ -312,7 +312,7 @@ impl TestProgress {
     pub(crate) fn running(&mut self, names: &[String]) {
         self.live = Live::new(
             names.len(),
-            super::verdicts::name_width(names.iter().map(String::as_str)),
+            super::human::case_table::name_width(names.iter().map(String::as_str)),
         );
         self.status.phase(&self.live.summary());
     }
@@ -320,7 +320,7 @@ impl TestProgress {
     /// Case `index` (in name order) finished with `result`.
     /// Called on the command's thread, from the pool's events: lines leave in name order.
     pub(crate) fn case_done(&mut self, index: usize, result: &crate::results::case::CaseResult) {
-        let line = super::verdicts::case_line(result, self.live.width);
+        let line = super::human::case_table::case_line(result, self.live.width);
         let ready = self.live.finished(index, !result.accepted(), line);
         self.status.says(&self.live.summary());
         if self.streams && !ready.is_empty() {

@@ -3,11 +3,31 @@
 //! clap spreads what matters over several lines (the names of the missing arguments, the
 //! valid values, "a similar argument exists"), and the first line alone names none of it.
 //! The line is rebuilt here from the error's context, for every command and flag alike.
+//! Help and version are printed as clap writes them.
 
 use std::fmt::Write as _;
+use std::process::ExitCode;
 
 use clap::CommandFactory as _;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+
+use super::terminal;
+
+/// Prints what clap has to say: help and version to stdout (exit 0), a wrong call as one
+/// line on stderr with a pointer to `--help` (exit 2).
+pub(crate) fn clap_error(error: &clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            terminal::out(&error.render().to_string());
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let command = command_path(std::env::args_os().skip(1));
+            terminal::error(&one_line(error, &command));
+            ExitCode::from(2)
+        }
+    }
+}
 
 /// The one line (without the `grader: error: ` prefix) that says what is wrong with the
 /// call, what was expected, and where the help is.

@@ -3,6 +3,8 @@
 //! the judge to the exporter; figures are rounded once, here.
 
 pub(crate) mod case;
+pub(crate) mod cases;
+pub(crate) mod check;
 pub(crate) mod finding;
 pub(crate) mod gradebook;
 pub(crate) mod limits;

@@ -20,6 +20,7 @@ mod messages;
 mod outputs;
 mod poj;
 mod progress;
+mod report_injection;
 mod test_command;
 mod timing;
 

@@ -1,0 +1,94 @@
+//! The human summary of a gradebook: a line per student (verdict, passed/total, score,
+//! what went wrong), what was skipped, the class's verdict histogram, and where the files
+//! are.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use anstyle::Style;
+
+use crate::report::style::{paint, verdict_style};
+use crate::results::gradebook::{Gradebook, StudentReport};
+use crate::submission::diagnosis;
+
+/// A gradebook and the folder its files were written to (the summary ends by naming
+/// them).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Saved<'a> {
+    /// The gradebook.
+    pub(crate) book: &'a Gradebook,
+    /// The folder of `gradebook.json` and the others.
+    pub(crate) folder: &'a Path,
+}
+
+/// The summary.
+pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let book = saved.book;
+    let dim = Style::new().dimmed();
+    writeln!(
+        out,
+        "{} {} students, {} cases",
+        paint(Style::new().bold(), &book.problem),
+        book.students.len(),
+        book.cases.len()
+    )?;
+    let width = book
+        .students
+        .iter()
+        .map(|s| s.student.len())
+        .max()
+        .unwrap_or(0);
+    for s in &book.students {
+        writeln!(
+            out,
+            "  {}  {:<width$}  {:>4}/{:<4} {:>5.1}%  {}",
+            paint(
+                verdict_style(s.verdict),
+                &format!("{:<3}", s.verdict.code())
+            ),
+            s.student,
+            s.passed,
+            s.total,
+            s.score,
+            paint(dim, &why(s))
+        )?;
+    }
+    if !book.skipped.is_empty() {
+        writeln!(out, "\n{}", paint(dim, "not graded:"))?;
+        for s in &book.skipped {
+            writeln!(out, "  {}: {}", s.path, s.why)?;
+        }
+    }
+    let histogram: Vec<String> = book
+        .histogram()
+        .iter()
+        .map(|&(mark, n)| format!("{} {n}", paint(verdict_style(mark), mark.code())))
+        .collect();
+    writeln!(out, "\n{}", histogram.join("  "))?;
+    let files = format!(
+        "gradebook: {0}/gradebook.html, {0}/gradebook.csv, {0}/gradebook.json, {0}/gradebook.xml",
+        saved.folder.display()
+    );
+    writeln!(out, "{}", paint(dim, &files))
+}
+
+/// What went wrong for a student, in a few words: the compiler's first error (and the
+/// profile it points to), why it was not graded, or the first failing case.
+fn why(s: &StudentReport) -> String {
+    match (&s.compile_error, &s.error) {
+        (Some(m), _) => match &s.suggestion {
+            Some(suggestion) => format!(
+                "{}; {}",
+                diagnosis::summary(m),
+                suggestion.for_student(&s.student)
+            ),
+            None => diagnosis::summary(m),
+        },
+        (None, Some(m)) => m.clone(),
+        (None, None) => s
+            .failures()
+            .next()
+            .map(|c| format!("first failure {}: {}", c.name, c.message))
+            .unwrap_or_default(),
+    }
+}

@@ -1,0 +1,211 @@
+//! The JSON reports (cli.md's fields, in cli.md's order): serde structs written from the
+//! results model. Fields are only ever added, never removed: scripts read them.
+
+use std::io::{self, Write};
+
+use reference::Verdict;
+use serde::Serialize;
+
+use super::human::fuzz::answer_of;
+use crate::results::check::CheckResult;
+use crate::results::finding::FuzzResult;
+use crate::results::gradebook::Gradebook;
+use crate::results::limits::LimitsRecord;
+use crate::results::submission::SubmissionResult;
+use crate::submission::diagnosis::Suggestion;
+
+/// `grader test`'s report.
+#[derive(Serialize)]
+struct TestJson<'a> {
+    problem: &'a str,
+    submission: &'a str,
+    language: &'a str,
+    verdict: Verdict,
+    passed: usize,
+    total: usize,
+    compile_error: Option<&'a str>,
+    suggestion: Option<Suggestion>,
+    limits: &'a LimitsRecord,
+    cases: Vec<CaseJson<'a>>,
+}
+
+/// One case of `grader test`'s report (a gradebook's cases also keep output and stderr).
+#[derive(Serialize)]
+struct CaseJson<'a> {
+    name: &'a str,
+    verdict: Verdict,
+    cpu_ms: f64,
+    wall_ms: f64,
+    memory_kib: u64,
+    message: &'a str,
+}
+
+/// `grader fuzz`'s report.
+#[derive(Serialize)]
+struct FuzzJson<'a> {
+    problem: &'a str,
+    submission: &'a str,
+    language: &'a str,
+    verdict: Verdict,
+    seed: u64,
+    exhaustive: bool,
+    runs: u64,
+    elapsed_ms: f64,
+    runs_per_second: f64,
+    compile_error: Option<&'a str>,
+    suggestion: Option<Suggestion>,
+    finding: Option<FindingJson<'a>>,
+}
+
+/// The failure a fuzz run found, as found.
+#[derive(Serialize)]
+struct FindingJson<'a> {
+    run: u64,
+    kind: &'a str,
+    source: &'static str,
+    input: &'a str,
+    verdict: Verdict,
+    message: &'a str,
+    expected: String,
+    got: String,
+    shrunk: ShrunkJson<'a>,
+    replay: &'a str,
+    saved: Vec<String>,
+    regressions_file: Option<String>,
+}
+
+/// The failure as shrunk.
+#[derive(Serialize)]
+struct ShrunkJson<'a> {
+    input: &'a str,
+    verdict: Verdict,
+    message: &'a str,
+    expected: String,
+    got: String,
+    steps: u32,
+    simplified: u32,
+}
+
+/// `grader check`'s one line.
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    message: &'a str,
+    problem: &'a str,
+    verdict: Verdict,
+}
+
+/// `value`, indented, and a newline.
+fn pretty(value: &impl Serialize, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)
+}
+
+/// `grader test --report json`. A `CE` lists every case as `CE`, with zero figures.
+pub(crate) fn submission(result: &SubmissionResult, out: &mut dyn Write) -> io::Result<()> {
+    let cases = match result.build.compile_error() {
+        Some(_) => result
+            .names
+            .iter()
+            .map(|name| CaseJson {
+                name,
+                verdict: Verdict::CompileError,
+                cpu_ms: 0.0,
+                wall_ms: 0.0,
+                memory_kib: 0,
+                message: "compile error",
+            })
+            .collect(),
+        None => result
+            .cases
+            .iter()
+            .map(|r| CaseJson {
+                name: &r.name,
+                verdict: r.verdict,
+                cpu_ms: r.cpu_ms,
+                wall_ms: r.wall_ms,
+                memory_kib: r.memory_kib,
+                message: &r.message,
+            })
+            .collect(),
+    };
+    let report = TestJson {
+        problem: result.problem.id(),
+        submission: &result.submission,
+        language: &result.language,
+        verdict: result.verdict(),
+        passed: result.passed(),
+        total: result.total(),
+        compile_error: result.build.compile_error(),
+        suggestion: result.suggestion(),
+        limits: &result.limits,
+        cases,
+    };
+    pretty(&report, out)
+}
+
+/// `grader fuzz --report json`.
+pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
+    let shown = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let finding = result.found.as_ref().map(|found| {
+        let f = &found.finding;
+        let s = &found.shrunk;
+        FindingJson {
+            run: f.number(),
+            kind: &f.kind,
+            source: found.source.name(),
+            input: &f.input,
+            verdict: f.failure.verdict,
+            message: &f.failure.message,
+            expected: answer_of(result.problem, &f.input),
+            got: shown(&f.failure.output),
+            shrunk: ShrunkJson {
+                input: &s.input,
+                verdict: s.failure.verdict,
+                message: &s.failure.message,
+                expected: answer_of(result.problem, &s.input),
+                got: shown(&s.failure.output),
+                steps: s.steps,
+                simplified: s.simplified,
+            },
+            replay: &found.replay,
+            saved: found
+                .saved
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
+            regressions_file: found.recorded.as_ref().map(|p| p.display().to_string()),
+        }
+    });
+    let report = FuzzJson {
+        problem: result.problem.id(),
+        submission: &result.submission,
+        language: &result.language,
+        verdict: result.verdict(),
+        seed: result.seed,
+        exhaustive: result.exhaustive,
+        runs: result.runs,
+        elapsed_ms: (result.elapsed.as_secs_f64() * 1e3).round(),
+        runs_per_second: result.rate().round(),
+        compile_error: result.compile_error.as_deref(),
+        suggestion: result.suggestion(),
+        finding,
+    };
+    pretty(&report, out)
+}
+
+/// `gradebook.json` (and `grader batch --report json`): the gradebook as `grader merge`
+/// reads it back.
+pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
+    pretty(book, out)
+}
+
+/// `grader check --report json`: one line.
+pub(crate) fn check(result: &CheckResult, out: &mut dyn Write) -> io::Result<()> {
+    let line = CheckJson {
+        message: &result.judgement.message,
+        problem: result.problem.id(),
+        verdict: result.judgement.verdict,
+    };
+    serde_json::to_writer(&mut *out, &line)?;
+    writeln!(out)
+}

@@ -1,0 +1,451 @@
+//! Representative results, built in code, for the exporters' snapshot tests: every
+//! verdict a report treats apart, compile errors with and without a profile to try,
+//! `--fail-fast`, fuzz findings, a gradebook with hostile names.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use fuzz::{Failure, Finding, Shrunk};
+use reference::{Judgement, Problem, Verdict};
+
+use crate::cases::power::Power;
+use crate::cases::regen::Drift;
+use crate::cases::verify::{AnswerKey, Verified};
+use crate::exec::{Limits, sandbox::Tier};
+use crate::results::case::{Board, CaseResult, Figures};
+use crate::results::cases::{Checked, Measured, Regen, Regenerated};
+use crate::results::check::CheckResult;
+use crate::results::finding::{Found, FuzzResult, Source};
+use crate::results::gradebook::{Gradebook, SkippedReport, StudentReport, Tally};
+use crate::results::limits::LimitsRecord;
+use crate::results::mark::{self, Mark};
+use crate::results::submission::{Build, SubmissionResult};
+use crate::submission::diagnosis;
+
+/// The limits of every sample.
+pub(super) fn limits() -> LimitsRecord {
+    LimitsRecord::of(&Limits {
+        cpu: Duration::from_secs(1),
+        wall: Duration::from_secs(4),
+        memory: 256 << 20,
+        output: 64 << 20,
+        processes: 64,
+        sandbox: Tier::Strict,
+    })
+}
+
+/// A compiler message that points to the POJ profile.
+pub(super) const MEMSET: &str = "sol.cpp: In function 'int main()':\n\
+    sol.cpp:31:5: error: 'memset' was not declared in this scope\n   31 |     memset(hash, 0, sizeof(hash));\n\
+    sol.cpp:5:1: note: 'memset' is defined in header '<cstring>'; did you forget to '#include <cstring>'?\n";
+
+/// A case: `verdict` with `message`, what the program printed and the end of its stderr.
+pub(super) fn case(
+    name: &str,
+    verdict: Verdict,
+    message: &str,
+    output: &str,
+    stderr: &str,
+) -> CaseResult {
+    let figures = Figures {
+        cpu: Duration::from_micros(3_250),
+        wall: Duration::from_micros(4_500),
+        memory_kib: 2048,
+    };
+    let judgement = Judgement {
+        verdict,
+        message: message.to_owned(),
+    };
+    CaseResult::new(
+        name,
+        judgement,
+        figures,
+        output.as_bytes().to_vec(),
+        stderr.as_bytes().to_vec(),
+    )
+}
+
+/// `AC` with the answer 4.
+fn accepted(name: &str) -> CaseResult {
+    case(name, Verdict::Accepted, "", "4\n", "")
+}
+
+/// The boards of the cases the samples name.
+fn boards(names: &[&str]) -> BTreeMap<String, Board> {
+    names
+        .iter()
+        .map(|&name| {
+            let board = Board {
+                input: "bwwb\nbbwb\nbwwb\nbwww\n".to_owned(),
+                answer: "4\n".to_owned(),
+            };
+            (name.to_owned(), board)
+        })
+        .collect()
+}
+
+/// `grader test` of `sol.c` on `names`, with `cases` run.
+fn submission(names: &[&str], build: Build, cases: Vec<CaseResult>) -> SubmissionResult {
+    SubmissionResult {
+        problem: Problem::Flip,
+        submission: "sol.c".to_owned(),
+        language: "c".to_owned(),
+        build,
+        limits: limits(),
+        names: names.iter().map(|&n| n.to_owned()).collect(),
+        cases,
+        boards: boards(names),
+    }
+}
+
+/// Every case `AC`.
+pub(super) fn all_accepted() -> SubmissionResult {
+    let names = ["sample/01", "secret/answers/01", "secret/edge/01"];
+    let cases = names.iter().map(|n| accepted(n)).collect();
+    submission(&names, Build::Compiled, cases)
+}
+
+/// One case `WA` (with a diff, and the program's stderr), the others `AC`.
+pub(super) fn wrong_answer() -> SubmissionResult {
+    let names = ["sample/01", "secret/answers/01"];
+    let cases = vec![
+        accepted(names[0]),
+        case(
+            names[1],
+            Verdict::WrongAnswer,
+            "expected `4`, got `5`",
+            "5\n",
+            "debug: 3 rounds\ndebug: best 5\n",
+        ),
+    ];
+    submission(&names, Build::Cached, cases)
+}
+
+/// A `TLE` and an `RE` (with the end of stderr).
+pub(super) fn limits_and_crashes() -> SubmissionResult {
+    let names = ["sample/01", "secret/big/01", "secret/big/02"];
+    let cases = vec![
+        accepted(names[0]),
+        case(names[1], Verdict::TimeLimit, "CPU time over 1 s", "", ""),
+        case(
+            names[2],
+            Verdict::RuntimeError,
+            "killed by signal 11 (SIGSEGV)",
+            "",
+            "Segmentation fault\n",
+        ),
+    ];
+    submission(&names, Build::Compiled, cases)
+}
+
+/// A `CE` whose message points to `--lang poj`.
+pub(super) fn compile_error() -> SubmissionResult {
+    let names = ["sample/01", "secret/answers/01"];
+    let mut result = submission(&names, Build::CompileError(MEMSET.to_owned()), Vec::new());
+    "sol.cpp".clone_into(&mut result.submission);
+    "cpp".clone_into(&mut result.language);
+    result
+}
+
+/// `--fail-fast`: the run stopped at the first failure, two cases not run.
+pub(super) fn cut_short() -> SubmissionResult {
+    let names = [
+        "sample/01",
+        "secret/answers/01",
+        "secret/answers/02",
+        "secret/answers/03",
+    ];
+    let cases = vec![
+        accepted(names[0]),
+        case(
+            names[1],
+            Verdict::WrongAnswer,
+            "expected `4`, got `Impossible`",
+            "Impossible\n",
+            "",
+        ),
+    ];
+    submission(&names, Build::Ready, cases)
+}
+
+/// A failure of `verdict` on `input`, printing `output`.
+fn failure(verdict: Verdict, message: &str, output: &str) -> Failure {
+    Failure {
+        verdict,
+        message: message.to_owned(),
+        output: output.as_bytes().to_vec(),
+    }
+}
+
+/// `grader fuzz` of `sol.py` from seed 7.
+fn fuzzed(found: Option<Found>, compile_error: Option<String>) -> FuzzResult {
+    FuzzResult {
+        problem: Problem::Flip,
+        submission: "sol.py".to_owned(),
+        language: "python".to_owned(),
+        seed: 7,
+        exhaustive: false,
+        limits: limits(),
+        runs: if compile_error.is_some() { 0 } else { 1000 },
+        replayed: 2,
+        elapsed: Duration::from_millis(2_500),
+        compile_error,
+        found,
+    }
+}
+
+/// A fuzz run that found nothing (after replaying two earlier failures).
+pub(super) fn fuzz_clean() -> FuzzResult {
+    fuzzed(None, None)
+}
+
+/// A failure at run 3 of the seed, shrunk to the solved board.
+fn found(source: Source) -> Found {
+    let finding = Finding {
+        run: 2,
+        kind: "colour=b".to_owned(),
+        input: "wwww\nbbwb\nbbwb\nbbbb\n".to_owned(),
+        failure: failure(Verdict::WrongAnswer, "expected `3`, got `5`", "5\n"),
+    };
+    let shrunk = Shrunk {
+        input: "bbbb\nbbbb\nbbbb\nbbbb\n".to_owned(),
+        failure: failure(Verdict::WrongAnswer, "expected `0`, got `4`", "4\n"),
+        steps: 12,
+        simplified: 3,
+    };
+    Found {
+        source,
+        regression: None,
+        finding,
+        shrunk,
+        replay: "grader fuzz flip sol.py --seed 7 --runs 3 --no-regressions".to_owned(),
+        saved: vec![
+            PathBuf::from("found/001.in"),
+            PathBuf::from("found/001.ans"),
+        ],
+        recorded: Some(PathBuf::from("fuzz-regressions/flip.txt")),
+    }
+}
+
+/// A failure drawn from the seed, recorded and saved.
+pub(super) fn fuzz_seeded() -> FuzzResult {
+    fuzzed(Some(found(Source::Seeded)), None)
+}
+
+/// A failure replayed from the regressions file (already recorded, not saved).
+pub(super) fn fuzz_regression() -> FuzzResult {
+    let mut found = found(Source::Regression(1));
+    found.recorded = None;
+    found.saved.clear();
+    let mut result = fuzzed(Some(found), None);
+    result.runs = 2;
+    result
+}
+
+/// A submission that did not compile.
+pub(super) fn fuzz_compile_error() -> FuzzResult {
+    let mut result = fuzzed(None, Some(MEMSET.to_owned()));
+    "sol.cpp".clone_into(&mut result.submission);
+    "cpp".clone_into(&mut result.language);
+    result
+}
+
+/// The names of the hostile students: HTML that would add an attribute or an element,
+/// and cells a spreadsheet would run as formulas.
+pub(super) const HOSTILE: [&str; 6] = [
+    "x\" onmouseover=\"alert(1)\" y=\"",
+    "<script>alert(1)</script>",
+    "=HYPERLINK(\"http://evil\",\"x\")",
+    "@SUM(1)",
+    "+1",
+    "-1",
+];
+
+/// A student graded on the two cases of the gradebook samples.
+fn student(name: &str, language: &str, cases: Vec<CaseResult>) -> StudentReport {
+    let passed = cases.iter().filter(|c| c.accepted()).count();
+    let total = 2;
+    let mut groups = BTreeMap::new();
+    for c in &cases {
+        let group = c.name.rsplit_once('/').map_or(".", |(g, _)| g).to_owned();
+        let tally: &mut Tally = groups.entry(group).or_default();
+        tally.total += 1;
+        tally.passed += usize::from(c.accepted());
+    }
+    StudentReport {
+        student: name.to_owned(),
+        problem: "flip".to_owned(),
+        submission: format!("{name}.{language}"),
+        language: language.to_owned(),
+        verdict: mark::overall(cases.iter().map(|c| c.verdict), total).into(),
+        score: mark::score(passed, total),
+        passed,
+        total,
+        groups,
+        compile_error: None,
+        suggestion: None,
+        error: None,
+        cases,
+    }
+}
+
+/// A gradebook: `AC`, `WA`, `CE` (with a profile to try), not graded, skipped files, and
+/// the hostile names (each `AC`).
+pub(super) fn gradebook() -> Gradebook {
+    let names = ["sample/01", "secret/answers/01"];
+    let ac = || vec![accepted(names[0]), accepted(names[1])];
+    let mut students = vec![
+        student("alice", "c", ac()),
+        student(
+            "bob",
+            "py",
+            vec![
+                accepted(names[0]),
+                case(
+                    names[1],
+                    Verdict::WrongAnswer,
+                    "expected `4`, got `5`",
+                    "5\n",
+                    "debug: 3 rounds\n",
+                ),
+            ],
+        ),
+    ];
+    let mut carol = student("carol", "cpp", Vec::new());
+    carol.verdict = Mark::Graded(Verdict::CompileError);
+    carol.compile_error = Some(MEMSET.to_owned());
+    carol.suggestion = diagnosis::suggestion("cpp", MEMSET);
+    let mut dave = student("dave", "c", Vec::new());
+    dave.verdict = Mark::NotGraded;
+    dave.error = Some("dave.c: too large (3 MiB; at most 1 MiB)".to_owned());
+    students.extend([carol, dave]);
+    students.extend(HOSTILE.iter().map(|name| student(name, "c", ac())));
+    students.sort_by(|a, b| a.student.cmp(&b.student));
+    Gradebook {
+        problem: "flip".to_owned(),
+        limits: limits(),
+        cases: names.iter().map(|&n| n.to_owned()).collect(),
+        groups: BTreeMap::from([("sample".to_owned(), 1), ("secret/answers".to_owned(), 1)]),
+        students,
+        skipped: vec![
+            SkippedReport {
+                path: "notes.txt".to_owned(),
+                why: "not a source file of a known language".to_owned(),
+            },
+            SkippedReport {
+                path: "<b>bold</b>.txt".to_owned(),
+                why: "not a source file of a known language".to_owned(),
+            },
+        ],
+        boards: boards(&names),
+    }
+}
+
+/// `cases regen`: one folder up to date, one rewritten, one drifted (`--check`).
+pub(super) fn regenerated() -> Vec<Regenerated> {
+    let drift = || Drift {
+        missing: vec!["secret/01.in".to_owned()],
+        extra: vec!["old/07.in".to_owned(), "old/07.ans".to_owned()],
+        changed: vec!["sample/01.ans".to_owned()],
+    };
+    let folder = |problem: &str, outcome| Regenerated {
+        folder: PathBuf::from("cases").join(problem),
+        data: PathBuf::from("cases").join(problem).join("data"),
+        cases: 69,
+        outcome,
+    };
+    vec![
+        folder("flip", Regen::UpToDate),
+        folder("fourinrow", Regen::Rewrote(drift())),
+        folder("swap", Regen::Drifted(drift())),
+    ]
+}
+
+/// `cases regen --check` with more drifted files than it names.
+pub(super) fn drifted_much() -> Vec<Regenerated> {
+    let drift = Drift {
+        missing: (1..=25).map(|i| format!("secret/{i:02}.in")).collect(),
+        ..Drift::default()
+    };
+    vec![Regenerated {
+        folder: PathBuf::from("cases/flip"),
+        data: PathBuf::from("cases/flip/data"),
+        cases: 69,
+        outcome: Regen::Drifted(drift),
+    }]
+}
+
+/// `cases check`: a sound folder and one with faults.
+pub(super) fn checked() -> Vec<Checked> {
+    let histograms = BTreeMap::from([
+        (
+            "sample".to_owned(),
+            BTreeMap::from([(AnswerKey::Moves(4), 1)]),
+        ),
+        (
+            "secret/answers".to_owned(),
+            BTreeMap::from([
+                (AnswerKey::Moves(0), 2),
+                (AnswerKey::Moves(12), 1),
+                (AnswerKey::Word("Impossible".to_owned()), 3),
+            ]),
+        ),
+    ]);
+    vec![
+        Checked {
+            folder: PathBuf::from("cases/flip"),
+            verified: Verified {
+                cases: 7,
+                faults: Vec::new(),
+                histograms: histograms.clone(),
+            },
+        },
+        Checked {
+            folder: PathBuf::from("cases/swap"),
+            verified: Verified {
+                cases: 7,
+                faults: vec![
+                    "cases/swap/data/secret/02.ans:1:1: expected `3`, got `4`".to_owned(),
+                    "cases/swap/data/secret/03.in: the same board as secret/01.in".to_owned(),
+                ],
+                histograms,
+            },
+        },
+    ]
+}
+
+/// `cases power`: a mutant that survives.
+pub(super) fn measured() -> Measured {
+    Measured {
+        folder: PathBuf::from("cases/flip"),
+        power: Power {
+            groups: vec!["sample".to_owned(), "secret/answers".to_owned()],
+            kills: vec![
+                ("off_by_one", vec![1, 12]),
+                ("greedy", vec![0, 3]),
+                ("no_impossible", vec![0, 0]),
+            ],
+        },
+    }
+}
+
+/// `grader check`: `AC`, and `WA` with why.
+pub(super) fn checks() -> [CheckResult; 2] {
+    [
+        CheckResult {
+            problem: Problem::Flip,
+            judgement: Judgement {
+                verdict: Verdict::Accepted,
+                message: String::new(),
+            },
+        },
+        CheckResult {
+            problem: Problem::Flip,
+            judgement: Judgement {
+                verdict: Verdict::WrongAnswer,
+                message: "expected `3`, got `4`".to_owned(),
+            },
+        },
+    ]
+}

@@ -1,0 +1,150 @@
+//! Snapshot tests of every exporter on the samples (`samples.rs`): the human reports as
+//! plain text (and one with its ANSI styles), JSON, JUnit, CSV and HTML as written.
+//! `cargo insta review` shows a changed report; CI fails on one not committed.
+
+use insta::assert_snapshot;
+
+use super::export::Exporter;
+use super::human::gradebook::Saved;
+use super::{csv, html, human, json, junit, samples, style};
+use crate::results::submission::SubmissionResult;
+
+/// What `exporter` writes for `value`, with its styles.
+fn styled<T: ?Sized>(exporter: Exporter<T>, value: &T) -> String {
+    String::from_utf8(exporter.render(value)).expect("reports are UTF-8")
+}
+
+/// What `exporter` writes for `value`, as a file or a pipe gets it.
+fn plain<T: ?Sized>(exporter: Exporter<T>, value: &T) -> String {
+    style::plain(&styled(exporter, value))
+}
+
+/// The test reports of the samples, by name.
+fn submissions() -> [(&'static str, SubmissionResult); 5] {
+    [
+        ("all_accepted", samples::all_accepted()),
+        ("wrong_answer", samples::wrong_answer()),
+        ("limits_and_crashes", samples::limits_and_crashes()),
+        ("compile_error", samples::compile_error()),
+        ("cut_short", samples::cut_short()),
+    ]
+}
+
+#[test]
+fn test_reports_in_every_format() {
+    for (name, result) in submissions() {
+        let human = Exporter::styled(human::submission::report);
+        assert_snapshot!(format!("test_{name}.human"), plain(human, &result));
+        let json = Exporter::raw(json::submission);
+        assert_snapshot!(format!("test_{name}.json"), plain(json, &result));
+        let junit = Exporter::raw(junit::submission);
+        assert_snapshot!(format!("test_{name}.junit"), plain(junit, &result));
+    }
+}
+
+#[test]
+fn the_human_test_report_with_its_colours() {
+    let exporter = Exporter::styled(human::submission::report);
+    let text = styled(exporter, &samples::wrong_answer());
+    assert!(text.contains('\x1b'), "styled: {text:?}");
+    assert_snapshot!("test_wrong_answer.styled", format!("{text:?}"));
+}
+
+#[test]
+fn fuzz_reports_in_every_format() {
+    for (name, result) in [
+        ("clean", samples::fuzz_clean()),
+        ("seeded", samples::fuzz_seeded()),
+        ("regression", samples::fuzz_regression()),
+        ("compile_error", samples::fuzz_compile_error()),
+    ] {
+        let human = Exporter::styled(human::fuzz::report);
+        assert_snapshot!(format!("fuzz_{name}.human"), plain(human, &result));
+        let json = Exporter::raw(json::fuzz);
+        assert_snapshot!(format!("fuzz_{name}.json"), plain(json, &result));
+        let junit = Exporter::raw(junit::fuzz);
+        assert_snapshot!(format!("fuzz_{name}.junit"), plain(junit, &result));
+    }
+}
+
+#[test]
+fn the_gradebook_in_every_format() {
+    let book = samples::gradebook();
+    let saved = Saved {
+        book: &book,
+        folder: std::path::Path::new("out"),
+    };
+    let human = Exporter::styled(human::gradebook::summary);
+    assert_snapshot!("gradebook.human", plain(human, &saved));
+    assert_snapshot!(
+        "gradebook.json",
+        plain(Exporter::raw(json::gradebook), &book)
+    );
+    assert_snapshot!("gradebook.csv", plain(Exporter::raw(csv::gradebook), &book));
+    assert_snapshot!(
+        "gradebook.junit",
+        plain(Exporter::raw(junit::gradebook), &book)
+    );
+    let page = plain(Exporter::raw(html::gradebook::page), &book);
+    // Every hostile name is text, in an element or inside an attribute's quotes.
+    assert!(
+        !page.contains("\" onmouseover=\""),
+        "an attribute was added"
+    );
+    assert!(!page.contains("<script>alert"), "an element was added");
+    assert_snapshot!("gradebook.html", page);
+}
+
+#[test]
+fn the_gradebook_json_reads_back_as_the_same_gradebook() {
+    // `grader merge` reads what `grader batch` wrote.
+    let book = samples::gradebook();
+    let text = plain(Exporter::raw(json::gradebook), &book);
+    let back: crate::results::gradebook::Gradebook =
+        serde_json::from_str(&text).expect("a gradebook");
+    assert_eq!(back, book);
+}
+
+#[test]
+fn every_hostile_name_is_neutralised_in_the_csv() {
+    let book = samples::gradebook();
+    let text = plain(Exporter::raw(csv::gradebook), &book);
+    let mut rows = ::csv::Reader::from_reader(text.as_bytes());
+    let students: Vec<String> = rows
+        .records()
+        .map(|row| row.expect("a row")[0].to_owned())
+        .collect();
+    for name in samples::HOSTILE {
+        if name.starts_with(['=', '+', '-', '@']) {
+            assert!(
+                students.contains(&format!("'{name}")),
+                "{name}: {students:?}"
+            );
+        } else {
+            assert!(students.contains(&name.to_owned()), "{name}: {students:?}");
+        }
+    }
+}
+
+#[test]
+fn the_reports_of_cases_and_check() {
+    let regen = Exporter::raw(human::cases::regen);
+    assert_snapshot!(
+        "cases_regen",
+        plain(regen, samples::regenerated().as_slice())
+    );
+    assert_snapshot!(
+        "cases_regen_drifted_much",
+        plain(regen, samples::drifted_much().as_slice())
+    );
+    let check = Exporter::raw(human::cases::check);
+    assert_snapshot!("cases_check", plain(check, samples::checked().as_slice()));
+    let power = Exporter::raw(human::cases::power);
+    assert_snapshot!("cases_power", plain(power, &samples::measured()));
+    let mut lines = String::new();
+    for result in &samples::checks() {
+        lines += &plain(Exporter::raw(human::check::verdict), result);
+        lines += &plain(Exporter::raw(json::check), result);
+    }
+    assert_snapshot!("check", lines);
+}
