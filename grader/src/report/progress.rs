@@ -278,7 +278,7 @@ impl TestProgress {
     }
 
     /// Whether the report's header and table were printed as they came: only the rest
-    /// (`verdicts::human_body` without the table) is left to print.
+    /// (`human::submission::after_streamed_table`) is left to print.
     pub(crate) fn streamed(&self) -> bool {
         self.streams
     }
