@@ -280,6 +280,11 @@ pub(crate) struct BatchArgs {
     /// repeatable, the last match wins.
     #[arg(long, value_name = "PATTERN=NAME", value_parser = crate::batch::lang_for::parse)]
     pub(crate) lang_for: Vec<crate::batch::lang_for::LangFor>,
+    /// What group GROUP of cases is worth (`secret/answers=40`), over the case folder
+    /// manifest's `points`; repeatable. With points, each student earns each group's
+    /// points in proportion to its AC cases; a group given none is worth 0.
+    #[arg(long, value_name = "GROUP=POINTS")]
+    pub(crate) points: Vec<crate::cases::points::PointsRule>,
     /// Where compiled programs are cached.
     #[arg(long, value_name = "DIR")]
     pub(crate) cache_dir: Option<PathBuf>,

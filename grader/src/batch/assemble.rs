@@ -11,6 +11,7 @@ use super::discover::{Skipped, Student};
 use super::keys::Keys;
 use super::runs::Ran;
 use crate::cases::discover::Case;
+use crate::cases::points::{self, Points};
 use crate::exec::Limits;
 use crate::files;
 use crate::results::case::{Board, CaseResult};
@@ -28,6 +29,8 @@ pub(crate) struct Heading<'a> {
     pub(crate) limits: &'a Limits,
     /// The class folder (names in the gradebook are relative to it).
     pub(crate) class: &'a Path,
+    /// What each group is worth, if anything.
+    pub(crate) points: Option<&'a Points>,
 }
 
 /// The gradebook of `students` (with `builds`) on `cases`, from what `ran`.
@@ -64,6 +67,11 @@ pub(crate) fn gradebook<P>(
                 }
             }
             report.score = mark::score(report.passed, cases.len());
+            report.points = heading.points.map(|points| {
+                points::earned(points, |g| {
+                    report.groups.get(g).map_or((0, 0), |t| (t.passed, t.total))
+                })
+            });
             report
         })
         .collect();
@@ -72,6 +80,7 @@ pub(crate) fn gradebook<P>(
         limits: LimitsRecord::of(heading.limits),
         cases: cases.iter().map(|c| c.name.clone()).collect(),
         groups,
+        points: heading.points.cloned(),
         students: reports,
         boards: cases.iter().filter_map(board).collect(),
         skipped: skipped
@@ -104,6 +113,7 @@ fn blank(
         language: String::new(),
         verdict: Mark::NotGraded,
         score: 0.0,
+        points: None,
         passed: 0,
         total,
         groups: groups

@@ -40,6 +40,8 @@ pub(crate) struct Batch<'a> {
     pub(crate) choices: LangChoices,
     /// The class folder (names in the gradebook are relative to it).
     pub(crate) class: &'a Path,
+    /// What each group of cases is worth, if anything.
+    pub(crate) points: Option<crate::cases::points::Points>,
 }
 
 /// Grades `students` on `cases`, resuming from and appending to `journal` (which holds
@@ -84,6 +86,7 @@ pub(crate) fn grade_class(
         problem: batch.problem,
         limits: &batch.limits,
         class: batch.class,
+        points: batch.points.as_ref(),
     };
     Ok(assemble::gradebook(
         &heading, students, skipped, cases, &builds, &ran, &keys,

@@ -45,6 +45,14 @@ pub(crate) fn validate(book: &Gradebook) -> Result<(), String> {
             book.cases.len()
         ));
     }
+    if let Some(points) = &book.points {
+        if !points.keys().eq(book.groups.keys()) {
+            return Err("points: not the gradebook's groups".to_owned());
+        }
+        if let Some((group, p)) = points.iter().find(|(_, p)| !(p.is_finite() && **p >= 0.0)) {
+            return Err(format!("points.{group}: {p} is not a number of points"));
+        }
+    }
     if let Some(name) = book
         .boards
         .keys()
@@ -97,6 +105,7 @@ fn validate_student(
         ));
     }
     validate_groups(book, student)?;
+    validate_points(book, student)?;
     validate_cases(book, cases, student)?;
     // Advice on a profile answers a compile error, and only that.
     if student.suggestion.is_some() && student.compile_error.is_none() {
@@ -155,6 +164,28 @@ fn validate_groups(book: &Gradebook, student: &StudentReport) -> Result<(), Stri
         ));
     }
     Ok(())
+}
+
+/// A student's points: there exactly when the groups are worth points, and what its groups'
+/// passed cases earn.
+fn validate_points(book: &Gradebook, student: &StudentReport) -> Result<(), String> {
+    match (&book.points, student.points) {
+        (None, None) => Ok(()),
+        (None, Some(p)) => Err(format!("points: {p}, but the groups are worth no points")),
+        (Some(_), None) => Err("points: missing, but the groups are worth points".to_owned()),
+        (Some(worth), Some(p)) => {
+            let expected = crate::cases::points::earned(worth, |g| {
+                student
+                    .groups
+                    .get(g)
+                    .map_or((0, 0), |t| (t.passed, t.total))
+            });
+            if (p - expected).abs() > 1e-9 {
+                return Err(format!("points: {p}, but its groups earn {expected}"));
+            }
+            Ok(())
+        }
+    }
 }
 
 /// A student's cases: known names, in the gradebook's order, known verdicts, real figures,
@@ -231,6 +262,10 @@ mod tests {
             },
             cases: vec!["sample/01".to_owned(), "secret/02".to_owned()],
             groups: BTreeMap::from([("sample".to_owned(), 1), ("secret".to_owned(), 1)]),
+            points: Some(BTreeMap::from([
+                ("sample".to_owned(), 0.0),
+                ("secret".to_owned(), 10.0),
+            ])),
             students: vec![
                 StudentReport {
                     student: "alice".to_owned(),
@@ -239,6 +274,7 @@ mod tests {
                     language: "c".to_owned(),
                     verdict: Mark::Graded(Verdict::WrongAnswer),
                     score: 50.0,
+                    points: Some(0.0),
                     passed: 1,
                     total: 2,
                     groups: BTreeMap::from([
@@ -260,6 +296,7 @@ mod tests {
                     language: "cpp".to_owned(),
                     verdict: Mark::Graded(Verdict::CompileError),
                     score: 0.0,
+                    points: Some(0.0),
                     passed: 0,
                     total: 2,
                     groups: BTreeMap::from([
@@ -313,6 +350,18 @@ mod tests {
                 b.students[0].verdict = Mark::Graded(Verdict::Accepted);
             },
         );
+        fault(
+            "students[0] (`alice`).points: 5, but its groups earn 0",
+            |b| {
+                b.students[0].points = Some(5.0);
+            },
+        );
+        fault("students[1] (`bob`).points: missing", |b| {
+            b.students[1].points = None;
+        });
+        fault("points.secret: -1", |b| {
+            b.points.as_mut().unwrap().insert("secret".to_owned(), -1.0);
+        });
         fault("students[0] (`alice`).score", |b| {
             b.students[0].score = 100.0;
         });

@@ -4,7 +4,11 @@
 //! nobody gave points is worth none.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
+use reference::Problem;
+
+use super::discover::Case;
 use super::manifest::Manifest;
 use crate::status::Fault;
 
@@ -27,9 +31,9 @@ impl std::str::FromStr for PointsRule {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let (group, points) = text
-            .rsplit_once('=')
-            .ok_or_else(|| format!("expected GROUP=POINTS such as `secret/answers=40`, got `{text}`"))?;
+        let (group, points) = text.rsplit_once('=').ok_or_else(|| {
+            format!("expected GROUP=POINTS such as `secret/answers=40`, got `{text}`")
+        })?;
         let points: f64 = points
             .trim()
             .parse()
@@ -86,6 +90,27 @@ pub(crate) fn choose(
     ))
 }
 
+/// The points of the case folder `folder` (whose cases are `cases`): its manifest's, when
+/// it has one, with `rules` over them ([`choose`]).
+pub(crate) fn of_folder(
+    folder: &Path,
+    problem: Problem,
+    rules: &[PointsRule],
+    cases: &[Case],
+) -> Result<Option<Points>, Fault> {
+    let path = folder.join("manifest.toml");
+    let manifest = if path.is_file() {
+        Some(super::manifest::load(&path, problem)?)
+    } else {
+        None
+    };
+    let mut groups: BTreeMap<String, usize> = BTreeMap::new();
+    for case in cases {
+        *groups.entry(case.group().to_owned()).or_default() += 1;
+    }
+    choose(manifest.as_ref(), rules, &groups)
+}
+
 /// The points earned with `passed` of `total` cases in each group, to two decimals.
 pub(crate) fn earned(points: &Points, tally: impl Fn(&str) -> (usize, usize)) -> f64 {
     let sum: f64 = points
@@ -107,18 +132,9 @@ pub(crate) fn most(points: &Points) -> f64 {
     points.values().sum()
 }
 
-/// What one case of `group`, of `total` cases, is worth.
-pub(crate) fn per_case(points: &Points, group: &str, total: usize) -> f64 {
-    match points.get(group) {
-        Some(&worth) if total > 0 => worth / total as f64,
-        _ => 0.0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
     fn groups() -> BTreeMap<String, usize> {
         BTreeMap::from([
@@ -133,8 +149,7 @@ mod tests {
                     sample_points = 0\n[[group]]\nname = \"answers\"\nkinds = [\"answer=1\"]\n\
                     seed = 1\ncount = 4\npoints = 60\n[[group]]\nname = \"hard\"\n\
                     kinds = [\"hardest\"]\nseed = 2\ncount = 2\n";
-        super::super::manifest::parse(Path::new("m.toml"), text, reference::Problem::Flip)
-            .unwrap()
+        super::super::manifest::parse(Path::new("m.toml"), text, reference::Problem::Flip).unwrap()
     }
 
     #[test]
@@ -143,23 +158,28 @@ mod tests {
         assert_eq!(from_manifest["secret/answers"].to_string(), "60");
         assert_eq!(from_manifest["secret/hard"].to_string(), "0");
         let rule: PointsRule = "secret/hard=40".parse().unwrap();
-        let both = choose(Some(&manifest()), &[rule], &groups()).unwrap().unwrap();
+        let both = choose(Some(&manifest()), &[rule], &groups())
+            .unwrap()
+            .unwrap();
         assert_eq!(most(&both).to_string(), "100");
         assert_eq!(choose(None, &[], &groups()).unwrap(), None);
     }
 
     #[test]
     fn a_student_earns_each_groups_share_of_ac_cases() {
-        let points = choose(Some(&manifest()), &["secret/hard=40".parse().unwrap()], &groups())
-            .unwrap()
-            .unwrap();
+        let points = choose(
+            Some(&manifest()),
+            &["secret/hard=40".parse().unwrap()],
+            &groups(),
+        )
+        .unwrap()
+        .unwrap();
         let tally = |g: &str| match g {
             "secret/answers" => (3, 4),
             "secret/hard" => (1, 2),
             _ => (1, 1),
         };
         assert_eq!(earned(&points, tally).to_string(), "65");
-        assert_eq!(per_case(&points, "secret/hard", 2).to_string(), "20");
     }
 
     #[test]

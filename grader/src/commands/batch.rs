@@ -20,6 +20,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         .into_iter()
         .map(|sound| sound.case)
         .collect();
+    let folder = super::case_folder(problem, args.cases.as_deref());
+    let points = crate::cases::points::of_folder(&folder, problem, &args.points, &cases)?;
     let rule = EntryRule {
         pattern: args
             .entry
@@ -75,6 +77,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         options,
         choices,
         class: &args.dir,
+        points,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;
     super::merge::write_and_print(&book, &args.out, args.report)

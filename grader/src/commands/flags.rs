@@ -24,10 +24,7 @@ pub(super) fn gradable_cases(
     problem: reference::Problem,
     dir: Option<&std::path::Path>,
 ) -> Result<Vec<SoundCase>, Fault> {
-    let folder = dir.map_or_else(
-        || super::test::default_cases(problem.id()),
-        std::path::Path::to_path_buf,
-    );
+    let folder = case_folder(problem, dir);
     let cases = discover::discover(&case_folders::data_dir(&folder))?;
     if cases.is_empty() {
         return Err(Fault::Usage(format!(
@@ -42,6 +39,17 @@ pub(super) fn gradable_cases(
             Ok(SoundCase { case, text })
         })
         .collect()
+}
+
+/// The case folder a call names, or the problem's own.
+pub(super) fn case_folder(
+    problem: reference::Problem,
+    dir: Option<&std::path::Path>,
+) -> std::path::PathBuf {
+    dir.map_or_else(
+        || super::test::default_cases(problem.id()),
+        std::path::Path::to_path_buf,
+    )
 }
 
 /// What a call reads, for the rule of outputs (`outputs`): the submission and language

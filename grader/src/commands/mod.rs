@@ -19,4 +19,4 @@ mod validate;
 
 pub(crate) use dispatch::run;
 // The shared flags, as the subcommands' files name them (`super::limits`).
-use flags::{build, display_name, gradable_cases, inputs, jobs, limits};
+use flags::{build, case_folder, display_name, gradable_cases, inputs, jobs, limits};

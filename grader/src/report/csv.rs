@@ -56,6 +56,12 @@ pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()>
     ]
     .map(str::to_owned)
     .to_vec();
+    if let Some(points) = &book.points {
+        header.push(format!(
+            "points (of {})",
+            crate::cases::points::most(points)
+        ));
+    }
     header.extend(book.groups.iter().map(|(g, n)| text(&format!("{g} ({n})"))));
     writer.write_record(&header)?;
     for s in &book.students {
@@ -71,6 +77,9 @@ pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()>
             compiled(s).to_owned(),
             text(suggested.unwrap_or_default()),
         ];
+        if book.points.is_some() {
+            row.push(s.points.unwrap_or_default().to_string());
+        }
         row.extend(
             book.groups
                 .keys()

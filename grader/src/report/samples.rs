@@ -280,6 +280,7 @@ fn student(name: &str, language: &str, cases: Vec<CaseResult>) -> StudentReport 
         language: language.to_owned(),
         verdict: mark::overall(cases.iter().map(|c| c.verdict), total).into(),
         score: mark::score(passed, total),
+        points: None,
         passed,
         total,
         groups,
@@ -327,6 +328,7 @@ pub(super) fn gradebook() -> Gradebook {
         limits: limits(),
         cases: names.iter().map(|&n| n.to_owned()).collect(),
         groups: BTreeMap::from([("sample".to_owned(), 1), ("secret/answers".to_owned(), 1)]),
+        points: None,
         students,
         skipped: vec![
             SkippedReport {

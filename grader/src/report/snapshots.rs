@@ -96,6 +96,35 @@ fn the_gradebook_in_every_format() {
 }
 
 #[test]
+fn a_gradebook_with_points_per_group_in_every_format() {
+    let mut book = samples::gradebook();
+    let worth = std::collections::BTreeMap::from([
+        ("sample".to_owned(), 0.0),
+        ("secret/answers".to_owned(), 60.0),
+    ]);
+    for s in &mut book.students {
+        let tally = |g: &str| s.groups.get(g).map_or((0, 0), |t| (t.passed, t.total));
+        s.points = Some(crate::cases::points::earned(&worth, tally));
+    }
+    book.points = Some(worth);
+    let saved = Saved {
+        book: &book,
+        folder: std::path::Path::new("out"),
+    };
+    let human = Exporter::styled(human::gradebook::summary);
+    assert_snapshot!("gradebook-points.human", plain(human, &saved));
+    assert_snapshot!(
+        "gradebook-points.csv",
+        plain(Exporter::raw(csv::gradebook), &book)
+    );
+    let json = plain(Exporter::raw(json::gradebook), &book);
+    let back: crate::results::gradebook::Gradebook = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, book);
+    let page = plain(Exporter::raw(html::gradebook::page), &book);
+    assert!(page.contains("Points (of 60)"), "{page}");
+}
+
+#[test]
 fn the_gradebook_json_reads_back_as_the_same_gradebook() {
     // `grader merge` reads what `grader batch` wrote.
     let book = samples::gradebook();

@@ -38,6 +38,9 @@ pub(crate) struct StudentReport {
     pub(crate) verdict: Mark,
     /// `passed / total` as a percentage, one decimal.
     pub(crate) score: f64,
+    /// The points earned, when the groups are worth points (`cases::points`).
+    #[serde(default)]
+    pub(crate) points: Option<f64>,
     /// `AC` cases.
     pub(crate) passed: usize,
     /// All cases.
@@ -84,6 +87,9 @@ pub(crate) struct Gradebook {
     pub(crate) cases: Vec<String>,
     /// Every group, in order, with its number of cases.
     pub(crate) groups: BTreeMap<String, usize>,
+    /// What each group is worth, when points were given (`cases::points`).
+    #[serde(default)]
+    pub(crate) points: Option<BTreeMap<String, f64>>,
     /// The students, by name.
     pub(crate) students: Vec<StudentReport>,
     /// What was not graded.
@@ -119,9 +125,13 @@ impl Gradebook {
             return Err("no gradebooks to merge".to_owned());
         };
         for (name, book) in books {
-            if book.problem != merged.problem || book.cases != merged.cases {
+            if book.problem != merged.problem
+                || book.cases != merged.cases
+                || book.points != merged.points
+            {
                 return Err(format!(
-                    "{name}: graded {} on other cases or limits than {first_name}: other cases",
+                    "{name}: graded {} on other cases or limits than {first_name}: other cases or \
+                     points",
                     book.problem
                 ));
             }

@@ -835,3 +835,101 @@ fn a_resumed_students_journaled_failure_counts_for_its_progress_line_and_for_fai
     assert!(!stderr.contains("all AC"), "{stderr}");
     assert_eq!(journal_keys(&journal).len(), 2);
 }
+
+#[test]
+fn points_per_group_come_from_the_manifest_or_the_flag_and_reach_every_gradebook_form() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ac_rows.cpp")]);
+    // A case folder of two groups with a manifest that says what they are worth.
+    let cases = class.path("cases");
+    for (from, to) in [
+        ("sample/01", "sample/01"),
+        ("secret/impossible", "secret/impossible/01"),
+    ] {
+        for ext in ["in", "ans"] {
+            let dest = cases.join(format!("{to}.{ext}"));
+            fs::create_dir_all(dest.parent().unwrap()).unwrap();
+            fs::copy(
+                fixture("cases/flip-two").join(format!("{from}.{ext}")),
+                dest,
+            )
+            .unwrap();
+        }
+    }
+    let sample = fs::read_to_string(cases.join("sample/01.in")).unwrap();
+    let impossible = fs::read_to_string(cases.join("secret/impossible/01.in")).unwrap();
+    fs::write(
+        cases.join("manifest.toml"),
+        format!(
+            "problem = \"flip\"\nsamples = [{sample:?}]\nsample_points = 5\n\n[[group]]\n\
+             name = \"impossible\"\nboards = [{impossible:?}]\npoints = 15\n"
+        ),
+    )
+    .unwrap();
+    let batch = |out: &str, extra: &[&str]| {
+        let output = class
+            .command()
+            .args([
+                "batch", "flip", "class", "--out", out, "--report", "json", "--cases", "cases",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let book: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+        book
+    };
+    // alice is one too many on every solvable board: right only on the impossible one.
+    let book = batch("out", &[]);
+    assert_eq!(
+        book["points"],
+        serde_json::json!({"sample": 5.0, "secret/impossible": 15.0})
+    );
+    assert_eq!(student(&book, "alice")["points"], 15.0);
+    assert_eq!(student(&book, "bob")["points"], 20.0);
+    let csv = fs::read_to_string(class.path("out/gradebook.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .contains(",suggested_lang,points (of 20),"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\nalice,alice.c,c,50.0,WA,1,2,yes,,15,"),
+        "{csv}"
+    );
+    let html = fs::read_to_string(class.path("out/gradebook.html")).unwrap();
+    assert!(html.contains("Points (of 20)"));
+    // The flag wins over the manifest; a group the folder lacks is the call's fault.
+    let book = batch("out2", &["--points", "secret/impossible=40"]);
+    assert_eq!(student(&book, "alice")["points"], 40.0);
+    assert_eq!(student(&book, "bob")["points"], 45.0);
+    class
+        .command()
+        .args([
+            "batch", "flip", "class", "--out", "out3", "--cases", "cases",
+        ])
+        .args(["--points", "secret/nope=3"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("--points secret/nope=3: the cases have no group")
+                .and(predicate::function(|s: &str| s.lines().count() == 1)),
+        );
+    // Shards graded with other points do not merge.
+    let other = batch("out4", &["--points", "sample=1"]);
+    assert_eq!(other["points"]["sample"], 1.0);
+    class
+        .command()
+        .args([
+            "merge",
+            "out/gradebook.json",
+            "out4/gradebook.json",
+            "--out",
+            "merged",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("other cases or points"));
+}

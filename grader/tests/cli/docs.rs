@@ -307,7 +307,12 @@ fn fields(value: &serde_json::Value) -> BTreeSet<String> {
                         format!("{path}.{key}")
                     };
                     out.insert(path.clone());
-                    walk(child, &path, ["groups", "boards"].contains(&key), out);
+                    walk(
+                        child,
+                        &path,
+                        ["groups", "boards", "points"].contains(&key),
+                        out,
+                    );
                 }
             }
             serde_json::Value::Array(items) => {
@@ -411,6 +416,8 @@ fn the_gradebook_has_exactly_the_documented_fields() {
             "30",
             "--jobs",
             "1",
+            "--points",
+            "a=10",
             "--cases",
         ])
         .arg(&cases)

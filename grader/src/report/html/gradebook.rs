@@ -90,6 +90,9 @@ fn students(book: &Gradebook) -> Markup {
                     th.sortable { "Student" }
                     th.sortable { "Verdict" }
                     th.sortable.num { "Score" }
+                    @if let Some(points) = &book.points {
+                        th.sortable.num { "Points (of " (crate::cases::points::most(points)) ")" }
+                    }
                     th.sortable.num { "Passed" }
                     th.sortable { "Language" }
                     th.sortable { "Submission" }
@@ -101,6 +104,9 @@ fn students(book: &Gradebook) -> Markup {
                         td data-key=(s.student) { a href={ "#s-" (index) } { (s.student) } }
                         td data-key=(s.verdict.code()) { span.v.(css_class(s.verdict)) { (s.verdict.code()) } }
                         td.num data-key=(s.score) { (format!("{:.1}%", s.score)) }
+                        @if book.points.is_some() {
+                            td.num data-key=(s.points.unwrap_or_default()) { (s.points.unwrap_or_default()) }
+                        }
                         td.num data-key=(s.passed) { (s.passed) "/" (s.total) }
                         td data-key=(s.language) { (s.language) }
                         td data-key=(s.submission) { code { (s.submission) } }

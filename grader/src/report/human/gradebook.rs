@@ -38,10 +38,15 @@ pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> 
         .map(|s| s.student.len())
         .max()
         .unwrap_or(0);
+    let most = book.points.as_ref().map(crate::cases::points::most);
     for s in &book.students {
+        let points = match (s.points, most) {
+            (Some(earned), Some(most)) => format!("{earned:>6}/{most} pts  "),
+            _ => String::new(),
+        };
         writeln!(
             out,
-            "  {}  {:<width$}  {:>4}/{:<4} {:>5.1}%  {}",
+            "  {}  {:<width$}  {:>4}/{:<4} {:>5.1}%  {points}{}",
             paint(
                 verdict_style(s.verdict),
                 &format!("{:<3}", s.verdict.code())
