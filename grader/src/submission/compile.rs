@@ -142,7 +142,7 @@ pub(crate) fn compile(
     tier: Tier,
 ) -> Result<Compiled, Fault> {
     let toolchain = toolchain(name, language, source)?;
-    let key = cache_key((name, language), &toolchain, tier, bytes);
+    let key = cache_key((name, language), &toolchain, tier, (&names.source, bytes));
     usable_cache(cache)?;
     let entry = cache.join(&key);
     if let Some(cached) = from_cache(&entry) {
@@ -170,12 +170,14 @@ pub(crate) fn compile(
 }
 
 /// The name of a compile's cache entry: a hash of the language, its compile command, the
-/// compiler's version, the tier and the source.
+/// compiler's version, the tier and the source: its text and the file name the compiler
+/// sees (its messages say `sol.c:4:2`, and a `CE` replayed from the cache must name the
+/// student's own file, not another's with the same text).
 fn cache_key(
     (name, language): (&str, &Language),
     toolchain: &Toolchain,
     tier: Tier,
-    bytes: &[u8],
+    (file_name, bytes): (&str, &[u8]),
 ) -> String {
     let command = language
         .compile
@@ -190,6 +192,7 @@ fn cache_key(
         command.join("\0").as_bytes(),
         toolchain.version.as_bytes(),
         tier_name.as_bytes(),
+        file_name.as_bytes(),
         bytes,
     ] {
         hash.update((part.len() as u64).to_le_bytes());

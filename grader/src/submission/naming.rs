@@ -49,9 +49,16 @@ impl Names {
     }
 
     /// `word` with `{src}` as `src`, `{out}` as `out` and `{class}` filled in; `{memory_mib}`
-    /// stays for the run to fill ([`with_memory`]).
+    /// stays for the run to fill ([`with_memory`]). A source named like an option
+    /// (`-1.c`, a student's file name) is given as `./-1.c`: a compiler or an interpreter
+    /// would read it as a flag, and the student would get the grader's `CE`.
     pub(crate) fn fill(&self, word: &str, src: &str, out: &str) -> String {
-        word.replace(SRC, src)
+        let src = if src.starts_with('-') {
+            format!("./{src}")
+        } else {
+            src.to_owned()
+        };
+        word.replace(SRC, &src)
             .replace(OUT, out)
             .replace(CLASS, self.class.as_deref().unwrap_or_default())
     }
@@ -105,6 +112,11 @@ mod tests {
         );
         let odd = Names::of(Path::new("/x/program"), b"", c).unwrap();
         assert_eq!(odd.source, "source");
+        // A file named like an option is never read as one.
+        let dash = Names::of(Path::new("/x/-1.c"), b"", c).unwrap();
+        assert_eq!(dash.source, "-1.c");
+        assert_eq!(dash.fill("{src}", &dash.source, "p"), "./-1.c");
+        assert_eq!(dash.fill("-o{out}", &dash.source, "-p"), "-o-p");
     }
 
     #[test]

@@ -933,3 +933,31 @@ fn points_per_group_come_from_the_manifest_or_the_flag_and_reach_every_gradebook
         .code(2)
         .stderr(predicate::str::contains("other cases or points"));
 }
+
+#[test]
+fn a_file_named_like_an_option_compiles_and_a_cached_ce_names_each_students_own_file() {
+    // `-1.cpp` would be an option to g++; the same text under two names is two students'
+    // own work, each told of its own file.
+    let class = Class::new(&[
+        ("-1.cpp", "ac_rows.cpp"),
+        ("z.cpp", "ac_rows.cpp"),
+        ("w.cpp", "ce_syntax.cpp"),
+        ("v.cpp", "ce_syntax.cpp"),
+    ]);
+    let (book, code) = class.batch("out", &[]);
+    assert_eq!(code, 1, "{book}");
+    for name in ["-1", "z"] {
+        assert_eq!(student(&book, name)["verdict"], "AC", "{name}: {book}");
+    }
+    for name in ["w", "v"] {
+        let s = student(&book, name);
+        assert_eq!(s["verdict"], "CE", "{name}: {book}");
+        let message = s["compile_error"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("{name}.cpp:")),
+            "{name}: {message}"
+        );
+        let other = if name == "w" { "v.cpp" } else { "w.cpp" };
+        assert!(!message.contains(other), "{name}: {message}");
+    }
+}
