@@ -9,7 +9,7 @@ use crate::cases::sound;
 use crate::exec::{Input, Limits};
 use crate::files;
 use crate::judge::judge;
-use crate::results::case::{Board, CaseResult, Figures};
+use crate::results::case::{Board, CaseResult, Explained, Figures};
 use crate::runner::Runner;
 use crate::status::Fault;
 use crate::submission::Program;
@@ -259,6 +259,13 @@ pub(crate) fn run_case(
         // Either way it is the data's fault, never this program's mark.
         return Err(sound::located(&error, &case.input, answer_path(case)?).into());
     }
+    // A wrong answer is explained from the whole output, before it is cut to an excerpt.
+    let explanation = matches!(
+        judgement.verdict,
+        reference::Verdict::WrongAnswer | reference::Verdict::Presentation
+    )
+    .then(|| Explained::of(plan.problem, input, &outcome.stdout))
+    .flatten();
     let mut output = outcome.stdout;
     output.truncate(OUTPUT_EXCERPT);
     let figures = Figures {
@@ -266,13 +273,9 @@ pub(crate) fn run_case(
         wall: outcome.wall,
         memory_kib: outcome.peak_kib,
     };
-    Ok(CaseResult::new(
-        &case.name,
-        judgement,
-        figures,
-        output,
-        outcome.stderr,
-    ))
+    let mut result = CaseResult::new(&case.name, judgement, figures, output, outcome.stderr);
+    result.explanation = explanation;
+    Ok(result)
 }
 
 /// A case runner without processes: recorded verdicts, for the scheduling tests of
@@ -387,6 +390,7 @@ pub(crate) mod fake {
             message: String::new(),
             output: Vec::new(),
             stderr: Vec::new(),
+            explanation: None,
         }
     }
 }

@@ -245,6 +245,7 @@ mod tests {
             message: String::new(),
             output: Vec::new(),
             stderr: Vec::new(),
+            explanation: None,
         }
     }
 

@@ -31,6 +31,51 @@ pub(crate) struct CaseResult {
     /// The end of its standard error.
     #[serde(default, with = "text", skip_serializing_if = "Vec::is_empty")]
     pub(crate) stderr: Vec<u8>,
+    /// Why a `WA` or `PE` is wrong, as the reference proves it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) explanation: Option<Explained>,
+}
+
+/// The reference's explanation of a wrong answer ([`reference::Explanation`]), kept as the
+/// CLI contract writes it: `{"reason": "...", "witness": [...]}`, with `"first"` (`"B"`,
+/// `"W"` or `null`) for fourinrow. (The typed steps behind it follow from the board and
+/// the witness: a report that draws them asks the reference again, from the input.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Explained {
+    /// One line: what was printed, what is right, and why.
+    pub(crate) reason: String,
+    /// flip: presses `[row, col]`; fourinrow: moves `[[row, col], [row, col]]`; swap: rows.
+    pub(crate) witness: Vec<serde_json::Value>,
+    /// fourinrow: the colour that moves first (`null` when no move is needed); absent for
+    /// the other problems.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub(crate) first: Option<Option<String>>,
+}
+
+impl Explained {
+    /// The explanation of `output` for `input` of `problem`; `None` when it is right, or
+    /// when the input does not parse (a sound case always does).
+    pub(crate) fn of(
+        problem: reference::Problem,
+        input: &[u8],
+        output: &[u8],
+    ) -> Option<Explained> {
+        let explanation = problem.explain(input, output).ok()??;
+        let value = serde_json::to_value(&explanation).ok()?;
+        serde_json::from_value(value).ok()
+    }
+}
+
+/// A field that is there, even as `null`: `Some(None)`.
+fn present<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
 }
 
 /// What one run measured, for [`CaseResult::new`].
@@ -62,6 +107,7 @@ impl CaseResult {
             message: judgement.message,
             output,
             stderr,
+            explanation: None,
         }
     }
 
@@ -147,6 +193,26 @@ mod tests {
         assert_eq!(
             (back.verdict, back.wall()),
             (Verdict::WrongAnswer, Duration::from_millis(3))
+        );
+    }
+
+    #[test]
+    fn an_explanation_is_kept_as_the_contract_writes_it_and_read_back() {
+        use reference::Problem;
+        let flip = Explained::of(Problem::Flip, b"wbww\nbbbw\nwbww\nwwww\n", b"3\n").unwrap();
+        let text = serde_json::to_string(&flip).unwrap();
+        assert_eq!(
+            text,
+            r#"{"reason":"you printed 3; 1 press suffices: (2,2)","witness":[[2,2]]}"#
+        );
+        assert_eq!(serde_json::from_str::<Explained>(&text).unwrap(), flip);
+        let four = Explained::of(Problem::FourInRow, b"BWBO\nWBWB\nBWBW\nWBWO\n", b"9\n").unwrap();
+        let text = serde_json::to_string(&four).unwrap();
+        assert!(text.contains(r#""first":"#), "{text}");
+        assert_eq!(serde_json::from_str::<Explained>(&text).unwrap(), four);
+        assert_eq!(
+            Explained::of(Problem::Flip, b"wbww\nbbbw\nwbww\nwwww\n", b"1\n"),
+            None
         );
     }
 
