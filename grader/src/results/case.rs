@@ -54,7 +54,18 @@ pub(crate) struct Explained {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
-    pub(crate) first: Option<Option<String>>,
+    pub(crate) first: Option<First>,
+}
+
+/// fourinrow's first mover, as the contract writes it: `"B"`, `"W"`, or `null` when no
+/// move is needed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum First {
+    /// `B` or `W`.
+    Colour(String),
+    /// No move is needed: `null`.
+    NoMove,
 }
 
 impl Explained {
@@ -71,11 +82,9 @@ impl Explained {
     }
 }
 
-/// A field that is there, even as `null`: `Some(None)`.
-fn present<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(deserializer).map(Some)
+/// A `first` that is there, even as `null` (`Some(First::NoMove)`).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<First>, D::Error> {
+    First::deserialize(deserializer).map(Some)
 }
 
 /// What one run measured, for [`CaseResult::new`].
@@ -210,6 +219,10 @@ mod tests {
         let text = serde_json::to_string(&four).unwrap();
         assert!(text.contains(r#""first":"#), "{text}");
         assert_eq!(serde_json::from_str::<Explained>(&text).unwrap(), four);
+        let solved = r#"{"reason":"r","witness":[],"first":null}"#;
+        let back: Explained = serde_json::from_str(solved).unwrap();
+        assert_eq!(back.first, Some(First::NoMove));
+        assert_eq!(serde_json::to_string(&back).unwrap(), solved);
         assert_eq!(
             Explained::of(Problem::Flip, b"wbww\nbbbw\nwbww\nwwww\n", b"1\n"),
             None
