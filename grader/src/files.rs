@@ -98,13 +98,24 @@ pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> Fault {
         io::ErrorKind::NotFound => "no such file or folder".to_owned(),
         io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
         // `f.txt/x`: name the file in the way, not the OS's "Not a directory".
-        io::ErrorKind::NotADirectory => crate::folders::file_in_the_way(path).map_or_else(
+        io::ErrorKind::NotADirectory => file_in_the_way(path).map_or_else(
             || "a folder in the path is a file".to_owned(),
             |file| format!("{} is a file, not a folder", file.display()),
         ),
         _ => error.to_string(),
     };
     Fault::Usage(format!("{}: cannot {action}: {reason}", path.display()))
+}
+
+/// The file that stands where a folder of `path` should be: `path` itself or one of the
+/// folders above it, when one of them is a file (the cause of `NotADirectory`).
+pub(crate) fn file_in_the_way(path: &Path) -> Option<&Path> {
+    path.ancestors().find(|p| is_file(p))
+}
+
+/// Whether `path` exists and is not a folder (links followed).
+fn is_file(path: &Path) -> bool {
+    !path.as_os_str().is_empty() && fs::metadata(path).is_ok_and(|m| !m.is_dir())
 }
 
 #[cfg(test)]

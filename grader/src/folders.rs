@@ -29,7 +29,7 @@ pub(crate) fn create(path: &Path) -> Result<(), Fault> {
     fs::create_dir_all(path).map_err(|e| {
         // `AlreadyExists` (a file at `path`) and `NotADirectory` (a file above it) say
         // nothing a person can act on: find the file and name it.
-        match file_in_the_way(path) {
+        match files::file_in_the_way(path) {
             Some(file) => not_a_folder(file, "create a folder"),
             None => files::cannot(path, "create", &e),
         }
@@ -42,17 +42,6 @@ pub(crate) fn not_a_folder(path: &Path, action: &str) -> Fault {
         "{}: cannot {action}: is a file, not a folder",
         path.display()
     ))
-}
-
-/// The file that stands where a folder of `path` should be: `path` itself or one of the
-/// folders above it, when one of them is a file (the cause of `NotADirectory`).
-pub(crate) fn file_in_the_way(path: &Path) -> Option<&Path> {
-    path.ancestors().find(|p| is_file(p))
-}
-
-/// Whether `path` exists and is not a folder (links followed).
-fn is_file(path: &Path) -> bool {
-    !path.as_os_str().is_empty() && fs::metadata(path).is_ok_and(|m| !m.is_dir())
 }
 
 #[cfg(test)]

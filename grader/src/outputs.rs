@@ -137,7 +137,7 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
 /// kind): see the module's rule. A missing folder is made later, in a parent that exists.
 pub(crate) fn folder(dir: &Path, files: &[(&str, Kind)], inputs: &Inputs) -> Result<(), Fault> {
     // A file at `dir` or above it is named as every command names one (`folders.rs`).
-    if let Some(file) = crate::folders::file_in_the_way(dir) {
+    if let Some(file) = crate::files::file_in_the_way(dir) {
         return Err(crate::folders::not_a_folder(file, "write into"));
     }
     folder_to_write(dir, inputs)

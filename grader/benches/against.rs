@@ -1,0 +1,174 @@
+//! This build's `grader` against another build of it, measured in the same run: the same
+//! commands, alternating A B A B, so that a change of the code (issue 15's results layer,
+//! its one worker pool) shows as a ratio of medians, whatever else the machine is doing.
+//!
+//! Run with `cargo bench -p grader --bench against -- OTHER_GRADER`, where OTHER_GRADER is
+//! the `grader` binary of another commit, e.g.:
+//!
+//! ```text
+//! git worktree add /tmp/old dd6e179
+//! cargo build --release -p grader --manifest-path /tmp/old/Cargo.toml --target-dir /tmp/old-target
+//! cargo bench -p grader --bench against -- /tmp/old-target/release/grader
+//! ```
+//!
+//! Commands: `test` of the bundled C submission on the 69 flip cases (two workers), `batch`
+//! of a class of 12 such students (a fresh output folder each time, compiles cached by a
+//! warm-up), and `fuzz` of it for 300 runs of one seed. Each in the `basic` tier, which
+//! every machine here has. A ratio above 1 means this build is slower.
+#![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::median;
+
+/// Rounds of A B for each command.
+const ROUNDS: usize = 9;
+/// Students in the batch's class.
+const STUDENTS: usize = 12;
+
+/// One command, run from `root`, timed; panics unless it exits with `status`.
+fn timed(grader: &Path, root: &Path, args: &[&str], cache: &Path, status: i32) -> Duration {
+    let start = Instant::now();
+    let output = Command::new(grader)
+        .args(args)
+        .current_dir(root)
+        .env("GRADER_CACHE_DIR", cache)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run grader");
+    let took = start.elapsed();
+    assert_eq!(
+        output.status.code(),
+        Some(status),
+        "{} {args:?}: {}",
+        grader.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    took
+}
+
+fn main() {
+    let Some(other) = std::env::args().skip(1).find(|a| !a.starts_with('-')) else {
+        println!("usage: cargo bench -p grader --bench against -- OTHER_GRADER");
+        return;
+    };
+    let other = fs::canonicalize(&other).expect("the other grader exists");
+    let this = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = tempfile::tempdir().expect("temp dir");
+    let source = repo.join("examples/flip/ac_bfs.c");
+    fs::copy(&source, root.path().join("sol.c")).expect("copy the submission");
+    for s in 0..STUDENTS {
+        let to = root.path().join(format!("class/s{s:02}.c"));
+        fs::create_dir_all(to.parent().expect("a parent")).expect("class folder");
+        // Each student's own text, so that each is its own compile.
+        let text = fs::read_to_string(&source).expect("read the submission");
+        fs::write(&to, format!("{text}\n/* student {s} */\n")).expect("write a student");
+    }
+    let cases = repo.join("cases/flip");
+    let cases = cases.to_str().expect("a UTF-8 path");
+    let test: &[&str] = &[
+        "test",
+        "flip",
+        "sol.c",
+        "--cases",
+        cases,
+        "--jobs",
+        "2",
+        "--sandbox",
+        "basic",
+        "--report",
+        "json",
+    ];
+    let fuzz: &[&str] = &[
+        "fuzz",
+        "flip",
+        "sol.c",
+        "--seed",
+        "1",
+        "--runs",
+        "300",
+        "--jobs",
+        "2",
+        "--no-regressions",
+        "--sandbox",
+        "basic",
+        "--report",
+        "json",
+    ];
+    let caches = [
+        tempfile::tempdir().expect("cache"),
+        tempfile::tempdir().expect("cache"),
+    ];
+    let graders = [&this, &other];
+    // Warm-up: every compile is cached for both, and the page cache is warm.
+    for (grader, cache) in graders.iter().zip(&caches) {
+        timed(grader, root.path(), test, cache.path(), 0);
+        let batch = [
+            "batch",
+            "flip",
+            "class",
+            "--cases",
+            cases,
+            "--out",
+            "warm",
+            "--sandbox",
+            "basic",
+            "--report",
+            "json",
+        ];
+        timed(grader, root.path(), &batch, cache.path(), 0);
+        fs::remove_dir_all(root.path().join("warm")).expect("remove the warm-up's gradebook");
+    }
+    println!(
+        "this build against {} ({ROUNDS} rounds, A B alternating; medians)",
+        other.display()
+    );
+    println!(
+        "{:<34} {:>10} {:>10} {:>7}",
+        "command", "this", "other", "ratio"
+    );
+    let mut run = 0;
+    let mut compare = |name: &str, args: &dyn Fn(usize) -> Vec<String>| {
+        let mut samples = [Vec::new(), Vec::new()];
+        for _ in 0..ROUNDS {
+            for (i, (grader, cache)) in graders.iter().zip(&caches).enumerate() {
+                run += 1;
+                let words = args(run);
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                samples[i].push(timed(grader, root.path(), &words, cache.path(), 0));
+            }
+        }
+        let [a, b] = samples.map(median);
+        println!(
+            "{name:<34} {:>8.0}ms {:>8.0}ms {:>7.3}",
+            a.as_secs_f64() * 1e3,
+            b.as_secs_f64() * 1e3,
+            a.as_secs_f64() / b.as_secs_f64()
+        );
+    };
+    let owned = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
+    compare("test (69 flip cases, --jobs 2)", &|_| owned(test));
+    compare("batch (12 students x 69 cases)", &|run| {
+        let out = format!("out-{run}");
+        owned(&[
+            "batch",
+            "flip",
+            "class",
+            "--cases",
+            cases,
+            "--out",
+            &out,
+            "--sandbox",
+            "basic",
+            "--report",
+            "json",
+        ])
+    });
+    compare("fuzz (300 runs, --jobs 2)", &|_| owned(fuzz));
+}
