@@ -17,6 +17,7 @@
 //! every machine here has. A ratio above 1 means this build is slower.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
+#[expect(dead_code, reason = "only the median is used here")]
 mod common;
 
 use std::fs;
@@ -52,6 +53,72 @@ fn timed(grader: &Path, root: &Path, args: &[&str], cache: &Path, status: i32) -
     took
 }
 
+/// The submission, and a class of [`STUDENTS`] students, in `root`.
+fn lay_out(root: &Path, repo: &Path) {
+    let source = repo.join("examples/flip/ac_bfs.c");
+    fs::copy(&source, root.join("sol.c")).expect("copy the submission");
+    for s in 0..STUDENTS {
+        let to = root.join(format!("class/s{s:02}.c"));
+        fs::create_dir_all(to.parent().expect("a parent")).expect("class folder");
+        // Each student's own text, so that each is its own compile.
+        let text = fs::read_to_string(&source).expect("read the submission");
+        fs::write(&to, format!("{text}\n/* student {s} */\n")).expect("write a student");
+    }
+}
+
+/// The two graders, each with its own compile cache, and the folder they run in.
+struct Contest<'a> {
+    graders: [&'a Path; 2],
+    caches: [&'a Path; 2],
+    root: &'a Path,
+}
+
+impl Contest<'_> {
+    /// Runs `args(run)` with each grader in turn, [`ROUNDS`] times; prints the medians and
+    /// their ratio.
+    fn compare(&self, name: &str, args: &dyn Fn(usize) -> Vec<String>) {
+        let mut samples = [Vec::new(), Vec::new()];
+        let mut run = 0;
+        for _ in 0..ROUNDS {
+            for (i, (grader, cache)) in self.graders.iter().zip(self.caches).enumerate() {
+                run += 1;
+                let words = args(run);
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                samples[i].push(timed(grader, self.root, &words, cache, 0));
+            }
+        }
+        let [a, b] = samples.map(median);
+        println!(
+            "{name:<34} {:>8.0}ms {:>8.0}ms {:>7.3}",
+            a.as_secs_f64() * 1e3,
+            b.as_secs_f64() * 1e3,
+            a.as_secs_f64() / b.as_secs_f64()
+        );
+    }
+}
+
+/// `words` as owned strings.
+fn owned(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| (*w).to_owned()).collect()
+}
+
+/// `grader batch` of the class into `out`.
+fn batch(cases: &str, out: &str) -> Vec<String> {
+    owned(&[
+        "batch",
+        "flip",
+        "class",
+        "--cases",
+        cases,
+        "--out",
+        out,
+        "--sandbox",
+        "basic",
+        "--report",
+        "json",
+    ])
+}
+
 fn main() {
     let Some(other) = std::env::args().skip(1).find(|a| !a.starts_with('-')) else {
         println!("usage: cargo bench -p grader --bench against -- OTHER_GRADER");
@@ -61,18 +128,10 @@ fn main() {
     let this = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let root = tempfile::tempdir().expect("temp dir");
-    let source = repo.join("examples/flip/ac_bfs.c");
-    fs::copy(&source, root.path().join("sol.c")).expect("copy the submission");
-    for s in 0..STUDENTS {
-        let to = root.path().join(format!("class/s{s:02}.c"));
-        fs::create_dir_all(to.parent().expect("a parent")).expect("class folder");
-        // Each student's own text, so that each is its own compile.
-        let text = fs::read_to_string(&source).expect("read the submission");
-        fs::write(&to, format!("{text}\n/* student {s} */\n")).expect("write a student");
-    }
+    lay_out(root.path(), &repo);
     let cases = repo.join("cases/flip");
     let cases = cases.to_str().expect("a UTF-8 path");
-    let test: &[&str] = &[
+    let test = owned(&[
         "test",
         "flip",
         "sol.c",
@@ -84,8 +143,8 @@ fn main() {
         "basic",
         "--report",
         "json",
-    ];
-    let fuzz: &[&str] = &[
+    ]);
+    let fuzz = owned(&[
         "fuzz",
         "flip",
         "sol.c",
@@ -100,29 +159,22 @@ fn main() {
         "basic",
         "--report",
         "json",
-    ];
+    ]);
     let caches = [
         tempfile::tempdir().expect("cache"),
         tempfile::tempdir().expect("cache"),
     ];
-    let graders = [&this, &other];
+    let contest = Contest {
+        graders: [&this, &other],
+        caches: [caches[0].path(), caches[1].path()],
+        root: root.path(),
+    };
     // Warm-up: every compile is cached for both, and the page cache is warm.
-    for (grader, cache) in graders.iter().zip(&caches) {
-        timed(grader, root.path(), test, cache.path(), 0);
-        let batch = [
-            "batch",
-            "flip",
-            "class",
-            "--cases",
-            cases,
-            "--out",
-            "warm",
-            "--sandbox",
-            "basic",
-            "--report",
-            "json",
-        ];
-        timed(grader, root.path(), &batch, cache.path(), 0);
+    for (grader, cache) in contest.graders.iter().zip(contest.caches) {
+        for words in [&test, &batch(cases, "warm")] {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            timed(grader, root.path(), &words, cache, 0);
+        }
         fs::remove_dir_all(root.path().join("warm")).expect("remove the warm-up's gradebook");
     }
     println!(
@@ -133,42 +185,9 @@ fn main() {
         "{:<34} {:>10} {:>10} {:>7}",
         "command", "this", "other", "ratio"
     );
-    let mut run = 0;
-    let mut compare = |name: &str, args: &dyn Fn(usize) -> Vec<String>| {
-        let mut samples = [Vec::new(), Vec::new()];
-        for _ in 0..ROUNDS {
-            for (i, (grader, cache)) in graders.iter().zip(&caches).enumerate() {
-                run += 1;
-                let words = args(run);
-                let words: Vec<&str> = words.iter().map(String::as_str).collect();
-                samples[i].push(timed(grader, root.path(), &words, cache.path(), 0));
-            }
-        }
-        let [a, b] = samples.map(median);
-        println!(
-            "{name:<34} {:>8.0}ms {:>8.0}ms {:>7.3}",
-            a.as_secs_f64() * 1e3,
-            b.as_secs_f64() * 1e3,
-            a.as_secs_f64() / b.as_secs_f64()
-        );
-    };
-    let owned = |words: &[&str]| words.iter().map(|w| (*w).to_owned()).collect::<Vec<_>>();
-    compare("test (69 flip cases, --jobs 2)", &|_| owned(test));
-    compare("batch (12 students x 69 cases)", &|run| {
-        let out = format!("out-{run}");
-        owned(&[
-            "batch",
-            "flip",
-            "class",
-            "--cases",
-            cases,
-            "--out",
-            &out,
-            "--sandbox",
-            "basic",
-            "--report",
-            "json",
-        ])
+    contest.compare("test (69 flip cases, --jobs 2)", &|_| test.clone());
+    contest.compare("batch (12 students x 69 cases)", &|run| {
+        batch(cases, &format!("out-{run}"))
     });
-    compare("fuzz (300 runs, --jobs 2)", &|_| owned(fuzz));
+    contest.compare("fuzz (300 runs, --jobs 2)", &|_| fuzz.clone());
 }
