@@ -20,7 +20,7 @@ use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::gradebook::{Gradebook, SkippedReport, StudentReport, Tally};
 use crate::results::limits::LimitsRecord;
 use crate::results::mark::{self, Mark};
-use crate::results::submission::{Build, SubmissionResult};
+use crate::results::submission::{Build, Scoring, SubmissionResult};
 use crate::submission::diagnosis;
 
 /// The limits of every sample.
@@ -96,6 +96,7 @@ fn submission(names: &[&str], build: Build, cases: Vec<CaseResult>) -> Submissio
         names: names.iter().map(|&n| n.to_owned()).collect(),
         cases,
         boards: boards(names),
+        scoring: Scoring::default(),
     }
 }
 
