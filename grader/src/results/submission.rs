@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use reference::{Problem, Verdict};
 
 use super::case::{Board, CaseResult};
-use crate::cases::discover::Case;
-use crate::cases::points::{self, Points};
 use super::limits::LimitsRecord;
 use super::mark;
+use crate::cases::discover::Case;
+use crate::cases::points::{self, Points};
 use crate::submission::diagnosis::{self, Suggestion};
 
 /// How a submission was built.
