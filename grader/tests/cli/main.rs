@@ -12,6 +12,7 @@ mod batch_command;
 mod box_containment;
 mod docs;
 mod explain;
+mod explain_reports;
 mod fuzz_command;
 mod hostile;
 mod interrupt;
