@@ -78,16 +78,19 @@ pub(crate) struct SubmissionResult {
     pub(crate) scoring: Scoring,
 }
 
-/// When a student sees a secret case's result on Gradescope (its `visibility` values).
+/// When a student sees a secret case's result on Gradescope (its `visibility` values,
+/// which `--gradescope-visibility` takes as Gradescope spells them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Visibility {
     /// Never (the teacher sees it).
     Hidden,
     /// After the due date.
+    #[value(name = "after_due_date")]
     AfterDueDate,
     /// Once the grades are published.
     #[default]
+    #[value(name = "after_published")]
     AfterPublished,
     /// At once.
     Visible,

@@ -301,3 +301,47 @@ fn the_replay_refuses_a_witness_one_step_short_or_illegal() {
     let swap = serde_json::json!({"reason": "r", "witness": ["OWB", "OBW", "BOW"]});
     assert!(replay("swap", "WOB\n", "3\nOWB\nBWO\nBOW\n", &swap).is_err());
 }
+
+#[test]
+fn the_human_reports_say_why_and_draw_the_minimum_step_by_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    // One press at (2,2) solves it; the program prints 3.
+    write(&cases, "secret/01.in", "wbww\nbbbw\nwbww\nwwww\n");
+    write(&cases, "secret/01.ans", "1\n");
+    let test = grader()
+        .args(["test", "flip", "--cmd", "echo 3", "--jobs", "1", "--cases"])
+        .arg(&cases)
+        .output()
+        .unwrap();
+    assert_eq!(test.status.code(), Some(1));
+    let text = String::from_utf8(test.stdout).unwrap();
+    assert!(
+        text.contains(
+            "  why: you printed 3; 1 press suffices: (2,2)\n\
+             \x20   start         press (2,2)\n\
+             \x20   wbww          wwww\n"
+        ),
+        "{text}"
+    );
+    let fuzz = grader()
+        .current_dir(dir.path())
+        .args(["fuzz", "flip", "--cmd", &mutant("flip", "no-zero")])
+        .args([
+            "--seed",
+            "1",
+            "--runs",
+            "50",
+            "--no-regressions",
+            "--jobs",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(fuzz.status.code(), Some(1));
+    let text = String::from_utf8(fuzz.stdout).unwrap();
+    assert!(
+        text.contains("  why: the board is already solved, so the answer is 0\n    start\n"),
+        "{text}"
+    );
+}

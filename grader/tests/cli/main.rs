@@ -14,6 +14,7 @@ mod docs;
 mod explain;
 mod explain_reports;
 mod fuzz_command;
+mod gradescope;
 mod hostile;
 mod interrupt;
 mod languages;
