@@ -3,6 +3,7 @@
 //! the points earned, a one-line summary, and one test per case, scored by the case
 //! folder's points (or 1 a case). A `CE` is a failed `build` test and every case at 0.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use reference::Verdict;
@@ -134,11 +135,12 @@ fn summary(result: &SubmissionResult) -> String {
         line.push_str(&first.name);
     }
     if verdict != Verdict::CompileError || result.scoring.points.is_some() {
-        line.push_str(&format!(
+        let _ = write!(
+            line,
             "; {} of {} points",
             result.scoring.earned(&result.cases),
             cents(result.scoring.most())
-        ));
+        );
     }
     line
 }

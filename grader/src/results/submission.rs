@@ -204,3 +204,57 @@ impl SubmissionResult {
         diagnosis::suggestion(&self.language, self.build.compile_error()?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::case::Figures;
+    use reference::Judgement;
+
+    fn scoring(points: Option<Points>) -> Scoring {
+        Scoring {
+            points,
+            groups: [
+                ("sample/01", "sample"),
+                ("a/01", "a"),
+                ("a/02", "a"),
+                ("a/03", "a"),
+            ]
+            .into_iter()
+            .map(|(n, g)| (n.to_owned(), g.to_owned()))
+            .collect(),
+            secret_visibility: Visibility::AfterPublished,
+        }
+    }
+
+    fn ac(name: &str) -> CaseResult {
+        CaseResult::new(
+            name,
+            Judgement::accepted(),
+            Figures::default(),
+            Vec::new(),
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn a_case_is_worth_its_groups_share_and_earns_it_when_ac() {
+        let s = scoring(Some(Points::from([
+            ("sample".to_owned(), 0.0),
+            ("a".to_owned(), 10.0),
+        ])));
+        assert!((s.worth("a/01") - 10.0 / 3.0).abs() < 1e-9);
+        assert!(s.worth("sample/01").abs() < f64::EPSILON);
+        assert!((s.most() - 10.0).abs() < f64::EPSILON);
+        assert!((s.earned(&[ac("a/01"), ac("a/02")]) - 6.67).abs() < 1e-9);
+        assert!(s.is_sample("sample/01") && !s.is_sample("a/01"));
+    }
+
+    #[test]
+    fn without_points_each_case_is_worth_one() {
+        let s = scoring(None);
+        assert!((s.worth("a/02") - 1.0).abs() < f64::EPSILON);
+        assert!((s.most() - 4.0).abs() < f64::EPSILON);
+        assert!((s.earned(&[ac("sample/01"), ac("a/03")]) - 2.0).abs() < f64::EPSILON);
+    }
+}

@@ -7,7 +7,6 @@
 use std::fs;
 use std::path::Path;
 
-use predicates::prelude::*;
 use serde_json::Value;
 
 use super::{FLIP_SAMPLE, grader, one_error_line, repo, write};
