@@ -115,7 +115,8 @@ pub(crate) struct TestArgs {
     /// Cases run at once. Default: the number of cores.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) jobs: Option<u32>,
-    /// The report: human (coloured on a terminal), json (docs/cli.md) or junit.
+    /// The report: human (coloured on a terminal), json (docs/cli.md), junit or
+    /// gradescope (its autograder `results.json`).
     #[arg(long, value_enum, default_value_t = TestReport::Human)]
     pub(crate) report: TestReport,
     /// Write the report to this file (atomically) instead of stdout.
@@ -124,6 +125,15 @@ pub(crate) struct TestArgs {
     /// Stop starting cases after the first one that is not AC.
     #[arg(long)]
     pub(crate) fail_fast: bool,
+    /// What group GROUP of cases is worth (`secret/answers=40`), over the case folder
+    /// manifest's `points`; repeatable. Scores `--report gradescope`: each case is worth
+    /// its group's points over the group's cases (1 without points).
+    #[arg(long, value_name = "GROUP=POINTS")]
+    pub(crate) points: Vec<crate::cases::points::PointsRule>,
+    /// `--report gradescope`: when students see the secret cases' results (the samples
+    /// are always visible).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t)]
+    pub(crate) gradescope_visibility: crate::results::submission::Visibility,
 }
 
 /// What to run: a file or a command line, and how to build it.
@@ -351,6 +361,8 @@ pub(crate) enum TestReport {
     Json,
     /// JUnit XML, one `<testcase>` per case.
     Junit,
+    /// Gradescope's autograder `results.json` (`grader test` only).
+    Gradescope,
 }
 
 /// Arguments of `grader gen`.

@@ -30,6 +30,9 @@ const DEFAULT_RUNS: u64 = 1000;
 pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     // Everything the call names is checked before anything runs.
+    if args.report == TestReport::Gradescope {
+        return Err(gradescope_is_for_test());
+    }
     if args.exhaustive && problem.enumerate().is_none() {
         return Err(Fault::Usage(format!(
             "--exhaustive: the inputs of {problem} are too many to enumerate; use --runs or --duration"
@@ -250,6 +253,7 @@ fn report_and_status(
         TestReport::Human => Exporter::styled(human::report),
         TestReport::Json => Exporter::raw(json::fuzz),
         TestReport::Junit => Exporter::raw(junit::fuzz),
+        TestReport::Gradescope => return Err(gradescope_is_for_test()),
     };
     match &args.report_file {
         Some(path) => {
@@ -265,6 +269,14 @@ fn report_and_status(
     Ok(Status::failed_if(
         facts.compile_error.is_some() || facts.found.is_some(),
     ))
+}
+
+/// `--report gradescope` scores cases, which a fuzz run has none of.
+fn gradescope_is_for_test() -> Fault {
+    Fault::Usage(
+        "--report gradescope: a fuzz run has no cases to score; use it with `grader test`"
+            .to_owned(),
+    )
 }
 
 /// The rule of outputs (`outputs`) for the regressions file, `--report-file` and `--save`,

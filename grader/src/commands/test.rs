@@ -8,9 +8,9 @@ use crate::grade::{self, CaseWorker, Plan};
 use crate::outputs::{self, Kind, Parent};
 use crate::report::export::Exporter;
 use crate::report::human::submission::{self as human, Heading};
-use crate::report::{self, json, junit, progress::TestProgress};
+use crate::report::{self, gradescope, json, junit, progress::TestProgress};
 use crate::results::limits::LimitsRecord;
-use crate::results::submission::{Build, SubmissionResult};
+use crate::results::submission::{Build, Scoring, SubmissionResult};
 use crate::status::{Fault, Status};
 use crate::submission::Built;
 
@@ -22,6 +22,10 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
         let inputs = super::inputs(Some(&args.submission), cases.iter().map(|c| &c.case));
         outputs::file(path, Kind::Report, Parent::MustExist, &inputs)?;
     }
+    let folder = super::case_folder(problem, args.cases.as_deref());
+    let found: Vec<_> = cases.iter().map(|c| c.case.clone()).collect();
+    let points = crate::cases::points::of_folder(&folder, problem, &args.points, &found)?;
+    let scoring = Scoring::of(points, &found, args.gradescope_visibility);
     let limits = super::limits(&args.limits)?;
     let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
     let mut progress =
@@ -70,12 +74,14 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             .iter()
             .map(|c| (c.case.name.clone(), c.text.board()))
             .collect(),
+        scoring,
     };
     let exporter = match args.report {
         TestReport::Human if progress.streamed() => Exporter::styled(human::after_streamed_table),
         TestReport::Human => Exporter::styled(human::report),
         TestReport::Json => Exporter::raw(json::submission),
         TestReport::Junit => Exporter::raw(junit::submission),
+        TestReport::Gradescope => Exporter::raw(gradescope::submission),
     };
     match &args.report_file {
         Some(path) => {

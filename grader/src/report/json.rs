@@ -7,6 +7,7 @@ use reference::Verdict;
 use serde::Serialize;
 
 use super::human::fuzz::answer_of;
+use crate::results::case::Explained;
 use crate::results::check::CheckResult;
 use crate::results::finding::FuzzResult;
 use crate::results::gradebook::Gradebook;
@@ -38,6 +39,9 @@ struct CaseJson<'a> {
     wall_ms: f64,
     memory_kib: u64,
     message: &'a str,
+    /// A `WA` or `PE`'s explanation; absent otherwise, as in a gradebook's cases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<&'a Explained>,
 }
 
 /// `grader fuzz`'s report.
@@ -84,6 +88,9 @@ struct ShrunkJson<'a> {
     got: String,
     steps: u32,
     simplified: u32,
+    /// A `WA` or `PE`'s explanation; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explanation: Option<Explained>,
 }
 
 /// `grader check`'s one line.
@@ -113,6 +120,7 @@ pub(crate) fn submission(result: &SubmissionResult, out: &mut dyn Write) -> io::
                 wall_ms: 0.0,
                 memory_kib: 0,
                 message: "compile error",
+                explanation: None,
             })
             .collect(),
         None => result
@@ -125,6 +133,7 @@ pub(crate) fn submission(result: &SubmissionResult, out: &mut dyn Write) -> io::
                 wall_ms: r.wall_ms,
                 memory_kib: r.memory_kib,
                 message: &r.message,
+                explanation: r.explanation.as_ref(),
             })
             .collect(),
     };
@@ -166,6 +175,7 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
                 got: shown(&s.failure.output),
                 steps: s.steps,
                 simplified: s.simplified,
+                explanation: found.explanation(result.problem),
             },
             replay: &found.replay,
             saved: found

@@ -40,12 +40,14 @@ fn compile_error(message: &str, suggestion: Option<&Suggestion>) -> TestCaseStat
     status
 }
 
-/// A case that ran: its verdict, why, and its wall time.
+/// A case that ran: its verdict, why (with the reference's explanation of a `WA` or `PE`
+/// as the failure's text), and its wall time.
 fn case(r: &CaseResult) -> TestCase {
-    let mut case = TestCase::new(
-        r.name.clone(),
-        status(r.verdict, format!("{}: {}", r.verdict, r.message)),
-    );
+    let mut status = status(r.verdict, format!("{}: {}", r.verdict, r.message));
+    if let Some(explained) = &r.explanation {
+        status.set_description(format!("why: {}", explained.reason));
+    }
+    let mut case = TestCase::new(r.name.clone(), status);
     case.set_time(r.wall());
     case
 }
@@ -80,12 +82,16 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
         (Some(message), _) => compile_error(message, result.suggestion().as_ref()),
         (None, Some(found)) => {
             let mut status = status(found.shrunk.failure.verdict, result.summary());
+            let why = found
+                .explanation(result.problem)
+                .map(|e| format!("\nwhy: {}", e.reason));
             status.set_description(format!(
-                "input:\n{}\nexpected:\n{}\ngot:\n{}\n{}\nreplay: {}",
+                "input:\n{}\nexpected:\n{}\ngot:\n{}\n{}{}\nreplay: {}",
                 found.shrunk.input,
                 answer_of(result.problem, &found.shrunk.input),
                 reference::visible::escape_lines(&found.shrunk.failure.output),
                 found.shrunk.failure.message,
+                why.unwrap_or_default(),
                 found.replay
             ));
             status

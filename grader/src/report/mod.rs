@@ -4,6 +4,7 @@
 
 pub(crate) mod csv;
 pub(crate) mod export;
+pub(crate) mod gradescope;
 pub(crate) mod html;
 pub(crate) mod human;
 pub(crate) mod json;

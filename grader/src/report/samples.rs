@@ -20,7 +20,7 @@ use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::gradebook::{Gradebook, SkippedReport, StudentReport, Tally};
 use crate::results::limits::LimitsRecord;
 use crate::results::mark::{self, Mark};
-use crate::results::submission::{Build, SubmissionResult};
+use crate::results::submission::{Build, Scoring, SubmissionResult};
 use crate::submission::diagnosis;
 
 /// The limits of every sample.
@@ -96,6 +96,7 @@ fn submission(names: &[&str], build: Build, cases: Vec<CaseResult>) -> Submissio
         names: names.iter().map(|&n| n.to_owned()).collect(),
         cases,
         boards: boards(names),
+        scoring: scoring_of(names),
     }
 }
 
@@ -450,4 +451,114 @@ pub(super) fn checks() -> [CheckResult; 2] {
             },
         },
     ]
+}
+
+// ------------------------------------------------ explanations and Gradescope (issue 16)
+
+/// A case `name` of `problem` on `input` (whose answer is `answer`) that printed
+/// `output`: `WA`, with the reference's explanation as `grader test` keeps it.
+fn explained_case(
+    problem: Problem,
+    name: &str,
+    (input, answer): (&str, &str),
+    output: &str,
+) -> (CaseResult, Board) {
+    let judgement = problem
+        .check(input.as_bytes(), Some(answer.as_bytes()), output.as_bytes())
+        .expect("a sound sample");
+    assert_eq!(judgement.verdict, Verdict::WrongAnswer, "{name}");
+    let mut result = case(name, judgement.verdict, &judgement.message, output, "");
+    result.explanation =
+        crate::results::case::Explained::of(problem, input.as_bytes(), output.as_bytes());
+    assert!(result.explanation.is_some(), "{name}: the sample is wrong");
+    let board = Board {
+        input: input.to_owned(),
+        answer: answer.to_owned(),
+    };
+    (result, board)
+}
+
+/// `grader test` of `problem` with one `AC` sample and the `WA` `wrong` (explained).
+fn explained(problem: Problem, wrong: (CaseResult, Board)) -> SubmissionResult {
+    let names = ["sample/01", wrong.0.name.as_str()].map(str::to_owned);
+    let mut result = submission(&["sample/01", &names[1]], Build::Compiled, Vec::new());
+    result.problem = problem;
+    result.cases = vec![accepted(&names[0]), wrong.0];
+    result.boards.insert(names[1].clone(), wrong.1);
+    result
+}
+
+/// A flip `WA`: 3 printed for a board one press solves.
+pub(super) fn flip_explained() -> SubmissionResult {
+    let board = ("wbww\nbbbw\nwbww\nwwww\n", "1\n");
+    explained(
+        Problem::Flip,
+        explained_case(Problem::Flip, "secret/answers/01", board, "3\n"),
+    )
+}
+
+/// A fourinrow `WA`: 9 printed for a board solved in 5 (drawn in one band of six grids).
+pub(super) fn fourinrow_explained() -> SubmissionResult {
+    let board = ("BWBO\nWBWB\nBWBW\nWBWO\n", "5\n");
+    explained(
+        Problem::FourInRow,
+        explained_case(Problem::FourInRow, "secret/answers/01", board, "9\n"),
+    )
+}
+
+/// A swap `WA`: an illegal third row, beside a minimum sequence.
+pub(super) fn swap_explained() -> SubmissionResult {
+    let board = ("WOB\n", "3\nOWB\nBWO\nBOW\n");
+    explained(
+        Problem::Swap,
+        explained_case(
+            Problem::Swap,
+            "secret/answers/01",
+            board,
+            "3\nOWB\nOBW\nBOW\n",
+        ),
+    )
+}
+
+/// [`wrong_answer`] scored with points: the samples worth nothing, the secret cases 60,
+/// secret results shown once published.
+pub(super) fn wrong_answer_with_points() -> SubmissionResult {
+    let mut result = wrong_answer();
+    let groups = [
+        ("sample/01", "sample"),
+        ("secret/answers/01", "secret/answers"),
+        ("secret/answers/02", "secret/answers"),
+        ("secret/answers/03", "secret/answers"),
+    ];
+    result.names = groups.iter().map(|(n, _)| (*n).to_owned()).collect();
+    result.cases.push(accepted("secret/answers/02"));
+    result.cases.push(accepted("secret/answers/03"));
+    result.scoring = Scoring {
+        points: Some(BTreeMap::from([
+            ("sample".to_owned(), 0.0),
+            ("secret/answers".to_owned(), 60.0),
+        ])),
+        groups: groups
+            .iter()
+            .map(|(n, g)| ((*n).to_owned(), (*g).to_owned()))
+            .collect(),
+        secret_visibility: crate::results::submission::Visibility::AfterPublished,
+    };
+    result
+}
+
+/// Each case's group (its folder), no points, secret results shown once published.
+fn scoring_of(names: &[&str]) -> Scoring {
+    Scoring {
+        groups: names
+            .iter()
+            .map(|&n| {
+                (
+                    n.to_owned(),
+                    n.rsplit_once('/').map_or(".", |(g, _)| g).to_owned(),
+                )
+            })
+            .collect(),
+        ..Scoring::default()
+    }
 }

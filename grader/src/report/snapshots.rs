@@ -6,7 +6,7 @@ use insta::assert_snapshot;
 
 use super::export::Exporter;
 use super::human::gradebook::Saved;
-use super::{csv, html, human, json, junit, samples, style};
+use super::{csv, gradescope, html, human, json, junit, samples, style};
 use crate::results::submission::SubmissionResult;
 
 /// What `exporter` writes for `value`, with its styles.
@@ -176,4 +176,40 @@ fn the_reports_of_cases_and_check() {
         lines += &plain(Exporter::raw(json::check), result);
     }
     assert_snapshot!("check", lines);
+}
+
+#[test]
+fn test_reports_explain_each_wrong_answer() {
+    for (name, result) in [
+        ("flip", samples::flip_explained()),
+        ("fourinrow", samples::fourinrow_explained()),
+        ("swap", samples::swap_explained()),
+    ] {
+        let human = plain(Exporter::styled(human::submission::report), &result);
+        assert!(human.contains("\n  why: "), "{human}");
+        // The grids fit a terminal of 100 columns (the reason is one line, however long).
+        let grids = human.lines().filter(|l| l.starts_with("    "));
+        assert!(
+            grids.into_iter().all(|l| l.chars().count() <= 100),
+            "{human}"
+        );
+        assert_snapshot!(format!("explained_{name}.human"), human);
+        let json = plain(Exporter::raw(json::submission), &result);
+        assert_snapshot!(format!("explained_{name}.json"), json);
+        let junit = plain(Exporter::raw(junit::submission), &result);
+        assert!(junit.contains("why: "), "{junit}");
+        let gradescope = plain(Exporter::raw(gradescope::submission), &result);
+        assert_snapshot!(format!("explained_{name}.gradescope"), gradescope);
+    }
+}
+
+#[test]
+fn gradescope_results_of_every_test_sample() {
+    for (name, result) in submissions()
+        .into_iter()
+        .chain([("points", samples::wrong_answer_with_points())])
+    {
+        let text = plain(Exporter::raw(gradescope::submission), &result);
+        assert_snapshot!(format!("gradescope_{name}.json"), text);
+    }
 }

@@ -237,7 +237,7 @@ mod tests {
     fn a_missing_value_lists_the_valid_ones_too() {
         assert_eq!(
             line(&["test", "flip", "a.c", "--report"]),
-            "--report: a value is required (expected one of human, json, junit) \
+            "--report: a value is required (expected one of human, json, junit, gradescope) \
              (see `grader test --help`)"
         );
     }

@@ -7,6 +7,7 @@ use std::time::Duration;
 use fuzz::{Finding, Regression, Shrunk};
 use reference::{Problem, Verdict};
 
+use super::case::Explained;
 use super::limits::LimitsRecord;
 use crate::submission::diagnosis::{self, Suggestion};
 
@@ -49,6 +50,20 @@ pub(crate) struct Found {
     pub(crate) saved: Vec<PathBuf>,
     /// The regressions file it was added to.
     pub(crate) recorded: Option<PathBuf>,
+}
+
+impl Found {
+    /// Why the shrunk input's output is wrong, as the reference proves it: for a `WA` or
+    /// `PE` only (a crash or a timeout is wrong for its own reason).
+    pub(crate) fn explanation(&self, problem: Problem) -> Option<Explained> {
+        let failure = &self.shrunk.failure;
+        matches!(
+            failure.verdict,
+            Verdict::WrongAnswer | Verdict::Presentation
+        )
+        .then(|| Explained::of(problem, self.shrunk.input.as_bytes(), &failure.output))
+        .flatten()
+    }
 }
 
 /// Everything a fuzz report says.

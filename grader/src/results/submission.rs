@@ -8,6 +8,8 @@ use reference::{Problem, Verdict};
 use super::case::{Board, CaseResult};
 use super::limits::LimitsRecord;
 use super::mark;
+use crate::cases::discover::Case;
+use crate::cases::points::{self, Points};
 use crate::submission::diagnosis::{self, Suggestion};
 
 /// How a submission was built.
@@ -72,6 +74,105 @@ pub(crate) struct SubmissionResult {
     pub(crate) cases: Vec<CaseResult>,
     /// Each case's input and answer, by name.
     pub(crate) boards: BTreeMap<String, Board>,
+    /// What the cases are worth, and who sees a secret case (`--report gradescope`).
+    pub(crate) scoring: Scoring,
+}
+
+/// When a student sees a secret case's result on Gradescope (its `visibility` values,
+/// which `--gradescope-visibility` takes as Gradescope spells them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Visibility {
+    /// Never (the teacher sees it).
+    Hidden,
+    /// After the due date.
+    #[value(name = "after_due_date")]
+    AfterDueDate,
+    /// Once the grades are published.
+    #[default]
+    #[value(name = "after_published")]
+    AfterPublished,
+    /// At once.
+    Visible,
+}
+
+/// What the cases of a folder are worth: the groups' points (a manifest's `points`, or
+/// `--points`), each case's group, and who sees a secret case.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Scoring {
+    /// Points by group; `None` when none are given (each case is then worth 1).
+    pub(crate) points: Option<Points>,
+    /// Each case's group, by case name.
+    pub(crate) groups: BTreeMap<String, String>,
+    /// When a student sees a secret (not sample) case's result.
+    pub(crate) secret_visibility: Visibility,
+}
+
+/// The group of the sample cases, which every student sees.
+const SAMPLE: &str = "sample";
+
+impl Scoring {
+    /// The scoring of `cases` with `points` (from [`points::of_folder`]).
+    pub(crate) fn of(
+        points: Option<Points>,
+        cases: &[Case],
+        secret_visibility: Visibility,
+    ) -> Scoring {
+        Scoring {
+            points,
+            groups: cases
+                .iter()
+                .map(|c| (c.name.clone(), c.group().to_owned()))
+                .collect(),
+            secret_visibility,
+        }
+    }
+
+    /// How many cases group `group` has.
+    fn cases_in(&self, group: &str) -> usize {
+        self.groups.values().filter(|g| *g == group).count()
+    }
+
+    /// What case `name` is worth: its group's points shared equally by the group's cases;
+    /// 1 when no points are given.
+    pub(crate) fn worth(&self, name: &str) -> f64 {
+        let Some(points) = &self.points else {
+            return 1.0;
+        };
+        let Some(group) = self.groups.get(name) else {
+            return 0.0;
+        };
+        let worth = points.get(group).copied().unwrap_or(0.0);
+        worth / self.cases_in(group).max(1) as f64
+    }
+
+    /// What the whole folder is worth.
+    pub(crate) fn most(&self) -> f64 {
+        self.points
+            .as_ref()
+            .map_or(self.groups.len() as f64, points::most)
+    }
+
+    /// The points earned by `cases` (the results; a case not among them earns nothing):
+    /// each group's share of its `AC` cases ([`points::earned`]), or the number of `AC`
+    /// cases when no points are given.
+    pub(crate) fn earned(&self, cases: &[CaseResult]) -> f64 {
+        let passed = |group: &str| {
+            cases
+                .iter()
+                .filter(|c| c.accepted() && self.groups.get(&c.name).is_some_and(|g| g == group))
+                .count()
+        };
+        match &self.points {
+            Some(points) => points::earned(points, |g| (passed(g), self.cases_in(g))),
+            None => cases.iter().filter(|c| c.accepted()).count() as f64,
+        }
+    }
+
+    /// Whether case `name` is a sample (every student sees it).
+    pub(crate) fn is_sample(&self, name: &str) -> bool {
+        self.groups.get(name).is_some_and(|g| g == SAMPLE)
+    }
 }
 
 impl SubmissionResult {
@@ -101,5 +202,59 @@ impl SubmissionResult {
     /// The profile a `CE`'s message points to (`--lang poj`), if any.
     pub(crate) fn suggestion(&self) -> Option<Suggestion> {
         diagnosis::suggestion(&self.language, self.build.compile_error()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::case::Figures;
+    use reference::Judgement;
+
+    fn scoring(points: Option<Points>) -> Scoring {
+        Scoring {
+            points,
+            groups: [
+                ("sample/01", "sample"),
+                ("a/01", "a"),
+                ("a/02", "a"),
+                ("a/03", "a"),
+            ]
+            .into_iter()
+            .map(|(n, g)| (n.to_owned(), g.to_owned()))
+            .collect(),
+            secret_visibility: Visibility::AfterPublished,
+        }
+    }
+
+    fn ac(name: &str) -> CaseResult {
+        CaseResult::new(
+            name,
+            Judgement::accepted(),
+            Figures::default(),
+            Vec::new(),
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn a_case_is_worth_its_groups_share_and_earns_it_when_ac() {
+        let s = scoring(Some(Points::from([
+            ("sample".to_owned(), 0.0),
+            ("a".to_owned(), 10.0),
+        ])));
+        assert!((s.worth("a/01") - 10.0 / 3.0).abs() < 1e-9);
+        assert!(s.worth("sample/01").abs() < f64::EPSILON);
+        assert!((s.most() - 10.0).abs() < f64::EPSILON);
+        assert!((s.earned(&[ac("a/01"), ac("a/02")]) - 6.67).abs() < 1e-9);
+        assert!(s.is_sample("sample/01") && !s.is_sample("a/01"));
+    }
+
+    #[test]
+    fn without_points_each_case_is_worth_one() {
+        let s = scoring(None);
+        assert!((s.worth("a/02") - 1.0).abs() < f64::EPSILON);
+        assert!((s.most() - 4.0).abs() < f64::EPSILON);
+        assert!((s.earned(&[ac("sample/01"), ac("a/03")]) - 2.0).abs() < f64::EPSILON);
     }
 }

@@ -54,7 +54,7 @@ fn a_wrong_call_names_what_is_missing_and_what_is_valid_in_every_command() {
         ),
         (
             &["test", "flip", "a.c", "--report"],
-            "a value is required (expected one of human, json, junit)",
+            "a value is required (expected one of human, json, junit, gradescope)",
             "grader test",
         ),
         (

@@ -7,15 +7,21 @@ use std::fmt::Write as _;
 use super::model::{FlipWitness, FourInRowWitness, SwapWitness, Witness, colour_letter};
 use crate::swap::check::FaultKind;
 
-/// How many grids share a band of lines.
-const PER_BAND: usize = 6;
+/// How many columns a drawing fills at most, unless told otherwise.
+const COLUMNS: usize = 100;
 
 impl Witness {
-    /// The steps, drawn: each line ends with `\n`.
+    /// The steps, drawn within 100 columns: each line ends with `\n`.
     pub fn draw(&self) -> String {
+        self.draw_within(COLUMNS)
+    }
+
+    /// The steps, drawn with grids side by side in bands no wider than `columns` (at
+    /// least one grid a band, however narrow): each line ends with `\n`.
+    pub fn draw_within(&self, columns: usize) -> String {
         match self {
-            Witness::Flip(w) => flip(w),
-            Witness::FourInRow(w) => fourinrow(w),
+            Witness::Flip(w) => flip(w, columns),
+            Witness::FourInRow(w) => fourinrow(w, columns),
             Witness::Swap(w) => swap(w),
         }
     }
@@ -36,17 +42,22 @@ impl Panel {
     }
 }
 
-/// Panels side by side, in bands of [`PER_BAND`], columns as wide as the widest label.
-fn side_by_side(panels: &[Panel]) -> String {
-    let width = panels
+/// The gap between two grids of a band.
+const GAP: usize = 3;
+
+/// Panels side by side, columns as wide as the widest label, in bands of as many as fit in
+/// `columns` (the last panel of a band needs no gap after it).
+fn side_by_side(panels: &[Panel], columns: usize) -> String {
+    let widest = panels
         .iter()
         .flat_map(|p| std::iter::once(&p.label).chain(&p.lines))
         .map(|s| s.chars().count())
         .max()
-        .unwrap_or(0)
-        + 3;
+        .unwrap_or(0);
+    let width = widest + GAP;
+    let per_band = (columns.saturating_sub(widest) / width + 1).max(1);
     let mut out = String::new();
-    for (n, band) in panels.chunks(PER_BAND).enumerate() {
+    for (n, band) in panels.chunks(per_band).enumerate() {
         if n > 0 {
             out.push('\n');
         }
@@ -69,7 +80,7 @@ fn side_by_side(panels: &[Panel]) -> String {
     out
 }
 
-fn flip(w: &FlipWitness) -> String {
+fn flip(w: &FlipWitness, columns: usize) -> String {
     let mut panels = vec![Panel::new("start", &w.start)];
     for (square, board) in w.presses.iter().zip(&w.boards) {
         panels.push(Panel::new(format!("press {square}"), board));
@@ -94,10 +105,10 @@ fn flip(w: &FlipWitness) -> String {
             lines,
         });
     }
-    side_by_side(&panels)
+    side_by_side(&panels, columns)
 }
 
-fn fourinrow(w: &FourInRowWitness) -> String {
+fn fourinrow(w: &FourInRowWitness, columns: usize) -> String {
     let mut panels = vec![Panel::new("start", &w.start)];
     let mut mover = w.first;
     for (slide, board) in w.moves.iter().zip(&w.boards) {
@@ -108,7 +119,7 @@ fn fourinrow(w: &FourInRowWitness) -> String {
         ));
         mover = mover.map(crate::fourinrow::Colour::other);
     }
-    side_by_side(&panels)
+    side_by_side(&panels, columns)
 }
 
 fn swap(w: &SwapWitness) -> String {
@@ -197,6 +208,24 @@ mod tests {
         assert_eq!(header.matches("->").count(), 5, "{text}");
         // Six panels fit one band: start and five moves.
         assert_eq!(text.lines().count(), 5, "{text}");
+    }
+
+    #[test]
+    fn bands_wrap_to_the_columns_given_and_never_pass_them() {
+        let why = Problem::FourInRow
+            .witness(b"BWBO\nWBWB\nBWBW\nWBWO\n")
+            .unwrap();
+        for columns in [0, 20, 40, 60, 96] {
+            let text = why.witness.draw_within(columns);
+            let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+            // A band always has one grid, however narrow the columns.
+            assert!(widest <= columns.max(14), "{columns}: {text}");
+            let moves: usize = text.lines().map(|l| l.matches("->").count()).sum();
+            assert_eq!(moves, 5, "{columns}: {text}");
+        }
+        // Two grids of 14 columns and a gap of 3 fit in 31, not in 30.
+        let starts = |columns| why.witness.draw_within(columns).lines().count();
+        assert!(starts(30) > starts(31));
     }
 
     #[test]

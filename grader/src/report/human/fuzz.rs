@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use reference::Problem;
 
-use super::compile_error;
+use super::{compile_error, explanation};
 use crate::judge::{mebibytes, seconds};
 use crate::report::style::paint;
 use crate::results::finding::{FuzzResult, Source};
@@ -139,6 +139,10 @@ pub(crate) fn after_header(result: &FuzzResult, out: &mut dyn Write) -> io::Resu
     let expected = answer_of(result.problem, &s.input);
     let got = reference::visible::escape_lines(&s.failure.output);
     side_by_side(out, ("expected", &expected), ("got", &got))?;
+    if let Some(explained) = found.explanation(result.problem) {
+        writeln!(out)?;
+        explanation::write(out, result.problem, &s.input, &s.failure.output, &explained)?;
+    }
     writeln!(out, "\n  replay: {}", found.replay)?;
     if let Some(path) = &found.recorded {
         writeln!(

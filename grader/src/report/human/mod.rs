@@ -5,6 +5,7 @@ pub(crate) mod case_table;
 pub(crate) mod cases;
 pub(crate) mod check;
 pub(crate) mod compile_error;
+pub(crate) mod explanation;
 pub(crate) mod fuzz;
 pub(crate) mod gradebook;
 pub(crate) mod submission;

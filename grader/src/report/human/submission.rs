@@ -1,14 +1,14 @@
 //! The human report of `grader test`: a header, the table of cases, the failures in full
-//! (input, a diff of the answer, the end of stderr) and a summary; or the compiler's
-//! refusal.
+//! (input, a diff of the answer, the reference's explanation, the end of stderr) and a
+//! summary; or the compiler's refusal.
 
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
-use reference::Verdict;
+use reference::{Problem, Verdict};
 
 use super::case_table::{case_line, name_width};
-use super::compile_error;
+use super::{compile_error, explanation};
 use crate::judge::{mebibytes, seconds};
 use crate::report::style::{paint, verdict_style};
 use crate::results::case::{Board, CaseResult};
@@ -110,7 +110,7 @@ fn body(result: &SubmissionResult, with_table: bool, out: &mut dyn Write) -> io:
     }
     let failures: Vec<&CaseResult> = result.failures().collect();
     for r in failures.iter().take(DETAILED_FAILURES) {
-        details(out, r, result.boards.get(&r.name))?;
+        details(out, result.problem, r, result.boards.get(&r.name))?;
     }
     if failures.len() > DETAILED_FAILURES {
         let more = format!(
@@ -137,8 +137,14 @@ fn body(result: &SubmissionResult, with_table: bool, out: &mut dyn Write) -> io:
     writeln!(out)
 }
 
-/// A failing case in full: its input, a diff of the answer, the end of stderr.
-fn details(out: &mut dyn Write, r: &CaseResult, board: Option<&Board>) -> io::Result<()> {
+/// A failing case in full: its input, a diff of the answer, why it is wrong (the
+/// reference's explanation, its steps drawn), the end of stderr.
+fn details(
+    out: &mut dyn Write,
+    problem: Problem,
+    r: &CaseResult,
+    board: Option<&Board>,
+) -> io::Result<()> {
     let dim = Style::new().dimmed();
     writeln!(
         out,
@@ -157,6 +163,9 @@ fn details(out: &mut dyn Write, r: &CaseResult, board: Option<&Board>) -> io::Re
         let got = reference::visible::escape_lines(&r.output);
         writeln!(out, "{}", paint(dim, "  expected (-) and got (+):"))?;
         diff(out, expected, &got)?;
+        if let Some(explained) = &r.explanation {
+            explanation::write(out, problem, input, &r.output, explained)?;
+        }
     }
     let tail = reference::visible::escape_lines(&r.stderr);
     if !tail.trim().is_empty() {

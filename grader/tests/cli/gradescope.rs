@@ -1,0 +1,278 @@
+//! `grader test --report gradescope`: Gradescope's autograder `results.json`, checked
+//! against the fields, types and values its documentation allows
+//! (<https://gradescope-autograders.readthedocs.io/en/latest/specs/>); points per group;
+//! the visibility of secret cases; a compile error; and the README's `run_autograder`
+//! command line, run as written with its paths moved into a temporary folder.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{FLIP_SAMPLE, grader, one_error_line, repo, write};
+
+/// The top-level fields Gradescope's format documents.
+const TOP: [&str; 11] = [
+    "score",
+    "execution_time",
+    "output",
+    "output_format",
+    "test_output_format",
+    "test_name_format",
+    "visibility",
+    "stdout_visibility",
+    "extra_data",
+    "tests",
+    "leaderboard",
+];
+
+/// The fields of a test Gradescope's format documents.
+const TEST: [&str; 11] = [
+    "score",
+    "max_score",
+    "status",
+    "name",
+    "name_format",
+    "number",
+    "output",
+    "output_format",
+    "tags",
+    "visibility",
+    "extra_data",
+];
+
+/// The visibilities Gradescope knows.
+const VISIBILITIES: [&str; 4] = ["hidden", "after_due_date", "after_published", "visible"];
+
+/// Checks `results` against Gradescope's documented format (and what this grader always
+/// writes: a score, and a test per case); the tests.
+fn documented(results: &Value) -> &Vec<Value> {
+    let top = results.as_object().expect("an object");
+    for key in top.keys() {
+        assert!(TOP.contains(&key.as_str()), "undocumented field {key}");
+    }
+    assert!(results["score"].is_number(), "{results}");
+    assert!(results["output"].is_string(), "{results}");
+    for field in ["visibility", "stdout_visibility"] {
+        let value = results[field].as_str().unwrap();
+        assert!(VISIBILITIES.contains(&value), "{field}: {value}");
+    }
+    let tests = results["tests"].as_array().expect("tests");
+    let mut sum = 0.0;
+    for test in tests {
+        for key in test.as_object().expect("a test").keys() {
+            assert!(
+                TEST.contains(&key.as_str()),
+                "undocumented test field {key}"
+            );
+        }
+        let score = test["score"].as_f64().expect("score");
+        let max = test["max_score"].as_f64().expect("max_score");
+        assert!((0.0..=max).contains(&score), "{test}");
+        sum += score;
+        assert!(
+            test["name"].is_string() && test["output"].is_string(),
+            "{test}"
+        );
+        let status = test["status"].as_str().unwrap();
+        assert!(["passed", "failed"].contains(&status), "{test}");
+        let visibility = test["visibility"].as_str().unwrap();
+        assert!(VISIBILITIES.contains(&visibility), "{test}");
+    }
+    let score = results["score"].as_f64().unwrap();
+    assert!(
+        (score - sum).abs() < 0.05,
+        "{score} is not the tests' {sum}"
+    );
+    tests
+}
+
+/// Four flip cases in a sample and two secret groups: a program printing `4` passes the
+/// sample and one case of `secret/a`, and fails the other two (solved boards).
+fn cases(dir: &Path) -> std::path::PathBuf {
+    let cases = dir.join("cases");
+    let solved = "bbbb\nbbbb\nbbbb\nbbbb\n";
+    for (name, input, answer) in [
+        ("sample/01", FLIP_SAMPLE, "4\n"),
+        ("secret/a/01", FLIP_SAMPLE, "4\n"),
+        ("secret/a/02", solved, "0\n"),
+        ("secret/b/01", solved, "0\n"),
+    ] {
+        write(&cases, &format!("{name}.in"), input);
+        write(&cases, &format!("{name}.ans"), answer);
+    }
+    cases
+}
+
+fn test_of(cases: &Path, extra: &[&str]) -> (Value, i32) {
+    let run = grader()
+        .args(["test", "flip", "--cmd", "echo 4", "--report", "gradescope"])
+        .args(["--jobs", "1", "--wall-limit", "30", "--cases"])
+        .arg(cases)
+        .args(extra)
+        .output()
+        .unwrap();
+    let results = serde_json::from_slice(&run.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&run.stderr));
+    });
+    (results, run.status.code().unwrap())
+}
+
+#[test]
+fn each_case_is_a_test_scored_by_its_groups_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = cases(dir.path());
+    let (results, status) = test_of(
+        &cases,
+        &["--points", "secret/a=30", "--points", "secret/b=70"],
+    );
+    assert_eq!(status, 1);
+    let tests = documented(&results);
+    let by_name = |name: &str| tests.iter().find(|t| t["name"] == name).unwrap();
+    assert_eq!(tests.len(), 4);
+    // The sample is worth nothing: no points were given for it.
+    assert_eq!(by_name("sample/01")["max_score"], 0.0);
+    assert_eq!(by_name("secret/a/01")["max_score"], 15.0);
+    assert_eq!(by_name("secret/a/01")["score"], 15.0);
+    assert_eq!(by_name("secret/a/01")["status"], "passed");
+    assert_eq!(by_name("secret/b/01")["max_score"], 70.0);
+    assert_eq!(by_name("secret/b/01")["status"], "failed");
+    assert_eq!(results["score"], 15.0);
+    let failed = by_name("secret/a/02")["output"].as_str().unwrap();
+    assert!(
+        failed.starts_with("WA: expected `0`, got `4`\nwhy: the board is already solved"),
+        "{failed}"
+    );
+    assert_eq!(by_name("sample/01")["visibility"], "visible");
+    assert_eq!(by_name("secret/a/01")["visibility"], "after_published");
+    assert!(
+        results["output"]
+            .as_str()
+            .unwrap()
+            .contains("15 of 100 points"),
+        "{results}"
+    );
+}
+
+#[test]
+fn without_points_each_case_is_worth_one_and_the_teacher_picks_the_visibility() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = cases(dir.path());
+    let (results, _) = test_of(&cases, &["--gradescope-visibility", "hidden"]);
+    let tests = documented(&results);
+    assert!(tests.iter().all(|t| t["max_score"] == 1.0), "{results}");
+    assert_eq!(results["score"], 2.0);
+    let hidden: Vec<_> = tests
+        .iter()
+        .filter(|t| t["visibility"] == "hidden")
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(hidden, ["secret/a/01", "secret/a/02", "secret/b/01"]);
+}
+
+#[test]
+fn a_compile_error_is_a_failed_build_test_and_every_case_at_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = cases(dir.path());
+    let source = write(dir.path(), "sol.c", "int main( { return 0; }\n");
+    let report = dir.path().join("results.json");
+    grader()
+        .args(["test", "flip"])
+        .arg(&source)
+        .args(["--report", "gradescope", "--report-file"])
+        .arg(&report)
+        .arg("--cases")
+        .arg(&cases)
+        .assert()
+        .code(1)
+        .stdout("");
+    let results: Value = serde_json::from_slice(&fs::read(&report).unwrap()).unwrap();
+    let tests = documented(&results);
+    assert_eq!(tests.len(), 5);
+    assert_eq!(tests[0]["name"], "build");
+    assert_eq!(tests[0]["status"], "failed");
+    assert!(
+        tests[0]["output"].as_str().unwrap().contains("error"),
+        "{results}"
+    );
+    assert!(
+        tests
+            .iter()
+            .all(|t| t["score"] == 0.0 && t["status"] == "failed")
+    );
+    assert_eq!(results["score"], 0.0);
+}
+
+#[test]
+fn gradescope_is_refused_by_fuzz_and_a_points_rule_must_name_a_group() {
+    grader()
+        .args(["fuzz", "flip", "--cmd", "echo 4", "--report", "gradescope"])
+        .args(["--no-regressions", "--runs", "1"])
+        .assert()
+        .code(2)
+        .stderr(one_error_line("--report gradescope"));
+    let dir = tempfile::tempdir().unwrap();
+    let cases = cases(dir.path());
+    grader()
+        .args(["test", "flip", "--cmd", "echo 4", "--report", "gradescope"])
+        .args(["--points", "secret/c=10", "--cases"])
+        .arg(&cases)
+        .assert()
+        .code(2)
+        .stderr(one_error_line("no group `secret/c`"));
+}
+
+/// The README's block marked `bash run_autograder`, and its `grader test` line.
+fn readme_command() -> String {
+    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+    let start = readme
+        .find("```bash run_autograder\n")
+        .expect("the README shows run_autograder");
+    let block = &readme[start..];
+    let block = &block[..block[3..].find("```").unwrap()];
+    block
+        .lines()
+        .find(|l| l.starts_with("grader test "))
+        .expect("run_autograder calls grader test")
+        .to_owned()
+}
+
+#[test]
+fn the_readmes_run_autograder_writes_a_valid_results_json() {
+    let line = readme_command();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("autograder");
+    let line = line.replace("/autograder/", &format!("{}/", root.display()));
+    // `grader test ... || status=$?`: the command is what comes before the shell's `||`.
+    let command = line.split(" || ").next().unwrap();
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(&words[..2], ["grader", "test"]);
+    let submission = words
+        .iter()
+        .find(|w| w.contains("/submission/"))
+        .expect("a submission");
+    // A classic wrong flip solution stands for the student's file.
+    let extension = Path::new(submission).extension().unwrap().to_str().unwrap();
+    let example = fs::read_dir(repo().join("examples").join(words[2]))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.extension().is_some_and(|e| e == extension) && p.to_str().unwrap().contains("wa_")
+        })
+        .expect("a wrong example in the submission's language");
+    let submission = Path::new(submission);
+    fs::create_dir_all(submission.parent().unwrap()).unwrap();
+    fs::copy(example, submission).unwrap();
+    fs::create_dir_all(root.join("results")).unwrap();
+    grader()
+        .current_dir(repo())
+        .args(&words[1..])
+        .args(["--jobs", "2", "--wall-limit", "60"])
+        .assert()
+        .code(1);
+    let results: Value =
+        serde_json::from_slice(&fs::read(root.join("results/results.json")).unwrap()).unwrap();
+    let tests = documented(&results);
+    assert!(tests.iter().any(|t| t["status"] == "failed"), "{results}");
+    assert!(tests.iter().any(|t| t["status"] == "passed"), "{results}");
+}
