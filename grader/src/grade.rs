@@ -260,12 +260,7 @@ pub(crate) fn run_case(
         return Err(sound::located(&error, &case.input, answer_path(case)?).into());
     }
     // A wrong answer is explained from the whole output, before it is cut to an excerpt.
-    let explanation = matches!(
-        judgement.verdict,
-        reference::Verdict::WrongAnswer | reference::Verdict::Presentation
-    )
-    .then(|| Explained::of(plan.problem, input, &outcome.stdout))
-    .flatten();
+    let explanation = Explained::of_run(plan.problem, judgement.verdict, input, &outcome.stdout);
     let mut output = outcome.stdout;
     output.truncate(OUTPUT_EXCERPT);
     let figures = Figures {

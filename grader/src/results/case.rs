@@ -69,6 +69,19 @@ pub(crate) enum First {
 }
 
 impl Explained {
+    /// The explanation of a run judged `verdict`: only a `WA` or a `PE` is explained (a
+    /// crash or a timeout is wrong for its own reason), from the whole `output`.
+    pub(crate) fn of_run(
+        problem: reference::Problem,
+        verdict: Verdict,
+        input: &[u8],
+        output: &[u8],
+    ) -> Option<Explained> {
+        matches!(verdict, Verdict::WrongAnswer | Verdict::Presentation)
+            .then(|| Explained::of(problem, input, output))
+            .flatten()
+    }
+
     /// The explanation of `output` for `input` of `problem`; `None` when it is right, or
     /// when the input does not parse (a sound case always does).
     pub(crate) fn of(

@@ -57,12 +57,12 @@ impl Found {
     /// `PE` only (a crash or a timeout is wrong for its own reason).
     pub(crate) fn explanation(&self, problem: Problem) -> Option<Explained> {
         let failure = &self.shrunk.failure;
-        matches!(
+        Explained::of_run(
+            problem,
             failure.verdict,
-            Verdict::WrongAnswer | Verdict::Presentation
+            self.shrunk.input.as_bytes(),
+            &failure.output,
         )
-        .then(|| Explained::of(problem, self.shrunk.input.as_bytes(), &failure.output))
-        .flatten()
     }
 }
 
