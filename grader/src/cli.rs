@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use reference::Problem;
 
+use crate::results::feedback::Reveal;
+
 /// Judges contestant programs for classic board-search problems.
 #[derive(Debug, Parser)]
 #[command(name = "grader", version, propagate_version = true)]
@@ -298,6 +300,23 @@ pub(crate) struct BatchArgs {
     /// Where compiled programs are cached.
     #[arg(long, value_name = "DIR")]
     pub(crate) cache_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) feedback: FeedbackArgs,
+}
+
+/// The feedback pages of `grader batch` and `grader merge`.
+#[derive(Debug, Args)]
+pub(crate) struct FeedbackArgs {
+    /// Also write one self-contained HTML page per student into DIR (`DIR/<student>.html`,
+    /// `section-a--alice.html` for `section-a/alice`), to hand out: the student's verdicts,
+    /// score and failures, nothing of any other student.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) feedback: Option<PathBuf>,
+    /// What the feedback pages show of the secret cases (sample cases are always shown in
+    /// full): the verdict only, also the board and the explanation of a wrong answer, or
+    /// also the expected answer and the program's output.
+    #[arg(long, value_enum, default_value_t = Reveal::Verdicts, requires = "feedback")]
+    pub(crate) reveal: Reveal,
 }
 
 /// `--layout` of `grader batch`.
@@ -338,6 +357,8 @@ pub(crate) struct MergeArgs {
     /// What to print.
     #[arg(long, value_enum, default_value_t = BatchReport::Human)]
     pub(crate) report: BatchReport,
+    #[command(flatten)]
+    pub(crate) feedback: FeedbackArgs,
 }
 
 /// Arguments of `grader mutant`.

@@ -8,8 +8,8 @@
 //!   folder, the class folder or a student's source, a gradebook being merged. Inputs are
 //!   told by device and inode, so a link or a second name for a file is caught too.
 //! - A file that exists is replaced only when it is one of ours of the same kind (a
-//!   report, a gradebook, a journal, a regressions file), or empty. The formats are
-//!   sniffed, not marked: reports keep the shape cli.md gives them.
+//!   report, a gradebook, a journal, a regressions file, a feedback page), or empty.
+//!   The formats are sniffed, not marked: reports keep the shape cli.md gives them.
 //!
 //! Writing stays atomic (`files::write_atomic`); this module only decides whether to.
 
@@ -35,6 +35,8 @@ pub(crate) enum Kind {
     Journal,
     /// The regressions file of `fuzz` (read, then added to).
     Regressions,
+    /// A student's feedback page of `batch --feedback` or `merge --feedback`.
+    Feedback,
 }
 
 impl Kind {
@@ -44,6 +46,7 @@ impl Kind {
             Kind::Gradebook => "a gradebook",
             Kind::Journal => "a batch journal",
             Kind::Regressions => "a regressions file",
+            Kind::Feedback => "a feedback page",
         }
     }
 }
@@ -228,6 +231,11 @@ fn ours(kind: Kind, bytes: &[u8]) -> bool {
             .next()
             .is_some_and(|line| json_with(line, &["key", "student", "result"])),
         Kind::Regressions => fuzz::regressions::parse(text).is_ok(),
+        Kind::Feedback => {
+            text.starts_with("<!DOCTYPE html>")
+                && text.contains(" feedback</title>")
+                && text.contains(": feedback for ")
+        }
     }
 }
 
@@ -319,6 +327,18 @@ mod tests {
             b"# comment\nflip seed=1 run=2 input=\"bwwb\\nbbwb\\nbwwb\\nbwww\\n\"\n"
         ));
         assert!(!ours(Kind::Regressions, b"int main() {}\n"));
+        let page = "<!DOCTYPE html><html><head><title>flip: alice feedback</title></head>\
+                    <body><h1>flip: feedback for alice</h1>";
+        assert!(ours(Kind::Feedback, page.as_bytes()));
+        // A gradebook page, or the user's own page, is not a feedback page.
+        assert!(!ours(
+            Kind::Feedback,
+            b"<!DOCTYPE html><html><head><title>flip gradebook</title>"
+        ));
+        assert!(!ours(
+            Kind::Feedback,
+            b"<!DOCTYPE html><title>Course feedback</title><h1>Notes</h1>"
+        ));
     }
 
     #[test]

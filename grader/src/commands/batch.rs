@@ -10,6 +10,7 @@ use crate::cases::discover::Case;
 use crate::cli::{BatchArgs, BatchLayout};
 use crate::outputs::{self, Kind};
 use crate::report;
+use crate::report::html;
 use crate::status::{Fault, Status};
 use crate::submission::{Options, compile, languages::Languages};
 
@@ -80,14 +81,15 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         points,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;
-    super::merge::write_and_print(&book, &args.out, args.report)
+    super::merge::write_and_print(&book, &args.out, args.report, &args.feedback)
 }
 
 /// The journal's name in the output folder.
 const JOURNAL: &str = "journal.jsonl";
 
-/// The rule of outputs (`outputs`) for `--out`, its gradebook and its journal, before any
-/// student is built: nothing of the class, the cases or a language table is written over.
+/// The rule of outputs (`outputs`) for `--out`, its gradebook and its journal, and for the
+/// `--feedback` pages, before any student is built: nothing of the class, the cases or a
+/// language table is written over.
 fn check_outputs(args: &BatchArgs, cases: &[Case], students: &[Student]) -> Result<(), Fault> {
     let mut inputs = super::inputs(None, cases);
     inputs.add(&args.dir, "class folder");
@@ -104,5 +106,10 @@ fn check_outputs(args: &BatchArgs, cases: &[Case], students: &[Student]) -> Resu
     }
     let mut files = super::merge::GRADEBOOK.to_vec();
     files.push((JOURNAL, Kind::Journal));
-    outputs::folder(&args.out, &files, &inputs)
+    outputs::folder(&args.out, &files, &inputs)?;
+    if let Some(dir) = &args.feedback.feedback {
+        let names = students.iter().map(|s| s.name.as_str());
+        html::feedback::check(dir, &args.out, names, &inputs)?;
+    }
+    Ok(())
 }

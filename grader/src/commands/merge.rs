@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::batch::validate;
-use crate::cli::{BatchReport, MergeArgs};
+use crate::cli::{BatchReport, FeedbackArgs, MergeArgs};
 use crate::files;
 use crate::outputs::{self, Kind};
 use crate::report::export::Exporter;
@@ -40,7 +40,11 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
         books.push((path.display().to_string(), book));
     }
     let merged = Gradebook::merge(books).map_err(Fault::Usage)?;
-    write_and_print(&merged, &args.out, args.report)
+    if let Some(dir) = &args.feedback.feedback {
+        let names = merged.students.iter().map(|s| s.student.as_str());
+        html::feedback::check(dir, &args.out, names, &inputs)?;
+    }
+    write_and_print(&merged, &args.out, args.report, &args.feedback)
 }
 
 /// Reads a gradebook. What does not parse, or holds a value of the wrong type (a verdict
@@ -83,16 +87,21 @@ fn strip_position(message: &str) -> &str {
         .rfind(" at line ")
         .map_or(message, |at| &message[..at])
 }
-/// Writes `gradebook.json`, `.csv`, `.xml` and `.html` into `out` (atomically) and prints the
-/// chosen report; exit 1 unless every student is `AC`.
+/// Writes `gradebook.json`, `.csv`, `.xml` and `.html` into `out` (atomically), and the
+/// feedback pages when asked, and prints the chosen report; exit 1 unless every student
+/// is `AC`.
 pub(crate) fn write_and_print(
     book: &Gradebook,
     out: &Path,
     report: BatchReport,
+    feedback: &FeedbackArgs,
 ) -> Result<Status, Fault> {
     crate::folders::create(out)?;
     for (name, exporter) in [JSON, CSV, JUNIT, HTML] {
         exporter.save(&out.join(name), book)?;
+    }
+    if let Some(dir) = &feedback.feedback {
+        html::feedback::write_pages(book, dir, feedback.reveal)?;
     }
     let saved = Saved { book, folder: out };
     match report {

@@ -5,6 +5,7 @@
 pub(crate) mod case;
 pub(crate) mod cases;
 pub(crate) mod check;
+pub(crate) mod feedback;
 pub(crate) mod finding;
 pub(crate) mod gradebook;
 pub(crate) mod limits;

@@ -3,7 +3,10 @@
 
 use maud::{Markup, html};
 
+use reference::Problem;
+
 use super::gradebook::css_class;
+use super::witness;
 use crate::results::case::{Board, CaseResult};
 use crate::results::gradebook::{Gradebook, StudentReport};
 use crate::submission::diagnosis;
@@ -41,7 +44,7 @@ fn student(book: &Gradebook, s: &StudentReport) -> Markup {
             details {
                 summary { (s.student) ": " (failing.len()) " failing of " (s.total) }
                 @for c in failing.iter().take(DETAILED) {
-                    (case(c, book.boards.get(&c.name)))
+                    (case(c, book.boards.get(&c.name), book.problem.parse().ok()))
                 }
                 @if failing.len() > DETAILED {
                     @let rest: Vec<&str> = failing[DETAILED..].iter().map(|c| c.name.as_str()).collect();
@@ -52,8 +55,9 @@ fn student(book: &Gradebook, s: &StudentReport) -> Markup {
     }
 }
 
-/// A failing case: input, expected, got, diff, and the end of stderr.
-fn case(c: &CaseResult, board: Option<&Board>) -> Markup {
+/// A failing case: input, expected, got, diff, the end of stderr, and the reference's
+/// explanation of a wrong answer.
+fn case(c: &CaseResult, board: Option<&Board>, problem: Option<Problem>) -> Markup {
     let input = board.map_or("", |b| b.input.as_str());
     let expected = board.map_or("", |b| b.answer.as_str());
     // What a browser would hide in the contestant's text, escaped.
@@ -69,6 +73,9 @@ fn case(c: &CaseResult, board: Option<&Board>) -> Markup {
         }
         @if !stderr.trim().is_empty() {
             div { "stderr (end)" pre { (stderr) } }
+        }
+        @if let (Some(problem), Some(board), Some(explained)) = (problem, board, &c.explanation) {
+            (witness::explanation(problem, &board.input, explained, Some(&c.output)))
         }
     }
 }

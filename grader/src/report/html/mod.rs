@@ -1,7 +1,9 @@
-//! The gradebook as one self-contained HTML page (no network, no files beside it), made
-//! with maud, which escapes every value for where it stands (text or attribute): no
-//! student's name can add an element or an attribute.
+//! The gradebook as one self-contained HTML page (no network, no files beside it), and
+//! each student's feedback page, made with maud, which escapes every value for where it
+//! stands (text or attribute): no student's name can add an element or an attribute.
 
 mod failures;
+pub(crate) mod feedback;
 pub(crate) mod gradebook;
 mod groups;
+mod witness;
