@@ -562,3 +562,98 @@ fn scoring_of(names: &[&str]) -> Scoring {
         ..Scoring::default()
     }
 }
+
+/// A wrong answer to `input` of `problem`, with the reference's explanation, as
+/// `grade::run_case` stores it.
+fn explained_result(name: &str, problem: Problem, input: &str, output: &str) -> CaseResult {
+    let judgement = problem
+        .check(input.as_bytes(), None, output.as_bytes())
+        .expect("sample inputs parse");
+    let mut result = case(name, judgement.verdict, &judgement.message, output, "");
+    result.explanation =
+        crate::results::case::Explained::of(problem, input.as_bytes(), output.as_bytes());
+    assert!(result.explanation.is_some(), "{name}: {output:?} is wrong");
+    result
+}
+
+/// A gradebook of `problem` whose wrong answers carry the reference's explanation (the
+/// HTML gradebook draws them; feedback pages show them as `--reveal` says): `alice` is
+/// `AC`; `bob` answers the sample (`sample.0`) with `sample.1` and the secret case with
+/// `secret.1`, both wrong.
+pub(super) fn explained_gradebook(
+    problem: Problem,
+    sample: (&str, &str),
+    secret: (&str, &str),
+) -> Gradebook {
+    let names = ["sample/01", "secret/answers/01"];
+    let answer = |input: &str| {
+        let mut text = problem.solve(input.as_bytes()).expect("sample inputs parse");
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text
+    };
+    let mut alice = student("alice", "c", vec![accepted(names[0]), accepted(names[1])]);
+    let mut bob = student(
+        "bob",
+        "py",
+        vec![
+            explained_result(names[0], problem, sample.0, sample.1),
+            explained_result(names[1], problem, secret.0, secret.1),
+        ],
+    );
+    for s in [&mut alice, &mut bob] {
+        problem.id().clone_into(&mut s.problem);
+    }
+    let boards = [(names[0], sample.0), (names[1], secret.0)]
+        .into_iter()
+        .map(|(name, input)| {
+            let board = Board {
+                input: input.to_owned(),
+                answer: answer(input),
+            };
+            (name.to_owned(), board)
+        })
+        .collect();
+    Gradebook {
+        problem: problem.id().to_owned(),
+        limits: limits(),
+        cases: names.iter().map(|&n| n.to_owned()).collect(),
+        groups: BTreeMap::from([("sample".to_owned(), 1), ("secret/answers".to_owned(), 1)]),
+        points: None,
+        students: vec![alice, bob],
+        skipped: Vec::new(),
+        boards,
+    }
+}
+
+/// [`explained_gradebook`] of each problem: flip (a solvable sample, an unsolvable
+/// secret board), fourinrow, and swap (a row that is not one legal move).
+pub(super) fn explained_gradebooks() -> [(&'static str, Gradebook); 3] {
+    [
+        (
+            "flip",
+            explained_gradebook(
+                Problem::Flip,
+                ("bwwb\nbbwb\nbwwb\nbwww\n", "5\n"),
+                ("bwbb\nbwwb\nbwww\nbbbw\n", "3\n"),
+            ),
+        ),
+        (
+            "fourinrow",
+            explained_gradebook(
+                Problem::FourInRow,
+                ("BWBO\nWBWB\nBWBW\nWBWO\n", "9\n"),
+                ("BBBB\nWWWW\nBBBW\nWWOO\n", "2\n"),
+            ),
+        ),
+        (
+            "swap",
+            explained_gradebook(
+                Problem::Swap,
+                ("WOB\n", "3\nOWB\nOBW\nBOW\n"),
+                ("OWWB\n", "1\nWOWB\n"),
+            ),
+        ),
+    ]
+}

@@ -204,6 +204,20 @@ fn test_reports_explain_each_wrong_answer() {
 }
 
 #[test]
+fn the_html_gradebook_draws_each_explanation() {
+    for (problem, book) in samples::explained_gradebooks() {
+        let page = plain(Exporter::raw(html::gradebook::page), &book);
+        let bob = &book.students[1];
+        for c in &bob.cases {
+            let reason = &c.explanation.as_ref().expect("bob's cases are explained").reason;
+            let escaped = maud::html! { (reason) }.into_string();
+            assert!(page.contains(&escaped), "{problem}: {reason} in {page}");
+        }
+        assert_snapshot!(format!("gradebook-explained-{problem}.html"), page);
+    }
+}
+
+#[test]
 fn gradescope_results_of_every_test_sample() {
     for (name, result) in submissions()
         .into_iter()
@@ -211,5 +225,31 @@ fn gradescope_results_of_every_test_sample() {
     {
         let text = plain(Exporter::raw(gradescope::submission), &result);
         assert_snapshot!(format!("gradescope_{name}.json"), text);
+    }
+}
+
+#[test]
+fn feedback_pages_at_each_level_of_reveal() {
+    use crate::results::feedback::Reveal;
+    use html::feedback::{Handout, page};
+    for (problem, book) in samples::explained_gradebooks() {
+        for reveal in [Reveal::Verdicts, Reveal::Boards, Reveal::All] {
+            let handout = Handout {
+                book: &book,
+                student: &book.students[1],
+                reveal,
+            };
+            let text = plain(Exporter::raw(page), &handout);
+            // bob's page never names alice.
+            assert!(!text.contains("alice"), "{text}");
+            let secret = &book.boards["secret/answers/01"];
+            assert_eq!(
+                text.contains(&format!("<pre>{}</pre>", secret.input)),
+                reveal != Reveal::Verdicts,
+                "{problem} {reveal:?}: {text}"
+            );
+            let name = format!("{reveal:?}").to_lowercase();
+            assert_snapshot!(format!("feedback-{problem}-{name}.html"), text);
+        }
     }
 }

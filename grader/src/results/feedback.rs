@@ -60,7 +60,7 @@ impl Reveal {
             Reveal::Boards => {
                 "secret cases show their verdict, their board and why a wrong answer is wrong"
             }
-            Reveal::All => "every case is shown in full",
+            Reveal::All => "secret cases are shown in full too",
         }
     }
 }
