@@ -587,7 +587,9 @@ pub(super) fn explained_gradebook(
 ) -> Gradebook {
     let names = ["sample/01", "secret/answers/01"];
     let answer = |input: &str| {
-        let mut text = problem.solve(input.as_bytes()).expect("sample inputs parse");
+        let mut text = problem
+            .solve(input.as_bytes())
+            .expect("sample inputs parse");
         if !text.ends_with('\n') {
             text.push('\n');
         }

@@ -209,7 +209,11 @@ fn the_html_gradebook_draws_each_explanation() {
         let page = plain(Exporter::raw(html::gradebook::page), &book);
         let bob = &book.students[1];
         for c in &bob.cases {
-            let reason = &c.explanation.as_ref().expect("bob's cases are explained").reason;
+            let reason = &c
+                .explanation
+                .as_ref()
+                .expect("bob's cases are explained")
+                .reason;
             let escaped = maud::html! { (reason) }.into_string();
             assert!(page.contains(&escaped), "{problem}: {reason} in {page}");
         }

@@ -13,6 +13,7 @@ mod box_containment;
 mod docs;
 mod explain;
 mod explain_reports;
+mod feedback;
 mod fuzz_command;
 mod gradescope;
 mod hostile;

@@ -1,0 +1,463 @@
+//! End-to-end tests of the feedback pages (`grader batch|merge --feedback DIR --reveal
+//! LEVEL`): one page per student that renders in headless Chromium, shows each secret
+//! case exactly as the level says (and nothing more, even in its source), names no other
+//! student, and draws witnesses that solve their boards in exactly the answer's steps.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use super::one_error_line;
+
+const TIMEOUT: Duration = Duration::from_mins(5);
+
+/// The sample board (answer 4) and the secret ones: `bobby` (off by one) fails the sample
+/// and the two solvable secrets, and is right on the impossible one.
+const SAMPLE: (&str, &str) = ("bwwb\nbbwb\nbwwb\nbwww\n", "4\n");
+const SECRETS: [(&str, &str, &str); 3] = [
+    ("01", "bbbw\nwbww\nwwbw\nwbbb\n", "2\n"),
+    ("02", "wwwb\nwbbw\nwbbb\nbbwb\n", "4\n"),
+    ("03", "bwbb\nbwwb\nbwww\nbbbw\n", "Impossible\n"),
+];
+
+/// The students, by name, and their fixtures under `tests/fixtures/flip/`.
+const STUDENTS: [(&str, &str); 3] = [
+    ("alice.cpp", "ac_rows.cpp"),
+    ("bobby.c", "wa_off_by_one.c"),
+    ("section-a/dave.cpp", "ce_syntax.cpp"),
+];
+
+/// A class, its case folder, and a compile cache, in a temporary folder.
+struct Class {
+    root: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+impl Class {
+    fn new() -> Class {
+        let root = tempfile::tempdir().unwrap();
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip");
+        for (path, from) in STUDENTS {
+            let to = root.path().join("class").join(path);
+            fs::create_dir_all(to.parent().unwrap()).unwrap();
+            fs::copy(fixtures.join(from), to).unwrap();
+        }
+        let cases = root.path().join("cases");
+        super::write(&cases, "sample/01.in", SAMPLE.0);
+        super::write(&cases, "sample/01.ans", SAMPLE.1);
+        for (name, input, answer) in SECRETS {
+            super::write(&cases, &format!("secret/{name}.in"), input);
+            super::write(&cases, &format!("secret/{name}.ans"), answer);
+        }
+        // The graders' TMPDIR, open to the workers' uids as /tmp is, and gone with the test.
+        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::create_dir(root.path().join("tmp")).unwrap();
+        fs::set_permissions(root.path().join("tmp"), fs::Permissions::from_mode(0o1777)).unwrap();
+        Class {
+            root,
+            cache: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.path().join(rel)
+    }
+
+    fn grader(&self) -> Command {
+        let mut cmd = Command::cargo_bin("grader").unwrap();
+        cmd.env("NO_COLOR", "1")
+            .env("GRADER_CACHE_DIR", self.cache.path())
+            .env("TMPDIR", self.path("tmp"))
+            .current_dir(self.root.path())
+            .timeout(TIMEOUT);
+        cmd
+    }
+
+    /// `grader batch flip class --cases cases --out OUT` with `extra`: the gradebook.
+    fn batch(&self, out: &str, extra: &[&str]) -> Value {
+        let output = self
+            .grader()
+            .args([
+                "batch", "flip", "class", "--cases", "cases", "--report", "json",
+            ])
+            .args(["--out", out])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice(&output.stdout).unwrap()
+    }
+
+    /// The pages of folder `dir`, by file name.
+    fn pages(&self, dir: &str) -> BTreeMap<String, String> {
+        fs::read_dir(self.path(dir))
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                let name = entry.file_name().into_string().unwrap();
+                (name, fs::read_to_string(entry.path()).unwrap())
+            })
+            .collect()
+    }
+}
+
+/// A page's text as a reader sees it: its tags taken out, so that a grid's cells read
+/// as one word.
+fn text_of(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Every spelling of a secret board a page could hold: its text, its cells joined (a
+/// grid read without its tags), and each line that is not also a line of the sample, as
+/// a whole line.
+fn spellings(board: &str) -> Vec<String> {
+    let sample_lines: Vec<&str> = SAMPLE.0.lines().collect();
+    let mut all = vec![board.to_owned(), board.lines().collect::<String>()];
+    for line in board.lines().filter(|l| !sample_lines.contains(l)) {
+        all.push(format!(">{line}\n"));
+        all.push(format!("\n{line}\n"));
+    }
+    all
+}
+
+/// Whether a page (its source, or its DOM) holds any spelling of `board`.
+fn holds_board(page: &str, board: &str) -> bool {
+    let text = text_of(page);
+    spellings(board)
+        .iter()
+        .any(|s| page.contains(s.as_str()) || text.contains(s.as_str()))
+}
+
+/// The section of case `name` on a feedback page.
+fn section<'a>(page: &'a str, name: &str) -> &'a str {
+    let start = page
+        .find(&format!("<code>{name}</code></h3>"))
+        .or_else(|| page.find(&format!("<code>{name}</code>:")))
+        .unwrap_or_else(|| panic!("no section of {name} in {page}"));
+    let start = page[..start].rfind("<section").unwrap();
+    let end = start + page[start..].find("</section>").unwrap();
+    &page[start..end]
+}
+
+/// The secret cases' reasons in the gradebook (what `--reveal boards` shows).
+fn secret_reasons(book: &Value) -> Vec<String> {
+    book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["cases"].as_array().unwrap())
+        .filter(|c| c["name"].as_str().unwrap().starts_with("secret/"))
+        .filter_map(|c| c["explanation"]["reason"].as_str())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A browser, when this machine has one (CI must).
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    if found.is_none() {
+        // .ci/run installs Debian's chromium.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have chromium for this test"
+        );
+        eprintln!("skipped the browser: no chromium on this machine");
+    }
+    found
+}
+
+/// The DOM of `page` as headless Chromium built it; no console message on the way.
+fn rendered(browser: &str, class: &Class, page: &Path) -> String {
+    let output = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            class.path("chromium").display()
+        ))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let console: Vec<&str> = stderr.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(
+        console.is_empty(),
+        "{}: console: {console:?}",
+        page.display()
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// flip by the rules of the statement: a press flips the piece and its neighbours; a
+/// board is solved when every piece shows one colour.
+fn replay_flip(board: &str, presses: &[(usize, usize)]) -> bool {
+    let mut cells: Vec<Vec<bool>> = board
+        .lines()
+        .map(|l| l.chars().map(|c| c == 'b').collect())
+        .collect();
+    for &(row, col) in presses {
+        let (r, c) = (row - 1, col - 1);
+        let neighbours = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)];
+        for (dr, dc) in neighbours {
+            let (rr, cc) = (r as isize + dr, c as isize + dc);
+            if (0..4).contains(&rr) && (0..4).contains(&cc) {
+                let cell = &mut cells[rr as usize][cc as usize];
+                *cell = !*cell;
+            }
+        }
+    }
+    let first = cells[0][0];
+    cells.iter().flatten().all(|&c| c == first)
+}
+
+/// Every witness drawn on `page` (a feedback page or the gradebook): each case's first
+/// `<pre>` is its board, its `press (r,c)` captions the presses. Replayed, they solve the
+/// board in exactly its answer's number; an impossible board shows no press, and its
+/// invariant. Returns how many witnesses were checked.
+fn check_witnesses(page: &str) -> usize {
+    let answers: BTreeMap<&str, &str> = std::iter::once((SAMPLE.0, SAMPLE.1))
+        .chain(SECRETS.iter().map(|(_, input, answer)| (*input, *answer)))
+        .collect();
+    let mut checked = 0;
+    for block in page.split("<h3>").skip(1) {
+        let Some(at) = block.find("<div class=\"explanation\">") else {
+            continue;
+        };
+        let board_start = block.find("<pre>").unwrap() + "<pre>".len();
+        let board = &block[board_start..board_start + block[board_start..].find("</pre>").unwrap()];
+        let answer = answers[board].trim();
+        let presses: Vec<(usize, usize)> = block[at..]
+            .split("<figcaption>press (")
+            .skip(1)
+            .map(|rest| {
+                let (r, rest) = rest.split_once(',').unwrap();
+                let (c, _) = rest.split_once(')').unwrap();
+                (r.parse().unwrap(), c.parse().unwrap())
+            })
+            .collect();
+        if answer == "Impossible" {
+            assert!(presses.is_empty(), "{block}");
+            assert!(
+                block.contains("every press flips an even number"),
+                "{block}"
+            );
+        } else {
+            assert_eq!(presses.len(), answer.parse::<usize>().unwrap(), "{block}");
+            assert!(replay_flip(board, &presses), "{board} {presses:?}");
+        }
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn feedback_pages_show_each_secret_case_as_the_reveal_level_says_and_render() {
+    let class = Class::new();
+    let browser = chromium();
+    for level in ["verdicts", "boards", "all"] {
+        let dir = format!("fb-{level}");
+        let book = class.batch(
+            &format!("out-{level}"),
+            &["--feedback", &dir, "--reveal", level],
+        );
+        let pages = class.pages(&dir);
+        // One flat page per student, CE included; no index.
+        assert_eq!(
+            pages.keys().collect::<Vec<_>>(),
+            ["alice.html", "bobby.html", "section-a--dave.html"]
+        );
+        for (name, page) in &pages {
+            // (d) No other student is named.
+            let me = name.trim_end_matches(".html");
+            for (other, _) in STUDENTS {
+                let other = Path::new(other).file_stem().unwrap().to_str().unwrap();
+                if !me.ends_with(other) {
+                    assert!(!page.contains(other), "{name} names {other}");
+                }
+            }
+            assert!(!page.contains("students"), "{name} counts the class");
+            let dom = browser.map(|b| rendered(b, &class, &class.path(&dir).join(name)));
+            // (b), (c) The secret boards and answers, as the level shows them.
+            for source in std::iter::once(page).chain(dom.as_ref()) {
+                for (_, input, _) in SECRETS {
+                    let shown = holds_board(source, input);
+                    if level == "verdicts" || name != "bobby.html" {
+                        assert!(!shown, "{level} {name}: a secret board in {source}");
+                    }
+                }
+                for reason in secret_reasons(&book) {
+                    let escaped = reason
+                        .replace('&', "&amp;")
+                        .replace('>', "&gt;")
+                        .replace('<', "&lt;");
+                    let shown = source.contains(&escaped);
+                    assert_eq!(
+                        shown,
+                        level != "verdicts" && name == "bobby.html",
+                        "{level} {name}: {reason}"
+                    );
+                }
+            }
+            // (e) Every witness drawn solves its board in the answer's steps.
+            check_witnesses(page);
+        }
+        let bobby = &pages["bobby.html"];
+        // The sample is always shown in full: its board, expected and got, and why.
+        let sample = section(bobby, "sample/01");
+        assert!(
+            sample.contains(&format!("<pre>{}</pre>", SAMPLE.0)),
+            "{sample}"
+        );
+        assert!(
+            sample.contains(&format!("expected<pre>{}</pre>", SAMPLE.1)),
+            "{sample}"
+        );
+        assert!(sample.contains("your output<pre>5\n</pre>"), "{sample}");
+        assert!(
+            sample.contains("Why: you printed 5; 4 presses suffice"),
+            "{sample}"
+        );
+        for (name, input, answer) in &SECRETS[..2] {
+            let secret = section(bobby, &format!("secret/{name}"));
+            let wrong = answer.trim().parse::<u32>().unwrap() + 1;
+            let has_board = secret.contains(&format!("board<pre>{input}</pre>"));
+            let has_answer = secret.contains(&format!("expected<pre>{answer}</pre>"));
+            let has_output = secret.contains(&format!("your output<pre>{wrong}\n</pre>"));
+            let has_message = secret.contains(&format!("expected `{}`", answer.trim()));
+            let has_witness = secret.contains("<figcaption>press (");
+            let expect = match level {
+                "verdicts" => [false; 5],
+                "boards" => [true, false, false, false, true],
+                _ => [true; 5],
+            };
+            assert_eq!(
+                [has_board, has_answer, has_output, has_message, has_witness],
+                expect,
+                "{level}: {secret}"
+            );
+            // The verdict is always there.
+            assert!(
+                secret.contains("<span class=\"v WA\">WA</span>"),
+                "{secret}"
+            );
+        }
+        // The drawn witnesses: the sample always, the two wrong secrets from `boards`.
+        let drawn = check_witnesses(bobby);
+        assert_eq!(drawn, if level == "verdicts" { 1 } else { 3 }, "{bobby}");
+        // The CE student gets the compiler's message.
+        assert!(pages["section-a--dave.html"].contains("Did not compile"));
+        // The teacher's gradebook draws every witness (the secret ones too).
+        let gradebook =
+            fs::read_to_string(class.path(&format!("out-{level}/gradebook.html"))).unwrap();
+        assert_eq!(check_witnesses(&gradebook), 3);
+    }
+}
+
+#[test]
+fn merge_writes_the_same_pages_from_the_shards() {
+    let class = Class::new();
+    class.batch("out", &["--feedback", "fb", "--reveal", "boards"]);
+    let output = class
+        .grader()
+        .args([
+            "merge",
+            "out/gradebook.json",
+            "--out",
+            "merged",
+            "--report",
+            "json",
+        ])
+        .args(["--feedback", "fb-merged", "--reveal", "boards"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(class.pages("fb"), class.pages("fb-merged"));
+}
+
+#[test]
+fn feedback_paths_are_checked_before_any_work() {
+    let class = Class::new();
+    let refused = |args: &[&str], contains: &'static str| {
+        class
+            .grader()
+            .args(["batch", "flip", "class", "--cases", "cases", "--out", "out"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(one_error_line(contains));
+    };
+    // Not the gradebook's folder, nor an input; --reveal needs --feedback.
+    refused(
+        &["--feedback", "out"],
+        "feedback pages go in a folder of their own",
+    );
+    refused(
+        &["--feedback", "./out/"],
+        "feedback pages go in a folder of their own",
+    );
+    refused(&["--feedback", "class"], "class folder");
+    refused(&["--reveal", "all"], "--feedback");
+    refused(&["--feedback", "fb", "--reveal", "some"], "some");
+    fs::write(class.path("file"), "x").unwrap();
+    refused(&["--feedback", "file"], "file");
+    // A page of the user's is never replaced; nothing is graded.
+    fs::create_dir(class.path("fb")).unwrap();
+    fs::write(class.path("fb/bobby.html"), "<p>my notes on bobby</p>\n").unwrap();
+    refused(&["--feedback", "fb"], "fb/bobby.html");
+    assert!(!class.path("out").exists(), "nothing was graded");
+    assert_eq!(
+        fs::read_to_string(class.path("fb/bobby.html")).unwrap(),
+        "<p>my notes on bobby</p>\n"
+    );
+    // A page the grader wrote is replaced, atomically, by a run that reveals more.
+    fs::remove_file(class.path("fb/bobby.html")).unwrap();
+    class.batch("out", &["--feedback", "fb"]);
+    let before = fs::read_to_string(class.path("fb/bobby.html")).unwrap();
+    class.batch("out", &["--feedback", "fb", "--reveal", "all"]);
+    let after = fs::read_to_string(class.path("fb/bobby.html")).unwrap();
+    assert_ne!(before, after);
+    assert!(
+        after.contains("secret cases are shown in full too"),
+        "{after}"
+    );
+    let leftovers: Vec<_> = class
+        .pages("fb")
+        .into_keys()
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
