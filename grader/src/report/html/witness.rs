@@ -86,7 +86,7 @@ fn cell_class(cell: char) -> &'static str {
 }
 
 /// A labelled grid.
-fn step(label: &str, grid: Markup) -> Markup {
+fn step(label: &str, grid: &Markup) -> Markup {
     html! { figure.step { figcaption { (label) } (grid) } }
 }
 
@@ -102,13 +102,13 @@ fn rest(total: usize, drawn: usize) -> Markup {
 fn flip(w: &FlipWitness) -> Markup {
     html! {
         div.steps {
-            (step("start", grid(&w.start, &[])))
+            (step("start", &grid(&w.start, &[])))
             @for (square, board) in w.presses.iter().zip(&w.boards).take(GRIDS) {
-                (step(&format!("press {square}"), grid(board, &[(*square, "mark")])))
+                (step(&format!("press {square}"), &grid(board, &[(*square, "mark")])))
             }
             @if let Some(cells) = &w.invariant {
                 @let marks: Vec<(Square, &'static str)> = cells.iter().map(|s| (*s, "mark")).collect();
-                (step("every press flips an even number of the marked squares", grid(&w.start, &marks)))
+                (step("every press flips an even number of the marked squares", &grid(&w.start, &marks)))
             }
         }
         (rest(w.presses.len(), GRIDS))
@@ -129,9 +129,9 @@ fn fourinrow(w: &FourInRowWitness) -> Markup {
             p { (colour_letter(first)) " moves first; colours alternate." }
         }
         div.steps {
-            (step("start", grid(&w.start, &[])))
+            (step("start", &grid(&w.start, &[])))
             @for ((slide, board), label) in w.moves.iter().zip(&w.boards).zip(&labels).take(GRIDS) {
-                (step(label, grid(board, &[(slide.from, "from"), (slide.to, "mark")])))
+                (step(label, &grid(board, &[(slide.from, "from"), (slide.to, "mark")])))
             }
         }
         (rest(w.moves.len(), GRIDS))
