@@ -390,7 +390,14 @@ fn feedback_pages_show_each_secret_case_as_the_reveal_level_says_and_render() {
 #[test]
 fn merge_writes_the_same_pages_from_the_shards() {
     let class = Class::new();
+    // A source too large to read (a sparse file, past the 16 MiB every read stops at): not
+    // graded, and told why on a page of its own.
+    let large = fs::File::create(class.path("class/erin.py")).unwrap();
+    large.set_len(17 << 20).unwrap();
     class.batch("out", &["--feedback", "fb", "--reveal", "boards"]);
+    let erin = fs::read_to_string(class.path("fb/erin.html")).unwrap();
+    assert!(erin.contains("<h2>Not graded</h2>"), "{erin}");
+    assert!(erin.contains("too large"), "{erin}");
     let output = class
         .grader()
         .args([
