@@ -78,22 +78,36 @@ const LONGEST: usize = 100;
 /// `<name>.html` (a section's student `section-a/alice` is `section-a--alice.html`: the
 /// pages are handed out one by one, so no folder tree is rebuilt). A character that is
 /// not a letter, a digit, `-`, `_` or `.` becomes `_`, a leading `.` too (no hidden
-/// pages); names that become equal (ignoring case, for case-blind file systems) get
-/// `-2`, `-3`, ... in order.
+/// pages). Names that become equal (ignoring case, for case-blind file systems): the
+/// first student by name keeps it, and so does any student whose own name it is; the
+/// others get `-2`, `-3`, ... The names do not depend on the order the students are
+/// given in (the names checked before grading are the names written after it).
 pub(crate) fn page_names<'a>(students: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let students: Vec<&str> = students.into_iter().collect();
+    let mut order: Vec<usize> = (0..students.len()).collect();
+    order.sort_by_key(|&i| students[i]);
+    let bases: Vec<String> = students.iter().map(|s| safe(s)).collect();
     let mut taken = BTreeSet::new();
-    students
-        .into_iter()
-        .map(|student| {
-            let base = safe(student);
-            let mut name = base.clone();
-            let mut n = 1;
-            while !taken.insert(name.to_lowercase()) {
-                n += 1;
-                name = format!("{base}-{n}");
+    let mut names: Vec<Option<String>> = vec![None; students.len()];
+    // First every name that is free as it is, then the rest with a number.
+    for &i in &order {
+        if taken.insert(bases[i].to_lowercase()) {
+            names[i] = Some(bases[i].clone());
+        }
+    }
+    for &i in &order {
+        let mut n = 1;
+        while names[i].is_none() {
+            n += 1;
+            let name = format!("{}-{n}", bases[i]);
+            if taken.insert(name.to_lowercase()) {
+                names[i] = Some(name);
             }
-            format!("{name}.html")
-        })
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| format!("{}.html", name.unwrap_or_default()))
         .collect()
 }
 
@@ -170,15 +184,24 @@ mod tests {
                 "a b/c"
             ]),
             [
-                "alice.html",
+                "alice-2.html",
                 "section-a--alice.html",
                 "_.--etc.html",
-                "Alice-2.html",
+                "Alice.html",
                 "carol_script_.html",
                 "José.html",
                 "_hidden.html",
                 "a_b--c.html"
             ]
+        );
+        // The same names whatever the order.
+        assert_eq!(
+            page_names(["a", "a-2", "A"]),
+            ["a-3.html", "a-2.html", "A.html"]
+        );
+        assert_eq!(
+            page_names(["A", "a-2", "a"]),
+            ["A.html", "a-2.html", "a-3.html"]
         );
         let long = "x".repeat(300);
         assert_eq!(page_names([long.as_str()])[0].len(), LONGEST + 5);
