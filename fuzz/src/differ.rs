@@ -176,6 +176,7 @@ where
         tasks: &tasks,
         stop: &stop,
         deadline: budget.deadline,
+        announce: false,
     };
     let mut runs = candidates
         .iter_mut()

@@ -11,7 +11,8 @@
 //! cargo bench -p grader --bench against -- /tmp/old-target/release/grader
 //! ```
 //!
-//! Commands: `test` of the bundled C submission on the 69 flip cases (two workers), `batch`
+//! Commands: `test` of the bundled C submission on the 69 flip cases (two workers), `test`
+//! of a trivial C program on 400 cases (one worker: the grader's own cost a run), `batch`
 //! of a class of 12 such students (a fresh output folder each time, compiles cached by a
 //! warm-up), and `fuzz` of it for 300 runs of one seed. Each in the `basic` tier, which
 //! every machine here has. A ratio above 1 means this build is slower.
@@ -31,6 +32,11 @@ use common::median;
 const ROUNDS: usize = 9;
 /// Students in the batch's class.
 const STUDENTS: usize = 12;
+/// Cases of the trivial program's folder: what the grader adds to each run shows.
+const TRIVIAL_CASES: usize = 400;
+/// A C program that reads a board and prints 4, the sample's answer.
+const TRIVIAL: &str = "#include <stdio.h>\nint main(void) { char b[4][8]; for (int i = 0; i < 4; i++) \
+    if (scanf(\"%7s\", b[i]) != 1) return 1; printf(\"4\\n\"); return 0; }\n";
 
 /// One command, run from `root`, timed; panics unless it exits with `status`.
 fn timed(grader: &Path, root: &Path, args: &[&str], cache: &Path, status: i32) -> Duration {
@@ -63,6 +69,14 @@ fn lay_out(root: &Path, repo: &Path) {
         // Each student's own text, so that each is its own compile.
         let text = fs::read_to_string(&source).expect("read the submission");
         fs::write(&to, format!("{text}\n/* student {s} */\n")).expect("write a student");
+    }
+    fs::write(root.join("trivial.c"), TRIVIAL).expect("write the trivial program");
+    let board = fs::read(repo.join("cases/flip/data/sample/01.in")).expect("the sample");
+    for c in 0..TRIVIAL_CASES {
+        let case = root.join(format!("trivial-cases/{c:03}"));
+        fs::create_dir_all(case.parent().expect("a parent")).expect("case folder");
+        fs::write(case.with_extension("in"), &board).expect("write a case");
+        fs::write(case.with_extension("ans"), "4\n").expect("write an answer");
     }
 }
 
@@ -144,6 +158,19 @@ fn main() {
         "--report",
         "json",
     ]);
+    let trivial = owned(&[
+        "test",
+        "flip",
+        "trivial.c",
+        "--cases",
+        "trivial-cases",
+        "--jobs",
+        "1",
+        "--sandbox",
+        "basic",
+        "--report",
+        "json",
+    ]);
     let fuzz = owned(&[
         "fuzz",
         "flip",
@@ -171,7 +198,7 @@ fn main() {
     };
     // Warm-up: every compile is cached for both, and the page cache is warm.
     for (grader, cache) in contest.graders.iter().zip(contest.caches) {
-        for words in [&test, &batch(cases, "warm")] {
+        for words in [&test, &trivial, &batch(cases, "warm")] {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             timed(grader, root.path(), &words, cache, 0);
         }
@@ -186,6 +213,7 @@ fn main() {
         "command", "this", "other", "ratio"
     );
     contest.compare("test (69 flip cases, --jobs 2)", &|_| test.clone());
+    contest.compare("test (400 trivial cases, --jobs 1)", &|_| trivial.clone());
     contest.compare("batch (12 students x 69 cases)", &|run| {
         batch(cases, &format!("out-{run}"))
     });

@@ -69,6 +69,7 @@ pub(crate) fn grade<R: RunsCases>(
         tasks: &tasks,
         stop: &stop,
         deadline: None,
+        announce: false,
     };
     let mut jobs: Vec<Job<'_, R>> = workers
         .iter_mut()

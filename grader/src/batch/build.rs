@@ -99,6 +99,7 @@ pub(crate) fn build_all<B: Builds>(
         tasks: &tasks,
         stop: &pool::go,
         deadline: None,
+        announce: false,
     };
     let mut workers: Vec<BuildJob<'_, B>> = (0..jobs.clamp(1, students.len().max(1)))
         .map(|_| BuildJob { builder, students })

@@ -167,6 +167,7 @@ pub(crate) fn run_all<R: RunsCases>(
         tasks: &tasks,
         stop: &stop,
         deadline: None,
+        announce: false,
     };
     let mut jobs: Vec<Job<'_, R>> = workers
         .iter_mut()
