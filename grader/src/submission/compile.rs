@@ -118,6 +118,7 @@ fn checked_cache(dir: &Path) -> Result<(), Fault> {
 /// before anything compiles (and before a batch grades anyone), never a student's.
 pub(crate) fn usable_cache(dir: &Path) -> Result<(), Fault> {
     checked_cache(dir)?;
+    super::cache_sweep::once(dir);
     tempfile::Builder::new()
         .prefix(".probe-")
         .tempdir_in(dir)

@@ -4,9 +4,11 @@
 //!
 //! `program.rs` says what a submission is and becomes, `build.rs` makes it, `setup.rs`
 //! checks its toolchain first, `staging.rs` holds its files, `lookup.rs` finds programs,
-//! and `compile.rs` compiles with its cache.
+//! and `compile.rs` compiles with its cache (`cache_sweep.rs` clears what killed graders
+//! left in it).
 
 mod build;
+mod cache_sweep;
 pub(crate) mod compile;
 pub(crate) mod diagnosis;
 pub(crate) mod languages;

@@ -715,3 +715,38 @@ fn fuzz_locates_a_broken_regression_before_anything_runs() {
     );
     assert_nothing_compiled(run.cache.path());
 }
+
+#[test]
+fn a_killed_graders_staging_folders_in_the_compile_cache_go_at_the_next_compile() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    fs::create_dir(&cache).unwrap();
+    // What a grader killed while it published an entry leaves: its staging folder, which a
+    // live grader holds for milliseconds.
+    let two_hours_ago = std::time::SystemTime::now() - Duration::from_hours(2);
+    for name in [".compile-dead", ".probe-dead", ".compile-live"] {
+        let staging = cache.join(name);
+        fs::create_dir(&staging).unwrap();
+        fs::write(staging.join("program"), b"half a program").unwrap();
+        if name.ends_with("dead") {
+            fs::File::open(&staging)
+                .unwrap()
+                .set_modified(two_hours_ago)
+                .unwrap();
+        }
+    }
+    let source = crate::repo().join("examples/flip/ac_bfs.c");
+    crate::grader()
+        .args(["test", "flip"])
+        .arg(&source)
+        .arg("--cache-dir")
+        .arg(&cache)
+        .assert()
+        .success();
+    assert!(!cache.join(".compile-dead").exists());
+    assert!(!cache.join(".probe-dead").exists());
+    assert!(
+        cache.join(".compile-live").exists(),
+        "a live grader's folder stays"
+    );
+}
