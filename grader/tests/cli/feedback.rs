@@ -172,53 +172,6 @@ fn secret_reasons(book: &Value) -> Vec<String> {
         .collect()
 }
 
-/// A browser, when this machine has one (CI must).
-fn chromium() -> Option<&'static str> {
-    let found = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|b| {
-            std::process::Command::new(b)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        });
-    // .ci/run installs Debian's chromium.
-    assert!(
-        found.is_some() || std::env::var_os("CI").is_none(),
-        "CI must have chromium for this test"
-    );
-    found
-}
-
-/// The DOM of `page` as headless Chromium built it; no console message on the way.
-fn rendered(browser: &str, class: &Class, page: &Path) -> String {
-    let output = std::process::Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            class.path("chromium").display()
-        ))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let console: Vec<&str> = stderr.lines().filter(|l| l.contains(":CONSOLE")).collect();
-    assert!(
-        console.is_empty(),
-        "{}: console: {console:?}",
-        page.display()
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
 /// flip by the rules of the statement: a press flips the piece and its neighbours; a
 /// board is solved when every piece shows one colour.
 fn replay_flip(board: &str, presses: &[(usize, usize)]) -> bool {
@@ -284,7 +237,7 @@ fn check_witnesses(page: &str) -> usize {
 #[test]
 fn feedback_pages_show_each_secret_case_as_the_reveal_level_says_and_render() {
     let class = Class::new();
-    let browser = chromium();
+    let browser = super::chromium();
     if browser.is_none() {
         eprintln!("the pages are not rendered: no chromium on this machine");
     }
@@ -310,7 +263,8 @@ fn feedback_pages_show_each_secret_case_as_the_reveal_level_says_and_render() {
                 }
             }
             assert!(!page.contains("students"), "{name} counts the class");
-            let dom = browser.map(|b| rendered(b, &class, &class.path(&dir).join(name)));
+            let dom = browser
+                .map(|b| super::rendered(b, &class.path("chromium"), &class.path(&dir).join(name)));
             // (b), (c) The secret boards and answers, as the level shows them.
             for source in std::iter::once(page).chain(dom.as_ref()) {
                 for (_, input, _) in SECRETS {

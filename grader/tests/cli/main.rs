@@ -65,6 +65,50 @@ fn one_error_line(contains: &'static str) -> impl Predicate<str> {
         .and(predicate::function(|s: &str| s.lines().count() == 1))
 }
 
+/// A browser, when this machine has one (CI must: `.ci/run` installs Debian's chromium).
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            std::process::Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    assert!(
+        found.is_some() || std::env::var_os("CI").is_none(),
+        "CI must have chromium for this test"
+    );
+    found
+}
+
+/// The DOM of `page` as headless `browser` built it (its profile in `profile`); no
+/// console message on the way.
+fn rendered(browser: &str, profile: &Path, page: &Path) -> String {
+    let output = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let console: Vec<&str> = stderr.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(
+        console.is_empty(),
+        "{}: console: {console:?}",
+        page.display()
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
 fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.join(name);
     fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -166,38 +166,11 @@ fn hostile_names_add_no_attribute_or_element_to_the_html_gradebook() {
             .replace('"', "&quot;");
         assert!(html.contains(&escaped), "{name} is shown, escaped");
     }
-    let Some(chromium) = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|b| {
-            std::process::Command::new(b)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-    else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have chromium for this test"
-        );
+    let Some(chromium) = super::chromium() else {
         eprintln!("skipped the browser: no chromium on this machine");
         return;
     };
-    let output = std::process::Command::new(chromium)
-        .args(["--headless", "--no-sandbox", "--disable-gpu"])
-        .arg(format!(
-            "--user-data-dir={}",
-            graded.path("chromium").display()
-        ))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let dom = String::from_utf8_lossy(&output.stdout);
+    let dom = super::rendered(chromium, &graded.path("chromium"), &page);
     assert_eq!(dom.matches("<tr class=\"student\">").count(), 4, "{dom}");
     assert_no_injected_markup(&dom, "the browser's DOM");
 }
