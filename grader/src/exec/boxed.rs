@@ -20,11 +20,25 @@
 //! and its children's `getrusage` counts the CPU time of every process of the run. If the
 //! launcher dies, the kernel kills the whole namespace.
 //!
-//! Between runs the work folder is emptied by `remove.rs` (which no folder chain, link,
-//! FIFO or locked folder defeats), only when the last run left something: a run that
-//! writes nothing costs one directory read. Nothing is mounted after set-up, so the init
-//! process can take the programs' seccomp filter on itself once, and every run inherits
-//! it instead of compiling it anew (0.15 ms a run).
+//! **Nothing of one run reaches the next.** Each run starts from the box as it was made:
+//!
+//! - `/box` is a new memory file system whenever the last run changed anything in it (a
+//!   file, or an attribute of the folder itself: mode, owner, times, extended attributes,
+//!   ACLs), so no reset can miss an attribute. What changed is known from an inotify watch
+//!   on the folder (events are queued by the call that makes the change, so once a run's
+//!   processes are dead its events are there); it is mounted `noatime`, so that reading
+//!   it changes nothing. A run that touches nothing costs one read of the watch; a new
+//!   mount costs about 50 µs.
+//! - The PID counter is set back before each run (`ns_last_pid`): its first process is
+//!   always pid 2.
+//! - Each run gets a cgroup namespace of its own (`launcher.rs`), and the filters of
+//!   `confine.rs` refuse what could carry state past a run (System V IPC, message queues,
+//!   key rings, the page cache's eviction and probing calls).
+//!
+//! **What it shows of the machine:** its own hostname (`box`, in `uname` and in
+//! `/etc/hostname` and `/etc/hosts`), a cgroup path of `/`, and an init whose command line
+//! names no folder (`grader-launcher`) and whose other `/proc` files are closed to
+//! programs (it is not dumpable).
 #![expect(
     unsafe_code,
     reason = "namespaces, mounts and pivot_root have no safe wrapper in our dependencies"
@@ -34,7 +48,7 @@ use std::ffi::CString;
 use std::fs::{self, File};
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use nix::fcntl::{OFlag, openat};
@@ -42,7 +56,6 @@ use nix::sys::stat::Mode;
 use nix::unistd::{UnlinkatFlags, unlinkat};
 
 use super::protocol::{BoxSetup, Staged};
-use crate::remove;
 
 /// The box's writable folder, the working directory of every run.
 pub(crate) const WORK: &str = "/box";
@@ -55,14 +68,30 @@ const STAGE_SIZE: &str = "size=512m";
 /// The devices a program may open, bound from the machine's `/dev`.
 const DEVICES: [&str; 5] = ["null", "zero", "full", "random", "urandom"];
 
+/// The hostname inside the box.
+const HOSTNAME: &str = "box";
+
+/// What the box's `/etc/hosts` says, in place of the machine's (which names it).
+const HOSTS: &str = "127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\tbox\n";
+
+/// Every inotify event but those of reading (`IN_ACCESS`, `IN_OPEN`,
+/// `IN_CLOSE_NOWRITE`): whatever changes the work folder or what it holds.
+const CHANGES: u32 = libc::IN_ALL_EVENTS & !(libc::IN_ACCESS | libc::IN_OPEN | libc::IN_CLOSE_NOWRITE);
+
 /// A launcher that is the init process of its box.
 #[derive(Debug)]
 pub(crate) struct Boxed {
     /// The owner of `/box` (the run's uid and gid inside the box).
     owner: (u32, u32),
+    /// The size of `/box`, bytes.
+    work_size: u64,
     /// The writable side of `/prog`: a mount detached from every path, reachable only
     /// through this descriptor.
     stage: OwnedFd,
+    /// An inotify instance watching `/box` for [`CHANGES`] (non-blocking).
+    changes: OwnedFd,
+    /// The box's `/proc/sys/kernel/ns_last_pid`, open for writing.
+    last_pid: File,
 }
 
 fn c_path(path: &str) -> io::Result<CString> {
@@ -189,10 +218,27 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
     // SAFETY: a plain prctl call.
     unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) };
     let stage = build(setup)?;
-    Ok(Boxed {
+    // Programs run as other users (root) or are stripped of capabilities (a user
+    // namespace): either way a process that is not dumpable keeps its `/proc` files
+    // (environment, descriptors, memory, executable) from them.
+    // SAFETY: a plain prctl call.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+    // SAFETY: inotify_init1 takes flags only; the descriptor is ours alone.
+    let changes = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
+    check(changes.into(), "inotify_init1")?;
+    // SAFETY: a descriptor just made, owned by nothing else.
+    let changes = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(changes) };
+    let boxed = Boxed {
         owner: setup.owner,
+        work_size: setup.work_size,
         stage,
-    })
+        changes,
+        last_pid: File::options()
+            .write(true)
+            .open("/proc/sys/kernel/ns_last_pid")?,
+    };
+    boxed.watch_work()?;
+    Ok(boxed)
 }
 
 /// The launcher outside the box: it holds nothing (the grader's socket goes to the init
@@ -249,6 +295,17 @@ fn build(setup: &BoxSetup) -> io::Result<OwnedFd> {
         std::os::unix::fs::symlink(target, format!("{dev}/{link}"))?;
     }
     seal(&dev, false, true)?;
+    // The box's own names in place of the machine's, bound over the shown `/etc`.
+    for (file, text) in [("hostname", format!("{HOSTNAME}\n")), ("hosts", HOSTS.to_owned())] {
+        let inside = format!("{root}/etc/{file}");
+        if fs::symlink_metadata(&inside).is_ok_and(|m| m.is_file()) {
+            let source = format!("{root}/.{file}");
+            fs::write(&source, text)?;
+            mount(&source, &inside, "", libc::MS_BIND, "")?;
+            seal(&inside, false, false)?;
+            fs::remove_file(&source)?;
+        }
+    }
     let proc = format!("{root}/proc");
     fs::create_dir(&proc)?;
     mount("proc", &proc, "proc", nosuid | libc::MS_NOEXEC, "")?;
@@ -292,7 +349,7 @@ fn build(setup: &BoxSetup) -> io::Result<OwnedFd> {
     }
     seal("/", false, false)?;
     // SAFETY: a valid buffer of the given length.
-    unsafe { libc::sethostname(c"box".as_ptr(), 3) };
+    unsafe { libc::sethostname(HOSTNAME.as_ptr().cast(), HOSTNAME.len()) };
     Ok(stage)
 }
 
@@ -322,30 +379,65 @@ fn show(root: &str, path: &str) -> io::Result<()> {
     seal(&inside, true, false)
 }
 
-/// Mounts a fresh, empty work folder at `target`.
+/// Mounts a fresh, empty work folder at `target`: reading it changes nothing
+/// (`noatime`), so every change is one the inotify watch sees.
 fn mount_work(target: &str, size: u64, (uid, gid): (u32, u32)) -> io::Result<()> {
     mount(
         "tmpfs",
         target,
         "tmpfs",
-        libc::MS_NOSUID | libc::MS_NODEV,
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOATIME,
         &format!("size={size},mode=0700,uid={uid},gid={gid}"),
     )
 }
 
 impl Boxed {
-    /// After a run: `/box` empty again, mode 0700, owned by the run's uid, whatever the
-    /// run left or changed.
-    pub(crate) fn clean_work(&mut self) -> io::Result<()> {
-        let meta = fs::symlink_metadata(WORK)?;
-        let untouched = meta.permissions().mode() & 0o7777 == 0o700
-            && (meta.uid(), meta.gid()) == self.owner
-            && fs::read_dir(WORK)?.next().is_none();
-        if !untouched {
-            remove::empty_dir(Path::new(WORK))?;
-            fs::set_permissions(WORK, fs::Permissions::from_mode(0o700))?;
-            std::os::unix::fs::chown(WORK, Some(self.owner.0), Some(self.owner.1))?;
+    /// After a run: `/box` as it was made, whatever the run left or changed. A new memory
+    /// file system when the watch saw any change (the old one goes with everything in
+    /// it, and its pages leave the worker's cgroup); nothing to do otherwise.
+    pub(crate) fn renew_work(&mut self) -> io::Result<()> {
+        if !self.drain()? {
+            return Ok(());
         }
+        unmount(WORK)?;
+        mount_work(WORK, self.work_size, self.owner)?;
+        self.watch_work()?;
+        // The old folder's last events (`IN_UNMOUNT`, `IN_IGNORED`) go too.
+        self.drain()?;
+        Ok(())
+    }
+
+    /// Watches the current `/box` for [`CHANGES`].
+    fn watch_work(&self) -> io::Result<()> {
+        let work = c_path(WORK)?;
+        // SAFETY: our inotify descriptor and a valid path.
+        let watch = unsafe {
+            libc::inotify_add_watch(
+                std::os::fd::AsRawFd::as_raw_fd(&self.changes),
+                work.as_ptr(),
+                CHANGES,
+            )
+        };
+        check(watch.into(), "watch the work folder")
+    }
+
+    /// Reads every queued event; whether there was any (an overflowed queue is one too).
+    fn drain(&self) -> io::Result<bool> {
+        let mut any = false;
+        let mut buffer = [0u8; 4096];
+        loop {
+            match nix::unistd::read(&self.changes, &mut buffer) {
+                Ok(0) | Err(nix::errno::Errno::EAGAIN) => return Ok(any),
+                Ok(_) => any = true,
+                Err(nix::errno::Errno::EINTR) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// Sets the box's PID counter back, so that the next process made gets pid 2.
+    pub(crate) fn reset_pids(&self) -> io::Result<()> {
+        nix::sys::uio::pwrite(&self.last_pid, b"1", 0)?;
         Ok(())
     }
 

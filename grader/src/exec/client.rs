@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -86,6 +87,9 @@ impl Client {
             command.args([launcher::LAUNCHER_ARG, launcher::COPY_MEMORY_ARG]);
             command
         };
+        // A box's programs read their init's command line (`/proc/1/cmdline`): a plain
+        // name there, not a folder of the machine.
+        command.arg0("grader-launcher");
         let process = {
             let mut launchers = LAUNCHERS
                 .lock()

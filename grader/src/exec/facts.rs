@@ -39,15 +39,20 @@ pub(crate) enum Input {
 }
 
 impl Input {
-    pub(crate) fn open(&self) -> io::Result<File> {
+    /// Opens it for a run. `anonymous`: a file is copied into a memory file first, so
+    /// that the run's `/proc/self/fd/0` names no path of the machine (a box's programs
+    /// must not learn where the cases are).
+    pub(crate) fn open(&self, anonymous: bool) -> io::Result<File> {
         match self {
+            Input::File(path) if anonymous => {
+                let mut file = memory_file()?;
+                io::copy(&mut File::open(path)?, &mut file)?;
+                file.seek(io::SeekFrom::Start(0))?;
+                Ok(file)
+            }
             Input::File(path) => File::open(path),
             Input::Bytes(bytes) => {
-                let fd = nix::sys::memfd::memfd_create(
-                    c"grader-input",
-                    nix::sys::memfd::MFdFlags::MFD_CLOEXEC,
-                )?;
-                let mut file = File::from(fd);
+                let mut file = memory_file()?;
                 file.write_all(bytes)?;
                 file.seek(io::SeekFrom::Start(0))?;
                 Ok(file)
@@ -55,6 +60,12 @@ impl Input {
             Input::Empty => File::open("/dev/null"),
         }
     }
+}
+
+/// A new memory file for standard input (`/memfd:stdin` to the run).
+fn memory_file() -> io::Result<File> {
+    let fd = nix::sys::memfd::memfd_create(c"stdin", nix::sys::memfd::MFdFlags::MFD_CLOEXEC)?;
+    Ok(File::from(fd))
 }
 
 /// Which limit the grader enforced by killing the run.

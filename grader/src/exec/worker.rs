@@ -201,7 +201,7 @@ impl Worker {
         let (mut attached, cgroups) = self.prepare_cgroup(limits)?;
         let stage = self.stage(job.files, &mut attached)?;
         let request = self.request(job, limits, cgroups, stage)?;
-        let stdin = job.stdin.open()?;
+        let stdin = job.stdin.open(self.tier == Tier::Strict)?;
         let start = std::time::Instant::now();
         let result = self.client.run(
             request,
