@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::exec::cgroup::Hierarchy;
-use crate::exec::sandbox::Machine;
+use crate::exec::sandbox::{self, Machine};
 use crate::exec::uids;
 use crate::report;
 use crate::status::Status;
@@ -65,6 +65,15 @@ pub(crate) fn run() -> Status {
             },
         ),
     ];
+    lines.push((
+        "the box's init kept from the OOM killer".to_owned(),
+        match sandbox::oom_shield() {
+            Ok(()) => "yes: a run that fills its memory is killed, its box stays".to_owned(),
+            Err(why) => format!(
+                "no ({why}): a run that fills its memory with files no process maps can take its box's init with it; it is still MLE, and the next run gets a new box"
+            ),
+        },
+    ));
     let missing = m.strict_missing();
     lines.push((
         "tier strict".to_owned(),

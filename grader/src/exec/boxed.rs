@@ -76,7 +76,8 @@ const HOSTS: &str = "127.0.0.1\tlocalhost\n::1\tlocalhost\n127.0.1.1\tbox\n";
 
 /// Every inotify event but those of reading (`IN_ACCESS`, `IN_OPEN`,
 /// `IN_CLOSE_NOWRITE`): whatever changes the work folder or what it holds.
-const CHANGES: u32 = libc::IN_ALL_EVENTS & !(libc::IN_ACCESS | libc::IN_OPEN | libc::IN_CLOSE_NOWRITE);
+const CHANGES: u32 =
+    libc::IN_ALL_EVENTS & !(libc::IN_ACCESS | libc::IN_OPEN | libc::IN_CLOSE_NOWRITE);
 
 /// A launcher that is the init process of its box.
 #[derive(Debug)]
@@ -296,7 +297,10 @@ fn build(setup: &BoxSetup) -> io::Result<OwnedFd> {
     }
     seal(&dev, false, true)?;
     // The box's own names in place of the machine's, bound over the shown `/etc`.
-    for (file, text) in [("hostname", format!("{HOSTNAME}\n")), ("hosts", HOSTS.to_owned())] {
+    for (file, text) in [
+        ("hostname", format!("{HOSTNAME}\n")),
+        ("hosts", HOSTS.to_owned()),
+    ] {
         let inside = format!("{root}/etc/{file}");
         if fs::symlink_metadata(&inside).is_ok_and(|m| m.is_file()) {
             let source = format!("{root}/.{file}");

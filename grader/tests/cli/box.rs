@@ -1664,6 +1664,104 @@ fn a_program_planted_in_the_cache_is_never_run() {
     scene.finish();
 }
 
+// ---------------------------------------------------------------- 12. between runs
+
+/// The values of `ac_sees_nothing_of_the_host.c`: the machine's hostname, the cases'
+/// folder, the grader's folder, and init's OOM score as the launcher can set it (`-1000`
+/// where this kernel lets `privileged` lower it, else `0`).
+fn host_vars(cases: &Path, privileged: bool) -> Vec<(&'static str, String)> {
+    let hostname = fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let lowered = privileged
+        && Command::new("sh")
+            .args(["-c", "echo -1000 > /proc/self/oom_score_adj"])
+            .stderr(Stdio::null())
+            .status()
+            .unwrap()
+            .success();
+    let grader = assert_cmd::cargo::cargo_bin("grader");
+    vec![
+        ("HOSTNAME", hostname.trim().to_owned()),
+        ("CASES", cases.to_string_lossy().into_owned()),
+        (
+            "LAUNCHER",
+            grader.parent().unwrap().to_string_lossy().into_owned(),
+        ),
+        ("OOM_SCORE", if lowered { "-1000" } else { "0" }.to_owned()),
+    ]
+}
+
+/// A run may see nothing that an earlier run of its worker left, and reach no kernel
+/// path that needs a namespace of its own or tells what the page cache holds. `test` with
+/// one job runs every case in one worker, one after the other: each case is the next
+/// student of the one before.
+const BETWEEN_RUNS: &[Row] = &[
+    ("ac_leaves_marks_finds_none.c", None, "AC"),
+    ("ac_namespaces_and_cache_probes_refused.c", None, "AC"),
+];
+
+#[test]
+fn a_run_sees_nothing_of_the_run_before_and_makes_no_namespace() {
+    let mut scene = Scene::new();
+    let cases = scene.sample_cases("cases", 3);
+    let limits = Limits {
+        cpu: 2,
+        wall: 6,
+        memory_mib: 256,
+    };
+    scene.grade_rows(BETWEEN_RUNS, &cases, limits, &[], |scene, label, report| {
+        let verdicts: Vec<&str> = report["cases"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["verdict"].as_str())
+            .collect();
+        if verdicts != ["AC", "AC", "AC"] {
+            scene.fail(format!(
+                "{label}: the cases got {verdicts:?}: {}",
+                report["cases"]
+            ));
+        }
+    });
+    // A class on one worker: each student leaves every mark it can for the next, and
+    // does what an honest program does (a temporary file read back) before.
+    let text = Scene::render("ac_leaves_marks_finds_none.c", &[]);
+    let class = scene.folder(
+        "class",
+        &[
+            ("alice.c", text.as_str()),
+            ("bob.c", text.as_str()),
+            ("carol.c", text.as_str()),
+        ],
+    );
+    let mut cmd = scene.batch_cmd("strict", &class, &cases, "out", limits);
+    cmd.args(["--jobs", "1"]);
+    let bound = BATCH_COMPILES + limits.bound(9);
+    let outcome = scene.call("batch", cmd, &Call::within(bound));
+    let book = json(&outcome.stdout);
+    for student in ["alice", "bob", "carol"] {
+        let got = student_verdict(&book, student);
+        if got != "AC" {
+            scene.fail(format!("batch: {student}: expected AC, got {got}"));
+        }
+    }
+    scene.finish();
+}
+
+#[test]
+fn a_run_sees_nothing_of_the_host() {
+    let mut scene = Scene::new();
+    let cases = scene.sample_cases("cases", 2);
+    let limits = Limits {
+        cpu: 2,
+        wall: 6,
+        memory_mib: 256,
+    };
+    let vars = host_vars(&cases, true);
+    let row: Row = ("ac_sees_nothing_of_the_host.c", None, "AC");
+    scene.grade_rows(&[row], &cases, limits, &vars, |_, _, _| {});
+    scene.finish();
+}
+
 // ---------------------------------------------------------------- without root
 
 /// The uid the unprivileged grader runs as.
@@ -1679,6 +1777,9 @@ const UNPRIVILEGED: &[(&str, usize, &str)] = &[
     ("ac_socket_families_strict.c", 1, "AC"),
     ("ac_io_uring_strict.c", 1, "AC"),
     ("ac_deep_folder_chain.c", 2, "AC"),
+    ("ac_leaves_marks_finds_none.c", 3, "AC"),
+    ("ac_namespaces_and_cache_probes_refused.c", 1, "AC"),
+    ("ac_sees_nothing_of_the_host.c", 2, "AC"),
 ];
 
 /// The grader and its launcher copied where an unprivileged user may run them (the build
@@ -1776,7 +1877,8 @@ fn without_root_the_box_holds_in_a_user_namespace() {
     };
     for (name, count, want) in UNPRIVILEGED {
         let cases = scene.sample_cases(&format!("cases-{count}"), *count);
-        let vars = [("CANARY", canary.to_string_lossy().into_owned())];
+        let mut vars = host_vars(&cases, false);
+        vars.push(("CANARY", canary.to_string_lossy().into_owned()));
         let binary = scene.gcc(name, &vars);
         let mut cmd = grader();
         cmd.args(["test", "flip"])
