@@ -28,7 +28,8 @@
 //!   on the folder (events are queued by the call that makes the change, so once a run's
 //!   processes are dead its events are there); it is mounted `noatime`, so that reading
 //!   it changes nothing. A run that touches nothing costs one read of the watch; a new
-//!   mount costs about 50 µs.
+//!   mount costs about 50 µs. The launcher outside the box mounts it, on init's word
+//!   ([`outside`]): init itself is under the programs' filters, which refuse mounting.
 //! - The PID counter is set back before each run (`ns_last_pid`): its first process is
 //!   always pid 2.
 //! - Each run gets a cgroup namespace of its own (`launcher.rs`), and the filters of
@@ -49,6 +50,7 @@ use std::fs::{self, File};
 use std::io;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use nix::fcntl::{OFlag, openat};
@@ -82,15 +84,13 @@ const CHANGES: u32 =
 /// A launcher that is the init process of its box.
 #[derive(Debug)]
 pub(crate) struct Boxed {
-    /// The owner of `/box` (the run's uid and gid inside the box).
-    owner: (u32, u32),
-    /// The size of `/box`, bytes.
-    work_size: u64,
     /// The writable side of `/prog`: a mount detached from every path, reachable only
     /// through this descriptor.
     stage: OwnedFd,
     /// An inotify instance watching `/box` for [`CHANGES`] (non-blocking).
     changes: OwnedFd,
+    /// The socket to the launcher outside, which mounts each new work folder.
+    renewals: UnixStream,
     /// The box's `/proc/sys/kernel/ns_last_pid`, open for writing.
     last_pid: File,
 }
@@ -206,13 +206,17 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
         fs::write("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
         fs::write("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
     }
+    // Init asks the launcher outside for each new work folder on this socket.
+    let (renewals, renewer) = UnixStream::pair()?;
     // SAFETY: the launcher is single-threaded, so fork is sound; the child returns into
     // ordinary code.
     let pid = unsafe { libc::fork() };
     check(pid.into(), "fork the box's init")?;
     if pid > 0 {
-        wait_for_init(pid);
+        drop(renewals);
+        outside(pid, &renewer, setup);
     }
+    drop(renewer);
     // The init process: it dies with the launcher outside (and the box with it). Had
     // that launcher died before this line, the grader is gone too, and the socket's end
     // stops this process at its first read.
@@ -230,10 +234,9 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
     // SAFETY: a descriptor just made, owned by nothing else.
     let changes = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(changes) };
     let boxed = Boxed {
-        owner: setup.owner,
-        work_size: setup.work_size,
         stage,
         changes,
+        renewals,
         last_pid: File::options()
             .write(true)
             .open("/proc/sys/kernel/ns_last_pid")?,
@@ -242,13 +245,28 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
     Ok(boxed)
 }
 
-/// The launcher outside the box: it holds nothing (the grader's socket goes to the init
-/// process alone, so the grader sees the end of the box when init ends) and exits as init
-/// does.
-fn wait_for_init(pid: libc::pid_t) -> ! {
-    // SAFETY: closing our copy of the socket, then waiting for our only child.
+/// The launcher outside the box: it holds nothing of the grader's (the grader's socket
+/// goes to the init process alone, so the grader sees the end of the box when init ends),
+/// mounts a new work folder whenever init asks on `renewer`, and exits as init does.
+///
+/// Why here and not in init: init takes the programs' system-call filters on itself once,
+/// and those refuse every mount call. This process shares the box's mount namespace (and,
+/// after `pivot_root`, its root) but none of its processes can reach it: it is outside the
+/// box's PID namespace and unfiltered.
+fn outside(pid: libc::pid_t, renewer: &UnixStream, setup: &BoxSetup) -> ! {
+    // SAFETY: closing our copy of the grader's socket.
+    unsafe { libc::close(0) };
+    let mut asked = [0u8; 1];
+    while matches!(io::Read::read(&mut &*renewer, &mut asked), Ok(1)) {
+        let renewed = unmount(WORK).and_then(|()| mount_work(WORK, setup.work_size, setup.owner));
+        let errno = renewed.map_or_else(|e| e.raw_os_error().unwrap_or(libc::EIO), |()| 0);
+        if io::Write::write_all(&mut &*renewer, &errno.to_ne_bytes()).is_err() {
+            break;
+        }
+    }
+    // SAFETY: waiting for our only child, then leaving without running the launcher's
+    // exit handlers.
     unsafe {
-        libc::close(0);
         let mut status = 0;
         while libc::waitpid(pid, &raw mut status, 0) < 0
             && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
@@ -403,8 +421,13 @@ impl Boxed {
         if !self.drain()? {
             return Ok(());
         }
-        unmount(WORK)?;
-        mount_work(WORK, self.work_size, self.owner)?;
+        io::Write::write_all(&mut &self.renewals, &[1])?;
+        let mut errno = [0u8; 4];
+        io::Read::read_exact(&mut &self.renewals, &mut errno)?;
+        match i32::from_ne_bytes(errno) {
+            0 => {}
+            errno => return Err(io::Error::from_raw_os_error(errno)),
+        }
         self.watch_work()?;
         // The old folder's last events (`IN_UNMOUNT`, `IN_IGNORED`) go too.
         self.drain()?;

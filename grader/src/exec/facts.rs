@@ -44,28 +44,23 @@ impl Input {
     /// must not learn where the cases are).
     pub(crate) fn open(&self, anonymous: bool) -> io::Result<File> {
         match self {
-            Input::File(path) if anonymous => {
-                let mut file = memory_file()?;
-                io::copy(&mut File::open(path)?, &mut file)?;
-                file.seek(io::SeekFrom::Start(0))?;
-                Ok(file)
-            }
+            // Read whole, then written: `io::copy` tries `copy_file_range` and `sendfile`
+            // first, which a memory file refuses, at a few microseconds a run.
+            Input::File(path) if anonymous => filled(&std::fs::read(path)?),
             Input::File(path) => File::open(path),
-            Input::Bytes(bytes) => {
-                let mut file = memory_file()?;
-                file.write_all(bytes)?;
-                file.seek(io::SeekFrom::Start(0))?;
-                Ok(file)
-            }
+            Input::Bytes(bytes) => filled(bytes),
             Input::Empty => File::open("/dev/null"),
         }
     }
 }
 
-/// A new memory file for standard input (`/memfd:stdin` to the run).
-fn memory_file() -> io::Result<File> {
+/// A new memory file holding `bytes`, read from its start (`/memfd:stdin` to the run).
+fn filled(bytes: &[u8]) -> io::Result<File> {
     let fd = nix::sys::memfd::memfd_create(c"stdin", nix::sys::memfd::MFdFlags::MFD_CLOEXEC)?;
-    Ok(File::from(fd))
+    let mut file = File::from(fd);
+    file.write_all(bytes)?;
+    file.seek(io::SeekFrom::Start(0))?;
+    Ok(file)
 }
 
 /// Which limit the grader enforced by killing the run.

@@ -69,9 +69,6 @@ struct Launcher {
     /// Whether this process keeps the OOM killer off itself (it lives in a memory group
     /// its runs fill), so each child must give that up.
     shielded: bool,
-    /// `strict`: the system-call filters each child takes on before `execve` (see
-    /// `confine.rs`; init itself stays unfiltered, since it mounts between runs).
-    filters: Vec<seccompiler::BpfProgram>,
     /// The stack each child runs on until `execve`, kept from run to run.
     stack: Vec<u8>,
 }
@@ -141,8 +138,11 @@ pub(crate) fn serve() -> ! {
     }
 }
 
-/// Opens the cgroup files, compiles the filters, builds the box and joins the groups it
-/// lives in, in that order (the box hides the machine's files).
+/// Opens the cgroup files, compiles the filters, builds the box, joins the groups it lives
+/// in and takes the filters on itself, in that order (the box hides the machine's files;
+/// the filters refuse mounting). Every program of the box inherits the filters: taking
+/// them on per run cost 0.7 ms of a 0.8 ms run here (the kernel prepares a filter for
+/// every system call number at each install).
 fn set_up(
     socket: UnixStream,
     setup: &Setup,
@@ -166,11 +166,7 @@ fn set_up(
             .map(OwnedFd::from)
             .collect();
         let resident = open_all(&setup.cgroup_resident)?;
-        let filters = if setup.seccomp {
-            confine::filters()?.into()
-        } else {
-            Vec::new()
-        };
+        let filters = setup.seccomp.then(confine::filters).transpose()?;
         let boxed = setup.boxed.as_ref().map(boxed::enter).transpose()?;
         for mut group in &resident {
             io::Write::write_all(&mut group, b"0")?;
@@ -180,10 +176,14 @@ fn set_up(
         // takes is a run's MLE (see `worker.rs`).
         let shielded =
             !resident.is_empty() && std::fs::write("/proc/self/oom_score_adj", "-1000").is_ok();
-        Ok((cgroups, boxed, shielded, filters))
+        for filter in filters.iter().flatten() {
+            seccompiler::apply_filter(filter)
+                .map_err(|e| io::Error::other(format!("seccomp: {e}")))?;
+        }
+        Ok((cgroups, boxed, shielded))
     })();
     match prepared {
-        Ok((cgroups, boxed, shielded, filters)) => match sigchld() {
+        Ok((cgroups, boxed, shielded)) => match sigchld() {
             Ok(children) => Ok(Launcher {
                 socket,
                 spawn,
@@ -191,7 +191,6 @@ fn set_up(
                 cgroups,
                 children,
                 shielded,
-                filters,
                 stack: vec![0u8; CHILD_STACK],
             }),
             Err(e) => Err((socket, e)),
@@ -303,8 +302,6 @@ struct ChildArgs<'a> {
     /// `strict`: a cgroup namespace of the run's own, made once the child is in the
     /// worker's groups, so that `/proc/self/cgroup` names no folder of the machine.
     cgroup_namespace: bool,
-    /// The system-call filters to take on just before `execve`.
-    filters: &'a [libc::sock_fprog],
 }
 
 /// The CPU time of this process's reaped children, microseconds.
@@ -446,15 +443,6 @@ impl Launcher {
         let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
         envp.push(std::ptr::null());
         let (error_read, error_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
-        let filters: Vec<libc::sock_fprog> = self
-            .filters
-            .iter()
-            .map(|program| libc::sock_fprog {
-                len: u16::try_from(program.len()).unwrap_or(u16::MAX),
-                // The same layout: `struct sock_filter` of `linux/filter.h`.
-                filter: program.as_ptr().cast::<libc::sock_filter>().cast_mut(),
-            })
-            .collect();
         if let Some(boxed) = &self.boxed {
             // The run's first process gets pid 2, whatever the last run did to the
             // counter: pids are no channel from one run to the next.
@@ -473,7 +461,6 @@ impl Launcher {
             cgroups: &self.cgroups,
             unshield: self.shielded,
             cgroup_namespace: self.boxed.is_some(),
-            filters: &filters,
         };
         let flags = match self.spawn {
             Spawn::SharedMemory => libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
@@ -784,21 +771,7 @@ fn child(args: &ChildArgs<'_>) -> ! {
         }
         // Dies with the launcher (set after the uid change, which clears it).
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
-        // The filters last: they refuse what the steps above needed (`unshare`).
-        if !args.filters.is_empty() && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-            fail(error);
-        }
-        for filter in args.filters {
-            if libc::syscall(
-                libc::SYS_seccomp,
-                libc::SECCOMP_SET_MODE_FILTER,
-                0,
-                std::ptr::from_ref(filter),
-            ) != 0
-            {
-                fail(error);
-            }
-        }
+
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());

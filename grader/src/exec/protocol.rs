@@ -27,8 +27,8 @@ pub(crate) struct Setup {
     /// `cgroup.procs` files the launcher joins itself, once: its children are born in
     /// those groups.
     pub(crate) cgroup_resident: Vec<String>,
-    /// Whether programs get the seccomp filter (`strict`): the launcher takes it on itself
-    /// once set up, and every program inherits it.
+    /// Whether programs get the seccomp filters (`strict`): the launcher takes them on itself
+    /// once set up, and every program inherits them.
     pub(crate) seccomp: bool,
 }
 
@@ -105,7 +105,7 @@ pub(crate) struct Request {
     pub(crate) stage: Option<Vec<Staged>>,
     /// A file the run leaves (a compiler's output), as the launcher sees it: its
     /// descriptor comes with `Ended` when it is a regular file, taken before the work
-    /// folder is emptied. A symbolic link or a FIFO in its place is not followed.
+    /// folder is renewed. A symbolic link or a FIFO in its place is not followed.
     pub(crate) keep: Option<String>,
 }
 

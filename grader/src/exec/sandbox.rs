@@ -7,7 +7,7 @@
 //!   and, when the grader is root, a uid of the worker's own; CPU, memory and a process cap
 //!   by cgroup where the machine has them.
 //! - `strict`: adds the box (namespaces and a root file system of its own, `boxed.rs`) and
-//!   the seccomp filter (`confine.rs`).
+//!   the seccomp filters (`confine.rs`).
 
 use std::fmt;
 use std::sync::OnceLock;

@@ -1,7 +1,7 @@
 //! One worker's place to run programs, in its tier:
 //!
 //! - `strict`: a launcher that is the init of a box (`boxed.rs`), programs run as the
-//!   worker's own uid (root) or in a user namespace (not root), a seccomp filter;
+//!   worker's own uid (root) or in a user namespace (not root), the seccomp filters;
 //! - `basic`: a launcher that is a subreaper, rlimits, the worker's own uid when root, and
 //!   a scratch folder of the machine, emptied before each run;
 //! - `none`: the same without rlimits or uid change.

@@ -1,8 +1,8 @@
-//! The box suite (issue 12): hostile programs of every class that only a box holds, run
-//! through `grader test` and `grader batch`. A box is a run's own session, its own PID,
+//! The box suite (issues 12 and 26): hostile programs of every class that only a box holds,
+//! run through `grader test` and `grader batch`. A box is a run's own session, its own PID,
 //! mount, network, IPC and UTS namespaces, a cgroup that counts and caps every process of
-//! the run, a uid per worker, an allow-list of socket families, compiles in the same kind
-//! of box, and a compile cache nobody else can write.
+//! the run, a uid per worker, a system-call allow-list, compiles in the same kind of box, a
+//! compile cache nobody else can write, and nothing of one run left for the next.
 //!
 //! Every call of the grader is checked as in `hostile.rs`, and more:
 //!
