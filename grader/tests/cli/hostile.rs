@@ -178,6 +178,7 @@ fn doctor_tells_what_the_machine_has_and_what_auto_picks() {
         "namespaces",
         "seccomp",
         "cgroups",
+        "the box's init kept from the OOM killer",
         "--sandbox auto picks",
     ] {
         assert!(text.contains(line), "{text}");
