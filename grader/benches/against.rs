@@ -15,7 +15,9 @@
 //! of a trivial C program on 400 cases (one worker: the grader's own cost a run), `batch`
 //! of a class of 12 such students (a fresh output folder each time, compiles cached by a
 //! warm-up), and `fuzz` of it for 300 runs of one seed. Each in the `basic` tier, which
-//! every machine here has. A ratio above 1 means this build is slower.
+//! every machine here has; the trivial program's `test` also in `strict`, with a second
+//! program that writes a file at each run (what a new work folder per run costs). A ratio
+//! above 1 means this build is slower.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
 #[expect(dead_code, reason = "only the median is used here")]
@@ -34,6 +36,11 @@ const ROUNDS: usize = 9;
 const STUDENTS: usize = 12;
 /// Cases of the trivial program's folder: what the grader adds to each run shows.
 const TRIVIAL_CASES: usize = 400;
+/// The trivial program, but leaving a file in its working folder at each run: in `strict`
+/// each of its runs is followed by a new work folder (`boxed.rs`).
+const WRITER: &str = "#include <stdio.h>\nint main(void) { char b[4][8]; for (int i = 0; i < 4; i++) \
+    if (scanf(\"%7s\", b[i]) != 1) return 1; FILE *f = fopen(\"/tmp/scratch.txt\", \"w\"); \
+    if (f) { fputs(\"x\\n\", f); fclose(f); } printf(\"4\\n\"); return 0; }\n";
 /// A C program that reads a board and prints 4, the sample's answer.
 const TRIVIAL: &str = "#include <stdio.h>\nint main(void) { char b[4][8]; for (int i = 0; i < 4; i++) \
     if (scanf(\"%7s\", b[i]) != 1) return 1; printf(\"4\\n\"); return 0; }\n";
@@ -71,6 +78,7 @@ fn lay_out(root: &Path, repo: &Path) {
         fs::write(&to, format!("{text}\n/* student {s} */\n")).expect("write a student");
     }
     fs::write(root.join("trivial.c"), TRIVIAL).expect("write the trivial program");
+    fs::write(root.join("writer.c"), WRITER).expect("write the writing program");
     let board = fs::read(repo.join("cases/flip/data/sample/01.in")).expect("the sample");
     for c in 0..TRIVIAL_CASES {
         let case = root.join(format!("trivial-cases/{c:03}"));
@@ -171,6 +179,14 @@ fn main() {
         "--report",
         "json",
     ]);
+    // The same in the box, and the program that writes in it.
+    let boxed = |program: &str| {
+        let mut words = trivial.clone();
+        words[2] = program.to_owned();
+        words[8] = "strict".to_owned();
+        words
+    };
+    let (trivial_strict, writer_strict) = (boxed("trivial.c"), boxed("writer.c"));
     let fuzz = owned(&[
         "fuzz",
         "flip",
@@ -198,7 +214,13 @@ fn main() {
     };
     // Warm-up: every compile is cached for both, and the page cache is warm.
     for (grader, cache) in contest.graders.iter().zip(contest.caches) {
-        for words in [&test, &trivial, &batch(cases, "warm")] {
+        for words in [
+            &test,
+            &trivial,
+            &trivial_strict,
+            &writer_strict,
+            &batch(cases, "warm"),
+        ] {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             timed(grader, root.path(), &words, cache, 0);
         }
@@ -214,6 +236,10 @@ fn main() {
     );
     contest.compare("test (69 flip cases, --jobs 2)", &|_| test.clone());
     contest.compare("test (400 trivial cases, --jobs 1)", &|_| trivial.clone());
+    contest.compare("  the same, strict", &|_| trivial_strict.clone());
+    contest.compare("  a program writing a file, strict", &|_| {
+        writer_strict.clone()
+    });
     contest.compare("batch (12 students x 69 cases)", &|run| {
         batch(cases, &format!("out-{run}"))
     });
