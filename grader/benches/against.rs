@@ -182,8 +182,8 @@ fn main() {
     // The same in the box, and the program that writes in it.
     let boxed = |program: &str| {
         let mut words = trivial.clone();
-        words[2] = program.to_owned();
-        words[8] = "strict".to_owned();
+        program.clone_into(&mut words[2]);
+        "strict".clone_into(&mut words[8]);
         words
     };
     let (trivial_strict, writer_strict) = (boxed("trivial.c"), boxed("writer.c"));
