@@ -429,6 +429,16 @@ fn verdict(report: &Value) -> &str {
 }
 
 /// The gradebook's verdict for the student whose name starts with `name`.
+/// Each case's verdict, in the report's order.
+fn case_verdicts(report: &Value) -> Vec<&str> {
+    report["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["verdict"].as_str())
+        .collect()
+}
+
 fn student_verdict<'a>(book: &'a Value, name: &str) -> &'a str {
     book["students"]
         .as_array()
@@ -1503,12 +1513,7 @@ fn traps_in_the_scratch_folder_spare_the_next_case_the_class_and_the_machine() {
             let label = format!("{} ({tier})", row.0);
             let cmd = with_usual_descriptors(&scene.test_cmd(tier, &binary, &cases, limits));
             let report = scene.test_json(&label, cmd, limits.bound(2), want);
-            let verdicts: Vec<&str> = report["cases"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|c| c["verdict"].as_str())
-                .collect();
+            let verdicts = case_verdicts(&report);
             if verdicts != [want, want] {
                 scene.fail(format!("{label}: the cases got {verdicts:?}"));
             }
@@ -1709,12 +1714,7 @@ fn a_run_sees_nothing_of_the_run_before_and_makes_no_namespace() {
         memory_mib: 256,
     };
     scene.grade_rows(BETWEEN_RUNS, &cases, limits, &[], |scene, label, report| {
-        let verdicts: Vec<&str> = report["cases"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|c| c["verdict"].as_str())
-            .collect();
+        let verdicts = case_verdicts(report);
         if verdicts != ["AC", "AC", "AC"] {
             scene.fail(format!(
                 "{label}: the cases got {verdicts:?}: {}",
