@@ -17,15 +17,6 @@ mod confine;
 mod launcher;
 #[path = "../exec/protocol.rs"]
 mod protocol;
-#[path = "../remove.rs"]
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "the launcher empties folders; removing them is the grader's"
-    )
-)]
-mod remove;
 
 fn main() {
     launcher::serve();

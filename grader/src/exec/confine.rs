@@ -397,6 +397,16 @@ fn equals(arg: u8, value: libc::c_int) -> Result<SeccompRule, seccompiler::Backe
     SeccompRule::new(vec![condition])
 }
 
+/// A rule that matches when argument `arg`, read as `len`, is anything but `value`.
+fn differs(
+    arg: u8,
+    len: SeccompCmpArgLen,
+    value: libc::c_int,
+) -> Result<SeccompRule, seccompiler::BackendError> {
+    let condition = SeccompCondition::new(arg, len, SeccompCmpOp::Ne, positive(value))?;
+    SeccompRule::new(vec![condition])
+}
+
 /// A rule that matches when argument `arg` has every bit of `bits`.
 fn has_bits(arg: u8, bits: libc::c_int) -> Result<SeccompRule, seccompiler::BackendError> {
     let condition = SeccompCondition::new(
@@ -411,22 +421,11 @@ fn has_bits(arg: u8, bits: libc::c_int) -> Result<SeccompRule, seccompiler::Back
 /// The argument checks (filter 2): a call matches, and fails, when any of its rules does.
 /// `docs/cli.md` names each.
 fn refusals() -> Result<BTreeMap<i64, Vec<SeccompRule>>, seccompiler::BackendError> {
-    let not_unix = || -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
-        let condition = SeccompCondition::new(
-            0,
-            SeccompCmpArgLen::Dword,
-            SeccompCmpOp::Ne,
-            positive(libc::AF_UNIX),
-        )?;
-        Ok(vec![SeccompRule::new(vec![condition])?])
-    };
-    let nowait = || -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
-        // preadv2(fd, iov, iovcnt, pos_l, pos_h, flags)
-        Ok(vec![has_bits(5, libc::RWF_NOWAIT)?])
-    };
     let mut rules = BTreeMap::new();
-    rules.insert(libc::SYS_socket, not_unix()?);
-    rules.insert(libc::SYS_socketpair, not_unix()?);
+    // socket(family, ...), an int.
+    let not_unix = || differs(0, SeccompCmpArgLen::Dword, libc::AF_UNIX);
+    rules.insert(libc::SYS_socket, vec![not_unix()?]);
+    rules.insert(libc::SYS_socketpair, vec![not_unix()?]);
     rules.insert(
         libc::SYS_clone,
         NEW_NAMESPACES
@@ -434,15 +433,10 @@ fn refusals() -> Result<BTreeMap<i64, Vec<SeccompRule>>, seccompiler::BackendErr
             .map(|&flag| has_bits(0, flag))
             .collect::<Result<_, _>>()?,
     );
-    // unshare(flags): only a cgroup namespace (how init makes each run).
+    // unshare(flags), all 64 bits: only a cgroup namespace (how init makes each run).
     rules.insert(
         libc::SYS_unshare,
-        vec![SeccompRule::new(vec![SeccompCondition::new(
-            0,
-            SeccompCmpArgLen::Qword,
-            SeccompCmpOp::Ne,
-            positive(libc::CLONE_NEWCGROUP),
-        )?])?],
+        vec![differs(0, SeccompCmpArgLen::Qword, libc::CLONE_NEWCGROUP)?],
     );
     // fadvise64(fd, offset, len, advice)
     rules.insert(
@@ -454,8 +448,10 @@ fn refusals() -> Result<BTreeMap<i64, Vec<SeccompRule>>, seccompiler::BackendErr
         libc::SYS_madvise,
         vec![equals(2, libc::MADV_PAGEOUT)?, equals(2, libc::MADV_COLD)?],
     );
-    rules.insert(libc::SYS_preadv2, nowait()?);
-    rules.insert(libc::SYS_pwritev2, nowait()?);
+    // preadv2(fd, iov, iovcnt, pos_l, pos_h, flags)
+    let nowait = || has_bits(5, libc::RWF_NOWAIT);
+    rules.insert(libc::SYS_preadv2, vec![nowait()?]);
+    rules.insert(libc::SYS_pwritev2, vec![nowait()?]);
     Ok(rules)
 }
 

@@ -174,8 +174,7 @@ fn set_up(
         // A run that fills the memory group should not take its launcher (and the box)
         // with it. Some kernels refuse this (EIO here); then a launcher the OOM killer
         // takes is a run's MLE (see `worker.rs`).
-        let shielded =
-            !resident.is_empty() && std::fs::write("/proc/self/oom_score_adj", "-1000").is_ok();
+        let shielded = !resident.is_empty() && shield_from_oom().is_ok();
         for filter in filters.iter().flatten() {
             seccompiler::apply_filter(filter)
                 .map_err(|e| io::Error::other(format!("seccomp: {e}")))?;
@@ -197,6 +196,14 @@ fn set_up(
         },
         Err(e) => Err((socket, e)),
     }
+}
+
+/// This process's OOM score, which a box's init lowers as far as it goes.
+pub(crate) const OOM_SCORE: &str = "/proc/self/oom_score_adj";
+
+/// Keeps the OOM killer off this process (`oom_score_adj` -1000), where the kernel allows.
+pub(crate) fn shield_from_oom() -> io::Result<()> {
+    std::fs::write(OOM_SCORE, "-1000")
 }
 
 /// A descriptor that reads `SIGCHLD`, which stays blocked in this process (children

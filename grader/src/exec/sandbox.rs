@@ -132,11 +132,11 @@ impl Machine {
 /// Whether a box's init may keep the OOM killer off itself (`oom_score_adj` -1000), as
 /// the launcher asks: tried on this process and set back. `Err` says why not.
 pub(crate) fn oom_shield() -> Result<(), String> {
-    const PATH: &str = "/proc/self/oom_score_adj";
-    let before = std::fs::read_to_string(PATH).map_err(|e| format!("{PATH}: {e}"))?;
-    std::fs::write(PATH, "-1000").map_err(|e| format!("the kernel refused -1000: {e}"))?;
+    use super::launcher::{OOM_SCORE, shield_from_oom};
+    let before = std::fs::read_to_string(OOM_SCORE).map_err(|e| format!("{OOM_SCORE}: {e}"))?;
+    shield_from_oom().map_err(|e| format!("the kernel refused -1000: {e}"))?;
     // Raising it back is always allowed.
-    std::fs::write(PATH, before.trim()).map_err(|e| format!("{PATH}: {e}"))
+    std::fs::write(OOM_SCORE, before.trim()).map_err(|e| format!("{OOM_SCORE}: {e}"))
 }
 
 /// Whether `path` lies in [`SYSTEM_READ`]: a box shows it without being told.
