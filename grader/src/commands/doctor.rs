@@ -1,11 +1,11 @@
-//! `grader doctor`: what isolation this machine can give programs, probed, and the tier
-//! `--sandbox auto` picks.
+//! `grader doctor`: what isolation this machine can give programs, probed, and each tier
+//! tried for real (a worker of it runs `true`), and the tier `--sandbox auto` picks.
 
 use std::fmt::Write as _;
+use std::time::Instant;
 
 use crate::exec::cgroup::Hierarchy;
-use crate::exec::sandbox::{self, Machine};
-use crate::exec::uids;
+use crate::exec::sandbox::{self, Machine, Tier};
 use crate::report;
 use crate::status::Status;
 
@@ -19,13 +19,13 @@ pub(crate) fn run() -> Status {
         ),
         (
             "a uid per worker".to_owned(),
-            if m.root {
-                format!(
-                    "yes: the grader is root, each worker's programs run as a uid of their own from {}",
-                    uids::FIRST
-                )
-            } else {
-                "no: the grader is not root, programs run as its own user (in strict, inside a user namespace)".to_owned()
+            match (m.root, m.worker_ids) {
+                (true, Some(range)) => format!(
+                    "yes: the grader is root, each worker's programs run as a uid of their own from {} ({} ids)",
+                    range.first, range.count
+                ),
+                (true, None) => "no: the grader is root of a user namespace that maps too few ids; in strict, each box maps one id of its own, not root".to_owned(),
+                (false, _) => "no: the grader is not root, programs run as its own user (in strict, inside a user namespace)".to_owned(),
             },
         ),
         (
@@ -53,7 +53,14 @@ pub(crate) fn run() -> Status {
                     )
                 }
                 Err(why) => format!(
-                    "no ({why}): CPU is counted over every process when it is reaped; memory is the largest process's peak"
+                    "no ({why}): CPU is counted over every process when it is reaped; memory is the largest process's peak{}",
+                    if m.root {
+                        String::new()
+                    } else {
+                        format!(
+                            "; to have them, start the grader in a cgroup of its own: {DELEGATE} grader ..."
+                        )
+                    }
                 ),
             },
         ),
@@ -74,17 +81,20 @@ pub(crate) fn run() -> Status {
             ),
         },
     ));
+    // Each tier, tried for real: a claim is what a worker did.
     let missing = m.strict_missing();
     lines.push((
         "tier strict".to_owned(),
         if missing.is_empty() {
-            "available".to_owned()
+            timed_trial(Tier::Strict)
         } else {
             format!("unavailable: needs {}", missing.join(" and "))
         },
     ));
-    lines.push(("tier basic, none".to_owned(), "available".to_owned()));
-    lines.push(("--sandbox auto picks".to_owned(), m.auto().to_string()));
+    lines.push(("tier basic".to_owned(), timed_trial(Tier::Basic)));
+    lines.push(("tier none".to_owned(), "works: needs nothing".to_owned()));
+    let (auto, _) = m.auto(sandbox::tried);
+    lines.push(("--sandbox auto picks".to_owned(), auto.to_string()));
     let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let text = lines.iter().fold(String::new(), |mut text, (k, v)| {
         let _ = writeln!(text, "{k:<width$}  {v}");
@@ -92,4 +102,19 @@ pub(crate) fn run() -> Status {
     });
     report::out(&text);
     Status::Ok
+}
+
+/// How an unprivileged user gets a cgroup subtree of its own from systemd.
+const DELEGATE: &str = "systemd-run --user --scope -p Delegate=yes";
+
+/// "works" with how long a worker of `tier` took to start and run `true`, or why not.
+fn timed_trial(tier: Tier) -> String {
+    let start = Instant::now();
+    match sandbox::tried(tier) {
+        Ok(()) => format!(
+            "works: a worker started and ran `true` in {:.1} ms",
+            start.elapsed().as_secs_f64() * 1e3
+        ),
+        Err(why) => format!("failed when tried: {why}"),
+    }
 }

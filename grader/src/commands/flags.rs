@@ -9,7 +9,7 @@ use crate::cases::{
 };
 use crate::cli::{LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
-use crate::exec::sandbox::{Machine, Tier};
+use crate::exec::sandbox::{self, Machine, Tier};
 use crate::grade::{CaseText, SoundCase};
 use crate::outputs::Inputs;
 use crate::status::Fault;
@@ -90,7 +90,11 @@ pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
         Sandbox::Basic => Some(Tier::Basic),
         Sandbox::None => Some(Tier::None),
     });
-    let sandbox = Machine::get().resolve(asked)?;
+    let (sandbox, passed) = Machine::get().resolve(asked, sandbox::tried)?;
+    // Why the run is less confined than it could be, once, before any work.
+    for why in passed {
+        crate::report::note(&format!("grader: note: sandbox {sandbox}, since {why}"));
+    }
     Ok(Limits {
         cpu: args.time_limit,
         wall: args

@@ -200,11 +200,13 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
     // SAFETY: unshare with namespace flags changes only this (single-threaded) process.
     check(unsafe { libc::unshare(flags) }.into(), "unshare")?;
     if setup.user_namespace {
-        // The grader's own uid and gid, mapped to themselves: the only mapping an
-        // unprivileged user may write. Programs keep that uid, so they hold no capability.
+        // The grader's own uid and gid, mapped to the owner's ids (the only mapping an
+        // unprivileged user may write: its own ids, to any). Programs keep that uid,
+        // which is not 0 in the namespace, so they hold no capability.
+        let (inside_uid, inside_gid) = setup.owner;
         fs::write("/proc/self/setgroups", "deny")?;
-        fs::write("/proc/self/uid_map", format!("{uid} {uid} 1"))?;
-        fs::write("/proc/self/gid_map", format!("{gid} {gid} 1"))?;
+        fs::write("/proc/self/uid_map", format!("{inside_uid} {uid} 1"))?;
+        fs::write("/proc/self/gid_map", format!("{inside_gid} {gid} 1"))?;
     }
     // Init asks the launcher outside for each new work folder on this socket.
     let (renewals, renewer) = UnixStream::pair()?;

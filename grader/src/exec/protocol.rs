@@ -44,8 +44,9 @@ pub(crate) struct BoxSetup {
     pub(crate) work_size: u64,
     /// Who owns `/box`: the uid and gid programs run as, seen from inside the box.
     pub(crate) owner: (u32, u32),
-    /// Whether to make a user namespace first (the grader is not root), mapping the
-    /// grader's own uid and gid to themselves.
+    /// Whether to make a user namespace first (the grader is not root, or is root of a
+    /// namespace that maps too few ids for a uid per worker), mapping the grader's own uid
+    /// and gid to `owner`.
     pub(crate) user_namespace: bool,
 }
 

@@ -8,11 +8,20 @@
 //!   by cgroup where the machine has them.
 //! - `strict`: adds the box (namespaces and a root file system of its own, `boxed.rs`) and
 //!   the seccomp filters (`confine.rs`).
+//!
+//! What the kernel offers is probed from files and flags ([`Machine`]), but a tier is
+//! only claimed once it has worked: [`tried`] starts a real worker of the tier and runs
+//! `true` in it (a few milliseconds, once per process). Containers refuse things no
+//! probe sees (a mount option naming an unmapped uid, a cgroup that holds other
+//! processes), and finding that out at the first compile would turn every student into
+//! a grader fault.
 
 use std::fmt;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use super::cgroup::{self, Hierarchy};
+use super::uids;
 use crate::status::Fault;
 
 /// An isolation tier (written by its name, as on the command line).
@@ -42,8 +51,15 @@ impl fmt::Display for Tier {
 /// What this machine offers, probed.
 #[derive(Debug, Clone)]
 pub(crate) struct Machine {
-    /// Whether the grader runs as root (programs then run as a uid of their worker's).
+    /// Whether the grader runs as root (in its user namespace).
     pub(crate) root: bool,
+    /// Whether that user namespace is the machine's own (not a container's): root there
+    /// can always have cgroups, so `strict` insists on them.
+    pub(crate) initial_namespace: bool,
+    /// The uids workers' programs run as when the grader is root: ids its user namespace
+    /// maps (`None`: not root, or too few mapped; each box then gets a user namespace of
+    /// its own).
+    pub(crate) worker_ids: Option<uids::Range>,
     /// The Landlock ABI version, 0 when unavailable (reported by `grader doctor`; no tier uses it).
     pub(crate) landlock: i64,
     /// Whether seccomp filters can be installed.
@@ -79,8 +95,13 @@ impl Machine {
                 libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0,
             )
         };
+        let root = nix::unistd::geteuid().is_root();
         Machine {
-            root: nix::unistd::geteuid().is_root(),
+            root,
+            initial_namespace: std::fs::read_to_string("/proc/self/uid_map").is_ok_and(|map| {
+                map.split_whitespace().collect::<Vec<_>>() == ["0", "0", "4294967295"]
+            }),
+            worker_ids: root.then(uids::range).flatten(),
             landlock,
             seccomp,
             user_namespaces: std::fs::read_to_string("/proc/sys/user/max_user_namespaces")
@@ -98,36 +119,132 @@ impl Machine {
         if !self.seccomp {
             missing.push("seccomp");
         }
-        // Root can always have the cgroups' accounting, so strict insists on it; an
-        // unprivileged user gets the box's own accounting (see the README's tier table).
-        if self.root && self.cgroups.is_err() {
+        // The machine's root can always have the cgroups' accounting, so strict insists
+        // on it; an unprivileged user, or root of a container, gets the box's own
+        // accounting (see the README's tier table).
+        if self.root && self.initial_namespace && self.cgroups.is_err() {
             missing.push("cgroups (memory, CPU accounting and pids controllers)");
         }
         missing
     }
 
-    /// The tier `auto` picks: the strongest available.
-    pub(crate) fn auto(&self) -> Tier {
-        if self.strict_missing().is_empty() {
-            Tier::Strict
-        } else {
-            Tier::Basic
+    /// The tier `auto` picks: the strongest this machine offers whose [`tried`] worked,
+    /// and why each stronger one was passed over.
+    pub(crate) fn auto(&self, tried: impl Fn(Tier) -> Result<(), String>) -> (Tier, Vec<String>) {
+        let mut passed = Vec::new();
+        for tier in [Tier::Strict, Tier::Basic] {
+            let missing = if tier == Tier::Strict {
+                self.strict_missing()
+            } else {
+                Vec::new()
+            };
+            let why = if missing.is_empty() {
+                match tried(tier) {
+                    Ok(()) => return (tier, passed),
+                    Err(why) => why,
+                }
+            } else {
+                format!("this machine lacks {}", missing.join(" and "))
+            };
+            passed.push(format!("{tier}: {why}"));
         }
+        (Tier::None, passed)
     }
 
-    /// The tier for `--sandbox` (`None`: auto). A tier this machine cannot give is a usage
-    /// error naming what is missing.
-    pub(crate) fn resolve(&self, asked: Option<Tier>) -> Result<Tier, Fault> {
-        match asked {
-            None => Ok(self.auto()),
-            Some(Tier::Strict) if !self.strict_missing().is_empty() => Err(Fault::Usage(format!(
+    /// The tier for `--sandbox` (`None`: auto, with why stronger tiers were passed
+    /// over). A tier this machine cannot give, or that did not work when tried, is a
+    /// usage error saying why, before any work.
+    pub(crate) fn resolve(
+        &self,
+        asked: Option<Tier>,
+        tried: impl Fn(Tier) -> Result<(), String>,
+    ) -> Result<(Tier, Vec<String>), Fault> {
+        let Some(tier) = asked else {
+            return Ok(self.auto(tried));
+        };
+        let weaker = match tier {
+            Tier::Strict => "basic",
+            Tier::Basic | Tier::None => "none",
+        };
+        if tier == Tier::Strict && !self.strict_missing().is_empty() {
+            return Err(Fault::Usage(format!(
                 "--sandbox strict: this machine lacks {}; use --sandbox basic",
                 self.strict_missing().join(" and ")
-            ))),
-            Some(tier) => Ok(tier),
+            )));
         }
+        if tier != Tier::None
+            && let Err(why) = tried(tier)
+        {
+            return Err(Fault::Usage(format!(
+                "--sandbox {tier}: {why}; use --sandbox {weaker}"
+            )));
+        }
+        Ok((tier, Vec::new()))
     }
 }
+
+/// Whether a worker of `tier` works here: one is started and runs `true`, once per
+/// process and tier. `Err` says what failed, with the system's error.
+pub(crate) fn tried(tier: Tier) -> Result<(), String> {
+    static TRIED: [OnceLock<Result<(), String>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    TRIED[tier as usize].get_or_init(|| try_tier(tier)).clone()
+}
+
+fn try_tier(tier: Tier) -> Result<(), String> {
+    use super::client::Stderr;
+    use super::facts::{Input, Limits};
+    use super::worker::{Config, Job, Worker};
+    let failed = |what: &str, e: &dyn fmt::Display| format!("a worker could not {what}: {e}");
+    let limits = Limits {
+        cpu: Duration::from_secs(10),
+        // Room for an emulated machine, many times slower than this one.
+        wall: Duration::from_secs(60),
+        memory: 64 << 20,
+        output: 1 << 16,
+        processes: 8,
+        sandbox: tier,
+    };
+    let mut worker = Worker::start(&Config {
+        tier,
+        memory: limits.memory,
+        toolchain: Vec::new(),
+    })
+    .map_err(|e| failed("start", &e))?;
+    let files = crate::temp::dir("try").map_err(|e| failed("make its folder", &e))?;
+    let job = Job {
+        argv: vec![TRUE.to_owned()],
+        files: files.path(),
+        in_files: false,
+        env: Vec::new(),
+        stdin: Input::Empty,
+        stderr: Stderr::Tail(4096),
+        keep: None,
+        address_space: true,
+    };
+    let (outcome, _) = worker
+        .run(&job, &limits)
+        .map_err(|e| failed("run `true`", &e))?;
+    if outcome.code == Some(0) {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&outcome.stderr);
+    Err(format!(
+        "`true` in a worker ended with {}{}",
+        match (outcome.code, outcome.signal) {
+            (Some(code), _) => format!("exit status {code}"),
+            (None, Some(signal)) => format!("signal {signal}"),
+            (None, None) => "no status".to_owned(),
+        },
+        match stderr.trim() {
+            "" => String::new(),
+            text => format!(" ({text})"),
+        }
+    ))
+}
+
+/// The program a trial runs: in the system's folders, which every box shows.
+const TRUE: &str = "/usr/bin/true";
 
 /// Whether a box's init may keep the OOM killer off itself (`oom_score_adj` -1000), as
 /// the launcher asks: tried on this process and set back. `Err` says why not.
@@ -169,6 +286,8 @@ mod tests {
     fn machine(root: bool, user_namespaces: bool, seccomp: bool, cgroups: bool) -> Machine {
         Machine {
             root,
+            initial_namespace: true,
+            worker_ids: None,
             landlock: 0,
             seccomp,
             user_namespaces,
@@ -182,29 +301,37 @@ mod tests {
         }
     }
 
+    /// Every tier works when tried.
+    fn works(_: Tier) -> Result<(), String> {
+        Ok(())
+    }
+
     #[test]
     fn auto_picks_the_strongest_and_strict_names_what_is_missing() {
+        let tier = |m: Machine, asked| m.resolve(asked, works).map(|(tier, _)| tier);
         assert_eq!(
-            machine(true, false, true, true).resolve(None).unwrap(),
+            tier(machine(true, false, true, true), None).unwrap(),
             Tier::Strict
         );
         // Unprivileged: a user namespace is enough, cgroups are not required.
         assert_eq!(
-            machine(false, true, true, false).resolve(None).unwrap(),
+            tier(machine(false, true, true, false), None).unwrap(),
             Tier::Strict
         );
         assert_eq!(
-            machine(false, false, true, false).resolve(None).unwrap(),
+            tier(machine(false, false, true, false), None).unwrap(),
             Tier::Basic
         );
         assert_eq!(
-            machine(true, true, true, false)
-                .resolve(Some(Tier::Basic))
-                .unwrap(),
+            tier(machine(true, true, true, false), Some(Tier::Basic)).unwrap(),
             Tier::Basic
         );
+        // Root of a container is held to what an unprivileged user is.
+        let mut container = machine(true, true, true, false);
+        container.initial_namespace = false;
+        assert_eq!(tier(container, None).unwrap(), Tier::Strict);
         let Err(Fault::Usage(message)) =
-            machine(true, true, false, false).resolve(Some(Tier::Strict))
+            tier(machine(true, true, false, false), Some(Tier::Strict))
         else {
             panic!("strict without seccomp and cgroups must be refused");
         };
@@ -213,10 +340,52 @@ mod tests {
             "{message}"
         );
         let Err(Fault::Usage(message)) =
-            machine(false, false, true, true).resolve(Some(Tier::Strict))
+            tier(machine(false, false, true, true), Some(Tier::Strict))
         else {
             panic!("strict without namespaces must be refused");
         };
         assert!(message.contains("namespaces"), "{message}");
+    }
+
+    #[test]
+    fn a_tier_that_failed_when_tried_is_passed_over_with_its_reason() {
+        let no_box = |tier| match tier {
+            Tier::Strict => {
+                Err("a worker could not start: mount tmpfs: Invalid argument".to_owned())
+            }
+            _ => Ok(()),
+        };
+        let m = machine(true, true, true, true);
+        let (tier, passed) = m.resolve(None, no_box).unwrap();
+        assert_eq!(tier, Tier::Basic);
+        assert_eq!(
+            passed,
+            ["strict: a worker could not start: mount tmpfs: Invalid argument"]
+        );
+        let Err(Fault::Usage(message)) = m.resolve(Some(Tier::Strict), no_box) else {
+            panic!("a strict that failed must be refused when asked for");
+        };
+        assert_eq!(
+            message,
+            "--sandbox strict: a worker could not start: mount tmpfs: Invalid argument; use --sandbox basic"
+        );
+        // Nothing works but `none`, which needs nothing.
+        let (tier, passed) = m.resolve(None, |_| Err("no".to_owned())).unwrap();
+        assert_eq!((tier, passed.len()), (Tier::None, 2));
+        assert_eq!(
+            m.resolve(Some(Tier::None), |_| Err("no".to_owned()))
+                .unwrap()
+                .0,
+            Tier::None
+        );
+        // Without seccomp strict is not even tried.
+        let (tier, passed) = machine(true, true, false, true)
+            .resolve(None, |t| match t {
+                Tier::Strict => panic!("strict tried without seccomp"),
+                _ => Ok(()),
+            })
+            .unwrap();
+        assert_eq!(tier, Tier::Basic);
+        assert_eq!(passed, ["strict: this machine lacks seccomp"]);
     }
 }

@@ -102,18 +102,22 @@ impl Worker {
     pub(crate) fn start(config: &Config) -> io::Result<Worker> {
         let machine = Machine::get();
         let tier = config.tier;
-        let lease = (machine.root && tier >= Tier::Basic)
-            .then(uids::lease)
-            .transpose()?;
-        let owner = lease.as_ref().map_or_else(
-            || {
-                (
-                    nix::unistd::geteuid().as_raw(),
-                    nix::unistd::getegid().as_raw(),
-                )
-            },
-            Lease::ids,
+        let lease = match machine.worker_ids {
+            Some(range) if tier >= Tier::Basic => Some(uids::lease(range)?),
+            _ => None,
+        };
+        let (euid, egid) = (
+            nix::unistd::geteuid().as_raw(),
+            nix::unistd::getegid().as_raw(),
         );
+        // Whose the work folder is, as the run sees it: the leased uid; else, in a box's
+        // own user namespace, the one id it maps, which is never root there (a program
+        // that ran as root of its namespace would hold every capability in it).
+        let owner = match (&lease, euid) {
+            (Some(lease), _) => lease.ids(),
+            (None, 0) => (uids::FIRST, uids::FIRST),
+            (None, _) => (euid, egid),
+        };
         let cgroup = match (&machine.cgroups, tier >= Tier::Basic) {
             (Ok(hierarchy), true) => {
                 let n = WORKERS.fetch_add(1, Ordering::Relaxed);
@@ -139,7 +143,7 @@ impl Worker {
                 read_only,
                 work_size: config.memory.max(MIN_WORK),
                 owner,
-                user_namespace: !machine.root,
+                user_namespace: lease.is_none(),
             });
             root = Some(dir);
         } else {

@@ -1982,3 +1982,121 @@ fn without_root_a_class_is_graded_in_boxes() {
     nothing_left_by_nobody(&mut scene);
     scene.finish();
 }
+
+// ---------------------------------------------------------------- in a container
+
+/// Runs `"$@"` (after the map) as root of a new user namespace whose uid and gid maps are
+/// `$1` (`inside outside count`), written from outside as `newuidmap` does for a rootless
+/// container. The command waits on a pipe until its maps are written.
+const IN_USER_NAMESPACE: &str = r#"
+map=$1; shift
+fifo=$(mktemp -u) && mkfifo -m 600 "$fifo" || exit 97
+unshare --user -- bash -c 'read -r _ < "$0" && exec "$@"' "$fifo" "$@" &
+pid=$!
+own=$(readlink /proc/self/ns/user)
+while [ "$(readlink /proc/$pid/ns/user 2>/dev/null)" = "$own" ]; do sleep 0.01; done
+echo "$map" > /proc/$pid/uid_map && echo "$map" > /proc/$pid/gid_map || { kill $pid; exit 98; }
+echo go > "$fifo"
+rm -f "$fifo"
+wait $pid
+"#;
+
+/// The scene's grader as root of a user namespace mapping `map`.
+fn contained(scene: &Scene, map: &str) -> Command {
+    let mut cmd = Command::new("bash");
+    cmd.args(["-c", IN_USER_NAMESPACE, "contain", map])
+        .arg(assert_cmd::cargo::cargo_bin("grader"))
+        .env("NO_COLOR", "1")
+        .env("TMPDIR", &scene.tmp)
+        .env("GRADER_CACHE_DIR", &scene.cache)
+        .current_dir(&scene.root);
+    cmd
+}
+
+/// (fixture, cases, verdict) run as root of a container.
+const CONTAINED: &[(&str, usize, &str)] = &[
+    ("tle_setpgid_escape_self.c", 1, "TLE"),
+    ("tle_cpu_in_unreaped_child.c", 1, "TLE"),
+    ("mle_child_holds_200mib.c", 1, "MLE"),
+    ("ac_socket_families_strict.c", 1, "AC"),
+    ("ac_leaves_marks_finds_none.c", 3, "AC"),
+    ("ac_namespaces_and_cache_probes_refused.c", 1, "AC"),
+    ("ac_sees_nothing_of_the_host.c", 2, "AC"),
+];
+
+/// Rootless Podman maps 65,536 ids, far below the usual worker uids (990,000 and up);
+/// `unshare -r` maps one. In both the grader used to claim strict, then fail every
+/// compile with an internal error (`mount tmpfs …: Invalid argument`): the worker uids
+/// were not mapped. Now the workers take uids the namespace maps, or, with one id, each
+/// box maps it (not as root) in a user namespace of its own; and `doctor` says which.
+#[test]
+fn in_a_container_the_box_holds_whatever_ids_it_maps() {
+    if !nix::unistd::geteuid().is_root() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "in_a_container: needs root to make a user namespace with a map"
+        );
+        return;
+    }
+    let mut scene = Scene::new();
+    let limits = Limits {
+        cpu: 1,
+        wall: 10,
+        memory_mib: 128,
+    };
+    for (map, uids) in [
+        (
+            "0 0 65536",
+            "yes: the grader is root, each worker's programs run as a uid of their own from 64534",
+        ),
+        (
+            "0 0 1",
+            "no: the grader is root of a user namespace that maps too few ids",
+        ),
+    ] {
+        let doctor = scene.call(
+            &format!("doctor ({map})"),
+            {
+                let mut cmd = contained(&scene, map);
+                cmd.arg("doctor");
+                cmd
+            },
+            &Call::within(Duration::from_secs(60)),
+        );
+        for want in [uids, "--sandbox auto picks                     strict"] {
+            if !doctor.stdout.lines().any(|l| l.contains(want)) {
+                scene.fail(format!(
+                    "doctor ({map}) does not say {want:?}:\n{}",
+                    doctor.stdout
+                ));
+            }
+        }
+        // The bundled submission on the bundled cases, compiled in the container.
+        for tier in ["strict", "basic"] {
+            let mut cmd = contained(&scene, map);
+            cmd.args(["test", "flip", "examples/flip/ac_bfs.c"])
+                .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+                .args(["--sandbox", tier]);
+            scene.test_json(
+                &format!("ac_bfs.c ({map}, {tier})"),
+                cmd,
+                Duration::from_secs(120),
+                "AC",
+            );
+        }
+        for (name, count, want) in CONTAINED {
+            let cases = scene.sample_cases(&format!("cases-{count}"), *count);
+            let binary = scene.gcc(name, &host_vars(&cases, false));
+            let mut cmd = contained(&scene, map);
+            cmd.args(["test", "flip"])
+                .arg(&binary)
+                .arg("--cases")
+                .arg(&cases)
+                .args(limits.args())
+                .args(["--sandbox", "strict"]);
+            let bound = limits.bound(u32::try_from(*count).unwrap());
+            scene.test_json(&format!("{name} ({map})"), cmd, bound, want);
+        }
+    }
+    scene.finish();
+}
