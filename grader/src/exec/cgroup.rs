@@ -33,8 +33,12 @@
 //! controllers for its children (the root is exempt). When the grader's own cgroup holds
 //! the grader, it moves itself into the leaf `grader-<pid>/self` and then enables
 //! `memory` and `pids` (everything it starts outside a box goes there too). When other
-//! processes share its cgroup, it does not move them: [`Group::create`] fails, saying to
-//! start the grader in a cgroup of its own (`systemd-run --scope -p Delegate=yes`).
+//! processes share its cgroup (an unprivileged user's shell in the leaf of the subtree
+//! systemd delegated to it), it does not move them: the groups go below the nearest
+//! cgroup above that it may write and that holds no process (the delegated subtree's
+//! top), and each run's first process moves there from the grader's cgroup, which the v2
+//! rules allow below a common writable parent. With none, [`probe`] says to start the
+//! grader in a cgroup of its own (`systemd-run --user --scope -p Delegate=yes`).
 //! The `cpu` controller is not needed: `cpu.stat`'s `usage_usec` is kept by the core of
 //! every v2 cgroup.
 //!
@@ -152,6 +156,43 @@ fn probe_v2(mounts: &[Mount], memberships: &[Membership]) -> Result<Hierarchy, S
         path = if base.is_empty() { "/" } else { base };
     }
     let dir = own_dir(mounts, None, path).ok_or("no cgroup2 hierarchy is mounted")?;
+    let top = mounts
+        .iter()
+        .filter(|m| m.fstype == "cgroup2")
+        .find(|m| dir.starts_with(&m.point))
+        .map_or_else(|| dir.clone(), |m| m.point.clone());
+    if dir == top || !holds_others(&dir) {
+        usable_v2(&dir)?;
+        return Ok(Hierarchy::V2 { parent: dir });
+    }
+    // Others share the grader's cgroup (a user's shell in its delegated leaf): the groups
+    // go below the nearest cgroup above that the grader may write and that holds no
+    // process itself, as systemd's `Delegate=yes` gives a user (the v2 rules let the
+    // grader move its runs there from its own cgroup, below the same writable parent).
+    let mut above = dir.parent();
+    while let Some(candidate) = above.filter(|a| a.starts_with(&top)) {
+        if candidate == top || !holds_others(candidate) {
+            if usable_v2(candidate).is_ok()
+                && writable(&candidate.join("cgroup.procs")).is_ok()
+            {
+                return Ok(Hierarchy::V2 {
+                    parent: candidate.to_path_buf(),
+                });
+            }
+            break;
+        }
+        above = candidate.parent();
+    }
+    Err(format!(
+        "{} holds processes other than the grader, and no cgroup above it is the grader's \
+         to write; start the grader in a cgroup of its own: systemd-run --user --scope -p \
+         Delegate=yes grader ...",
+        dir.display()
+    ))
+}
+
+/// Whether v2 cgroup `dir` offers the controllers a box group needs and may be written.
+fn usable_v2(dir: &Path) -> Result<(), String> {
     let controllers = fs::read_to_string(dir.join("cgroup.controllers"))
         .map_err(|e| format!("{}/cgroup.controllers: {e}", dir.display()))?;
     let absent: Vec<&str> = V2_CONTROLLERS
@@ -169,8 +210,19 @@ fn probe_v2(mounts: &[Mount], memberships: &[Membership]) -> Result<Hierarchy, S
             }
         ));
     }
-    writable(&dir)?;
-    Ok(Hierarchy::V2 { parent: dir })
+    writable(dir)
+}
+
+/// Whether v2 cgroup `dir` holds a process other than this one (one it cannot read
+/// counts as such).
+fn holds_others(dir: &Path) -> bool {
+    let own = std::process::id();
+    match fs::read_to_string(dir.join("cgroup.procs")) {
+        Ok(text) => text
+            .lines()
+            .any(|line| line.trim().parse::<u32>().map_or(true, |pid| pid != own)),
+        Err(e) => e.kind() != io::ErrorKind::NotFound,
+    }
 }
 
 /// Whether a space-separated controller list (`cgroup.controllers`,
@@ -1056,6 +1108,41 @@ mod tests {
         let why = probe_from("", "").unwrap_err();
         assert!(
             why.contains("no memory hierarchy") && why.contains("no v2 hierarchy"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn on_v2_a_shared_cgroup_sends_the_groups_to_the_delegated_one_above() {
+        let t = tempfile::tempdir().unwrap();
+        let t = t.path().display();
+        let v2 = format!("4 0 0:4 / {t}/unified rw - cgroup2 cgroup2 rw\n");
+        let cgroup = "0::/deleg/shell\n";
+        let root = PathBuf::from(format!("{t}/unified"));
+        let (deleg, shell) = (root.join("deleg"), root.join("deleg/shell"));
+        for dir in [&root, &deleg, &shell] {
+            fs::create_dir_all(dir).unwrap();
+            put(dir, "cgroup.controllers", "cpu memory pids\n");
+            put(dir, "cgroup.procs", "");
+        }
+        let own = format!("{}\n", std::process::id());
+        // The grader alone in its cgroup: there (it moves into a leaf when it enables).
+        put(&shell, "cgroup.procs", &own);
+        let at = |dir: &Path| Ok(Hierarchy::V2 { parent: dir.to_path_buf() });
+        assert_eq!(probe_from(&v2, cgroup), at(&shell));
+        // Beside the user's shell: the delegated parent, which holds no process.
+        put(&shell, "cgroup.procs", &format!("1\n{own}"));
+        assert_eq!(probe_from(&v2, cgroup), at(&deleg));
+        // A parent that holds processes cannot have groups with controllers: the next.
+        put(&deleg, "cgroup.procs", "2\n");
+        assert_eq!(probe_from(&v2, cgroup), at(&root));
+        // One without the controllers stops the search, saying how to get a cgroup.
+        put(&deleg, "cgroup.procs", "");
+        put(&deleg, "cgroup.controllers", "cpu\n");
+        let why = probe_from(&v2, cgroup).unwrap_err();
+        assert!(
+            why.contains("deleg/shell holds processes other than the grader")
+                && why.contains("systemd-run --user --scope -p Delegate=yes"),
             "{why}"
         );
     }
