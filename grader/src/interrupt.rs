@@ -70,6 +70,8 @@ fn watch(set: SigSet) {
 /// command.
 fn exit_now() -> ! {
     exec::stop_all();
+    // Nothing outlives the grader, not even a zombie for the machine's init to reap.
+    exec::reap_all(Duration::from_secs(2));
     // The command's own end may be removing the folder on another thread: let it finish.
     temp::remove_own_within(Duration::from_secs(2));
     std::process::exit(128 + SIGNAL.load(Ordering::SeqCst));

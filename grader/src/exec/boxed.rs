@@ -256,15 +256,10 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
 /// after `pivot_root`, its root) but none of its processes can reach it: it is outside the
 /// box's PID namespace and unfiltered.
 fn outside(pid: libc::pid_t, renewer: &UnixStream, setup: &BoxSetup) -> ! {
-    // SAFETY: closing our copy of the grader's socket; a plain prctl call.
-    unsafe {
-        libc::close(0);
-        // No parent-death signal here: it fires when the grader's *thread* that started
-        // us ends (a pool's worker thread, before the grader drops its workers), and
-        // killed now we would leave init unreaped, a zombie for the machine's init. The
-        // end of the grader closes its socket, which ends init, which ends this loop.
-        libc::prctl(libc::PR_SET_PDEATHSIG, 0, 0, 0, 0);
-    }
+    // SAFETY: closing our copy of the grader's socket. (Like every launcher, this one has
+    // no parent-death signal, see `launcher::serve`: the end of the grader closes its
+    // socket, which ends init, which ends this loop.)
+    unsafe { libc::close(0) };
     let mut asked = [0u8; 1];
     while matches!(io::Read::read(&mut &*renewer, &mut asked), Ok(1)) {
         let renewed = unmount(WORK).and_then(|()| mount_work(WORK, setup.work_size, setup.owner));

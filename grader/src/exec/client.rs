@@ -30,25 +30,60 @@ const SAMPLE_EVERY: Duration = Duration::from_millis(20);
 /// exact figure (from reaping) at the end anyway.
 const CPU_GRACE: Duration = Duration::from_millis(50);
 
-/// The pids of the launchers alive, for [`stop_all`]. A pid leaves the list before its
-/// process is reaped, so the list never names a pid the system could have reused.
-static LAUNCHERS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The launchers alive, for [`stop_all`] and [`reap_all`]: each one's pid and a second
+/// handle on the grader's end of its socket. A pid leaves the list before its process is
+/// reaped, so the list never names a pid the system could have reused.
+static LAUNCHERS: Mutex<Vec<(u32, UnixStream)>> = Mutex::new(Vec::new());
 /// Set by [`stop_all`]: no launcher starts any more.
 static STOPPED: AtomicBool = AtomicBool::new(false);
 
-/// Kills every launcher (each takes its box, or its run, with it), and every launcher
-/// started from now on: the grader was interrupted. The runs being watched end at once
-/// with an error, which their callers read as the interruption it is.
+/// Stops every launcher, and every launcher started from now on: the grader was
+/// interrupted. Each launcher's socket is shut, which a launcher reads as the grader's
+/// end: it kills its run (a box's init ends, and its box with it), reaps it and exits.
+/// The runs being watched end at once with an error, which their callers read as the
+/// interruption it is.
+///
+/// Why not `SIGKILL`: a launcher killed outright leaves what it would have reaped (a
+/// box's init, a run's last processes) to the machine's init, which in a container may
+/// never reap them.
 pub(crate) fn stop_all() {
     let launchers = LAUNCHERS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     STOPPED.store(true, Ordering::SeqCst);
-    for &pid in launchers.iter() {
-        let _ = nix::sys::signal::kill(
-            nix::unistd::Pid::from_raw(pid.cast_signed()),
-            nix::sys::signal::Signal::SIGKILL,
-        );
+    for (_, socket) in launchers.iter() {
+        let _ = socket.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+/// After [`stop_all`], on the way out: waits until every launcher has exited and reaps
+/// it; one still there after `within` is killed, then reaped. A launcher another thread
+/// reaped meanwhile is simply gone.
+pub(crate) fn reap_all(within: Duration) {
+    let pids: Vec<nix::unistd::Pid> = LAUNCHERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .iter()
+        .map(|(pid, _)| nix::unistd::Pid::from_raw(pid.cast_signed()))
+        .collect();
+    let deadline = std::time::Instant::now() + within;
+    for pid in pids {
+        loop {
+            match nix::sys::wait::waitpid(pid, Some(nix::sys::wait::WaitPidFlag::WNOHANG)) {
+                Ok(nix::sys::wait::WaitStatus::StillAlive)
+                    if std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                Ok(nix::sys::wait::WaitStatus::StillAlive) => {
+                    let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+                    let _ = nix::sys::wait::waitpid(pid, None);
+                    break;
+                }
+                Err(nix::errno::Errno::EINTR) => {}
+                _ => break,
+            }
+        }
     }
 }
 
@@ -90,6 +125,7 @@ impl Client {
         // A box's programs read their init's command line (`/proc/1/cmdline`): a plain
         // name there, not a folder of the machine.
         command.arg0("grader-launcher");
+        let handle = ours.try_clone()?;
         let process = {
             let mut launchers = LAUNCHERS
                 .lock()
@@ -103,7 +139,7 @@ impl Client {
                 .stderr(Stdio::inherit())
                 .env_clear()
                 .spawn()?;
-            launchers.push(process.id());
+            launchers.push((process.id(), handle));
             process
         };
         // The command holds the launcher's end of the socket: without dropping it, a
@@ -173,7 +209,7 @@ impl Drop for Client {
         LAUNCHERS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .retain(|&pid| pid != self.process.id());
+            .retain(|(pid, _)| *pid != self.process.id());
         let _ = self.process.wait();
     }
 }

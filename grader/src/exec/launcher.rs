@@ -82,8 +82,11 @@ pub(crate) fn serve() -> ! {
     unsafe {
         // Orphans of a run become our children, so none can outlive it unseen.
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        // If the grader dies, so do we (and our children, by their own death signal).
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        // No parent-death signal: it fires when the grader's *thread* that started us
+        // ends (a pool's thread, while the worker lives on in another), and killed then we
+        // would leave our run's processes unreaped, zombies for the machine's init. If the
+        // grader dies, its end of our socket closes: we read that as its end, between runs
+        // and during one, and end the run, reap it and exit.
         // Ignored signals pass through exec: whatever the grader was started with
         // (`nohup` ignores SIGHUP) must not reach programs. Once here, so that each child
         // only restores SIGPIPE, which Rust's runtime ignores.

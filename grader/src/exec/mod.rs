@@ -19,6 +19,6 @@ pub(crate) mod sandbox;
 pub(crate) mod uids;
 mod worker;
 
-pub(crate) use client::{Stderr, stop_all};
+pub(crate) use client::{Stderr, reap_all, stop_all};
 pub(crate) use facts::{Input, Killed, Limits, Outcome};
 pub(crate) use worker::{Config, Job, Worker};

@@ -233,3 +233,137 @@ fn a_killed_graders_folders_go_when_the_next_grader_runs_a_program() {
     now.sort();
     assert_eq!(now, ["grader-tmp-file", "grader-tmp-unlocked"]);
 }
+
+/// Runs `"$@"` (after a program name and a count) as a child subreaper would see it:
+/// once the program of that name runs, sends the grader that many SIGINTs; after the
+/// grader ends, every process it left (alive or a zombie) has been reparented here.
+/// Prints the grader's exit status, then one line per process left, and reaps them.
+const SUBREAPER: &str = r#"
+import ctypes, os, signal, subprocess, sys, tempfile, time
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+name, signals, argv = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+def named(name):
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open(f"/proc/{pid}/comm").read().strip() == name:
+                return True
+        except OSError:
+            pass
+    return False
+
+err = tempfile.TemporaryFile()
+grader = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+if signals:
+    deadline = time.monotonic() + 60
+    while not named(name):
+        if time.monotonic() > deadline or grader.poll() is not None:
+            sys.exit("the program never ran")
+        time.sleep(0.05)
+    for _ in range(signals):
+        grader.send_signal(signal.SIGINT)
+grader.wait(timeout=120)
+time.sleep(0.3)
+print(grader.returncode)
+left = []
+for pid in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        continue
+    after = stat[stat.rindex(")") + 2:].split()
+    if int(after[1]) == os.getpid():
+        left.append(int(pid))
+        print(pid, stat[stat.index("(") + 1:stat.rindex(")")], "state", after[0])
+for pid in left:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+while True:
+    try:
+        os.waitpid(-1, 0)
+    except ChildProcessError:
+        break
+err.seek(0)
+sys.stderr.write(err.read().decode(errors="replace"))
+"#;
+
+/// The grader with `args` in `dir` under [`SUBREAPER`]: its exit status and the
+/// processes it left.
+fn left_behind(dir: &Path, name: &str, signals: u32, args: &[&str]) -> (i32, Vec<String>, String) {
+    let output = Command::new("python3")
+        .args(["-c", SUBREAPER, name, &signals.to_string()])
+        .arg(assert_cmd::cargo::cargo_bin("grader"))
+        .args(args)
+        .current_dir(dir)
+        .env("TMPDIR", dir.join("tmp"))
+        .env("GRADER_CACHE_DIR", dir.join("cache"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let mut lines = stdout.lines();
+    let code = lines
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or_else(|| panic!("the subreaper failed: {stdout}{stderr}"));
+    (
+        code,
+        lines.map(str::to_owned).collect(),
+        stderr.into_owned(),
+    )
+}
+
+/// Every launcher and box is reaped before the grader exits, on every path: the end of
+/// `test`, `batch` and `fuzz`, one Ctrl-C and two, in each tier that has launchers. (A
+/// launcher killed outright used to leave its box's init as a zombie for the machine's
+/// init, which in a container whose pid 1 is a shell is never reaped.)
+#[test]
+fn no_process_of_the_grader_outlives_it_not_even_a_zombie() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir(root.join("tmp")).unwrap();
+    let class = root.join("class");
+    fs::create_dir(&class).unwrap();
+    let ac = repo().join("examples/flip/ac_bfs.c");
+    fs::copy(&ac, class.join("a.c")).unwrap();
+    let sleeps = sleeper(root, "sleeps.py", "grader-zombie");
+    let (ac, sleeps) = (ac.to_str().unwrap(), sleeps.to_str().unwrap());
+    let long = ["--time-limit", "5", "--wall-limit", "300"];
+    for tier in ["strict", "basic"] {
+        let sandbox = ["--sandbox", tier];
+        let class = class.to_str().unwrap();
+        let out = root.join(format!("out-{tier}"));
+        let out = out.to_str().unwrap();
+        let runs: [(&str, u32, Vec<&str>, i32); 5] = [
+            ("test", 0, vec!["test", "flip", ac], 0),
+            ("batch", 0, vec!["batch", "flip", class, "--out", out], 0),
+            (
+                "fuzz",
+                0,
+                vec!["fuzz", "flip", ac, "--runs", "5", "--seed", "1"],
+                0,
+            ),
+            (
+                "one Ctrl-C",
+                1,
+                [&["test", "flip", sleeps][..], &long].concat(),
+                130,
+            ),
+            (
+                "two Ctrl-Cs",
+                2,
+                [&["test", "flip", sleeps][..], &long].concat(),
+                130,
+            ),
+        ];
+        for (what, signals, args, want) in runs {
+            let args = [&args[..], &sandbox].concat();
+            let (code, left, stderr) = left_behind(root, "grader-zombie", signals, &args);
+            assert_eq!(code, want, "{what} ({tier}): exit status; {stderr}");
+            assert!(left.is_empty(), "{what} ({tier}): the grader left {left:?}");
+        }
+    }
+}
