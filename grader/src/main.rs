@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         Err(error) => return report::clap_error(&error),
     };
     let result = commands::run(cli.command);
+    exec::drop_spare();
     temp::remove_own();
     // Once a signal arrived, whatever the command returned (its work done, or an error
     // the stopping caused) the grader says it was stopped.

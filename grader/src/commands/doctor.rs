@@ -93,7 +93,7 @@ pub(crate) fn run() -> Status {
     ));
     lines.push(("tier basic".to_owned(), timed_trial(Tier::Basic)));
     lines.push(("tier none".to_owned(), "works: needs nothing".to_owned()));
-    let (auto, _) = m.auto(sandbox::tried);
+    let (auto, _) = m.auto(|tier| sandbox::tried(tier, TRIAL_MEMORY));
     lines.push(("--sandbox auto picks".to_owned(), auto.to_string()));
     let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let text = lines.iter().fold(String::new(), |mut text, (k, v)| {
@@ -104,13 +104,16 @@ pub(crate) fn run() -> Status {
     Status::Ok
 }
 
+/// The memory limit of a trial's worker: the default of `--memory-limit`.
+const TRIAL_MEMORY: u64 = 256 << 20;
+
 /// How an unprivileged user gets a cgroup subtree of its own from systemd.
 const DELEGATE: &str = "systemd-run --user --scope -p Delegate=yes";
 
 /// "works" with how long a worker of `tier` took to start and run `true`, or why not.
 fn timed_trial(tier: Tier) -> String {
     let start = Instant::now();
-    match sandbox::tried(tier) {
+    match sandbox::tried(tier, TRIAL_MEMORY) {
         Ok(()) => format!(
             "works: a worker started and ran `true` in {:.1} ms",
             start.elapsed().as_secs_f64() * 1e3

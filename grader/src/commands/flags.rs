@@ -90,7 +90,8 @@ pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
         Sandbox::Basic => Some(Tier::Basic),
         Sandbox::None => Some(Tier::None),
     });
-    let (sandbox, passed) = Machine::get().resolve(asked, sandbox::tried)?;
+    let (sandbox, passed) =
+        Machine::get().resolve(asked, |tier| sandbox::tried(tier, args.memory_limit))?;
     // Why the run is less confined than it could be, once, before any work.
     for why in passed {
         crate::report::note(&format!("grader: note: sandbox {sandbox}, since {why}"));

@@ -21,4 +21,4 @@ mod worker;
 
 pub(crate) use client::{Stderr, reap_all, stop_all};
 pub(crate) use facts::{Input, Killed, Limits, Outcome};
-pub(crate) use worker::{Config, Job, Worker};
+pub(crate) use worker::{Config, Job, Worker, drop_spare};

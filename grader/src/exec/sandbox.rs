@@ -183,34 +183,38 @@ impl Machine {
     }
 }
 
-/// Whether a worker of `tier` works here: one is started and runs `true`, once per
-/// process and tier. `Err` says what failed, with the system's error.
-pub(crate) fn tried(tier: Tier) -> Result<(), String> {
+/// Whether a worker of `tier` works here: one is started (with `memory` as its memory
+/// limit) and runs `true`, once per process and tier; the worker is then kept for the
+/// command's first worker of the same making. `Err` says what failed, with the system's
+/// error.
+pub(crate) fn tried(tier: Tier, memory: u64) -> Result<(), String> {
     static TRIED: [OnceLock<Result<(), String>>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    TRIED[tier as usize].get_or_init(|| try_tier(tier)).clone()
+    TRIED[tier as usize]
+        .get_or_init(|| try_tier(tier, memory))
+        .clone()
 }
 
-fn try_tier(tier: Tier) -> Result<(), String> {
+fn try_tier(tier: Tier, memory: u64) -> Result<(), String> {
     use super::client::Stderr;
     use super::facts::{Input, Limits};
-    use super::worker::{Config, Job, Worker};
+    use super::worker::{self, Config, Job, Worker};
     let failed = |what: &str, e: &dyn fmt::Display| format!("a worker could not {what}: {e}");
     let limits = Limits {
         cpu: Duration::from_secs(10),
         // Room for an emulated machine, many times slower than this one.
         wall: Duration::from_secs(60),
-        memory: 64 << 20,
+        memory,
         output: 1 << 16,
         processes: 8,
         sandbox: tier,
     };
-    let mut worker = Worker::start(&Config {
+    let config = Config {
         tier,
-        memory: limits.memory,
+        memory,
         toolchain: Vec::new(),
-    })
-    .map_err(|e| failed("start", &e))?;
+    };
+    let mut worker = Worker::start(&config).map_err(|e| failed("start", &e))?;
     let files = crate::temp::dir("try").map_err(|e| failed("make its folder", &e))?;
     let job = Job {
         argv: vec![TRUE.to_owned()],
@@ -226,6 +230,7 @@ fn try_tier(tier: Tier) -> Result<(), String> {
         .run(&job, &limits)
         .map_err(|e| failed("run `true`", &e))?;
     if outcome.code == Some(0) {
+        worker::keep_spare(config, worker);
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&outcome.stderr);

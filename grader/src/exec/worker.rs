@@ -19,6 +19,7 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use super::boxed;
 use super::cgroup::Group;
@@ -36,7 +37,7 @@ const OPEN_FILES: u64 = 64;
 const MIN_WORK: u64 = 16 << 20;
 
 /// How a worker is made.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Config {
     /// The tier.
     pub(crate) tier: Tier,
@@ -97,9 +98,40 @@ pub(crate) struct Worker {
 /// Names the cgroups of this process's workers apart.
 static WORKERS: AtomicUsize = AtomicUsize::new(0);
 
+/// A worker that ran a tier's trial (`sandbox::tried`), with how it was made: the first
+/// worker started with the same config is this one, so a command pays for its trial
+/// one run of `true`, not a second box.
+static SPARE: Mutex<Option<(Config, Worker)>> = Mutex::new(None);
+
+/// Keeps `worker`, made with `config`, for the next [`Worker::start`] of that config.
+pub(crate) fn keep_spare(config: Config, worker: Worker) {
+    let old = SPARE
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .replace((config, worker));
+    drop(old);
+}
+
+/// Stops the spare worker, if one is left: before the grader removes its folders and
+/// exits, so that its launcher is reaped here, not left to the machine's init.
+pub(crate) fn drop_spare() {
+    let spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner).take();
+    drop(spare);
+}
+
 impl Worker {
     /// Starts a worker: its uid, cgroup, box or scratch folder, and launcher.
     pub(crate) fn start(config: &Config) -> io::Result<Worker> {
+        {
+            let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
+            if spare.as_ref().is_some_and(|(made, _)| made == config)
+                && let Some((_, mut worker)) = spare.take()
+            {
+                // The trial's files are gone: whatever is staged must be staged again.
+                worker.staged = None;
+                return Ok(worker);
+            }
+        }
         let machine = Machine::get();
         let tier = config.tier;
         let lease = match machine.worker_ids {
