@@ -172,9 +172,7 @@ fn probe_v2(mounts: &[Mount], memberships: &[Membership]) -> Result<Hierarchy, S
     let mut above = dir.parent();
     while let Some(candidate) = above.filter(|a| a.starts_with(&top)) {
         if candidate == top || !holds_others(candidate) {
-            if usable_v2(candidate).is_ok()
-                && writable(&candidate.join("cgroup.procs")).is_ok()
-            {
+            if usable_v2(candidate).is_ok() && writable(&candidate.join("cgroup.procs")).is_ok() {
                 return Ok(Hierarchy::V2 {
                     parent: candidate.to_path_buf(),
                 });
@@ -1128,7 +1126,11 @@ mod tests {
         let own = format!("{}\n", std::process::id());
         // The grader alone in its cgroup: there (it moves into a leaf when it enables).
         put(&shell, "cgroup.procs", &own);
-        let at = |dir: &Path| Ok(Hierarchy::V2 { parent: dir.to_path_buf() });
+        let at = |dir: &Path| {
+            Ok(Hierarchy::V2 {
+                parent: dir.to_path_buf(),
+            })
+        };
         assert_eq!(probe_from(&v2, cgroup), at(&shell));
         // Beside the user's shell: the delegated parent, which holds no process.
         put(&shell, "cgroup.procs", &format!("1\n{own}"));
