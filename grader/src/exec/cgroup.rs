@@ -218,7 +218,7 @@ fn holds_others(dir: &Path) -> bool {
     match fs::read_to_string(dir.join("cgroup.procs")) {
         Ok(text) => text
             .lines()
-            .any(|line| line.trim().parse::<u32>().map_or(true, |pid| pid != own)),
+            .any(|line| line.trim().parse::<u32>() != Ok(own)),
         Err(e) => e.kind() != io::ErrorKind::NotFound,
     }
 }

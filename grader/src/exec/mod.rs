@@ -6,7 +6,8 @@
 //! in `strict` the launcher is the init of a box (`boxed.rs`), and in `basic` and `strict`
 //! the runs are accounted by a cgroup (`cgroup.rs`) and run as the worker's own uid
 //! (`uids.rs`). The grader side (`client.rs`) feeds standard input, reads the output and
-//! enforces the limits from outside.
+//! enforces the limits from outside. `trace.rs` runs a toolchain's version probe under
+//! `ptrace`, to find where a compiler reached through links or shims really is.
 
 mod boxed;
 pub(crate) mod cgroup;
@@ -16,6 +17,7 @@ mod facts;
 pub(crate) mod launcher;
 mod protocol;
 pub(crate) mod sandbox;
+pub(crate) mod trace;
 pub(crate) mod uids;
 mod worker;
 

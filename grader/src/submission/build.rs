@@ -4,11 +4,11 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::compile;
 use super::languages::{self, Language, Languages};
-use super::lookup::{interpreter_home, resolve, run_path};
+use super::lookup::{Located, interpreter, resolve, run_path};
 use super::naming::{Names, PROGRAM};
 use super::program::{Built, Options, Program, Submission};
 use super::setup::not_installed;
@@ -76,9 +76,19 @@ pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Bu
     };
     let mut argv = argv;
     argv[0] = resolve(&argv[0], &run_path())?;
-    let toolchain = interpreter_home(Path::new(&argv[0]), staging.path())
-        .into_iter()
-        .collect();
+    let found = PathBuf::from(&argv[0]);
+    // A staged program needs nothing of the machine. A language's interpreter runs from
+    // where it really is (past a pyenv or asdf shim); a `--cmd` program runs as it was
+    // named, with the links on the way and its installation shown.
+    let toolchain = if found.starts_with(staging.path()) {
+        Vec::new()
+    } else if let Some(language) = entry {
+        let located = interpreter(&found, &probe_args(language));
+        argv[0] = located.run.to_string_lossy().into_owned();
+        located.folders()
+    } else {
+        Located::at(&found).folders()
+    };
     Ok(Built::Ready(Program {
         argv,
         language,
@@ -138,6 +148,15 @@ fn from_source(
     argv[0] = resolve(&argv[0], &run_path())
         .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
     Ok(Ok((argv, cached)))
+}
+
+/// The arguments of an interpreter's version probe: its language's `version` command's
+/// when that runs the interpreter (`node --version`), else `--version`.
+fn probe_args(language: &Language) -> Vec<String> {
+    match &language.version {
+        Some(probe) if language.run.first() == probe.first() => probe[1..].to_vec(),
+        _ => vec!["--version".to_owned()],
+    }
 }
 
 /// What [`build`] will make of a submission, told before it builds: a report's header,

@@ -1,10 +1,11 @@
 //! Compiling a source in a worker of the run's tier (in `strict`, a box that shows only the
 //! system folders, the toolchain and the one source), under the language's compile
 //! limits, with a clean environment; cached by a hash of the source, the compiler's
-//! version, the command and the tier, so that a second run of the same submission does
-//! not compile again. A failed compile is cached like a success, with the compiler's
-//! message, when the failure is the source's own (the compiler exited and said why); a
-//! compile stopped by a limit or a signal (which a busy machine can cause) is not.
+//! version, the real files it runs, the command and the tier, so that a second run of the
+//! same submission does not compile again. A failed compile is cached like a success,
+//! with the compiler's message, when the failure is the source's own (the compiler exited
+//! and said why); a compile stopped by a limit or a signal (which a busy machine can
+//! cause) is not.
 //!
 //! The cache is trusted only when nobody else can write it: its folder must belong to the
 //! grader's user and be writable by nobody else (a folder made here is mode 0700), and a
@@ -22,11 +23,12 @@ use std::time::Duration;
 use sha2::{Digest, Sha256};
 
 use super::languages::{CompileLimits, Language};
-use super::lookup::{PATH, compile_path, installation, resolve};
+use super::lookup::{Located, compile_path, follow, resolve};
 use super::naming::{Names, PROGRAM};
 use super::setup::not_installed;
 use super::staging::stage_dir;
-use crate::exec::sandbox::{Tier, in_system_folders};
+use crate::exec::sandbox::Tier;
+use crate::exec::trace;
 use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::files;
 use crate::judge;
@@ -171,9 +173,11 @@ pub(crate) fn compile(
 }
 
 /// The name of a compile's cache entry: a hash of the language, its compile command, the
-/// compiler's version, the tier and the source: its text and the file name the compiler
-/// sees (its messages say `sol.c:4:2`, and a `CE` replayed from the cache must name the
-/// student's own file, not another's with the same text).
+/// compiler's version and real files (their paths, sizes and times: another compiler of
+/// the same name and version, or an upgrade, is not the same), the tier and the source:
+/// its text and the file name the compiler sees (its messages say `sol.c:4:2`, and a `CE`
+/// replayed from the cache must name the student's own file, not another's with the same
+/// text).
 fn cache_key(
     (name, language): (&str, &Language),
     toolchain: &Toolchain,
@@ -192,6 +196,7 @@ fn cache_key(
         name.as_bytes(),
         command.join("\0").as_bytes(),
         toolchain.version.as_bytes(),
+        toolchain.identity.as_bytes(),
         tier_name.as_bytes(),
         file_name.as_bytes(),
         bytes,
@@ -252,6 +257,9 @@ fn run_compiler(
     let mut env = vec![
         format!("PATH={}", toolchain.path),
         "LANG=C.UTF-8".to_owned(),
+        // A ccache in the way (`/usr/lib/ccache` early in PATH) runs the compiler without
+        // a cache of its own, which the box could not write anyway: the grader keeps one.
+        "CCACHE_DISABLE=1".to_owned(),
     ];
     env.extend(language.compile_env.iter().cloned());
     let job = Job {
@@ -436,18 +444,21 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 struct Toolchain {
     /// The compiler's absolute path.
     compiler: String,
-    /// Folders outside the system's that it needs.
+    /// What of the machine outside the system folders it needs shown.
     folders: Vec<PathBuf>,
     /// `PATH` in the compile's environment.
     path: String,
     /// The first line of its `--version`, for the cache key.
     version: String,
+    /// The real files the compile runs, with their sizes and times, for the cache key.
+    identity: String,
 }
 
-/// The toolchain of language `name`, probed once per process: where the compiler is
-/// (through its `sysroot` command when it has one), the folders the box must show, and
-/// its version. The probes run the user's own compiler with fixed arguments (trusted, no
-/// source involved), as the grader's user.
+/// The toolchain of language `name`, probed once per process: where the compiler really
+/// is (through its `sysroot` command when it has one, else through the links on the way
+/// and what its traced version probe starts: `lookup::follow`), what the box must show,
+/// and its version. The probes run the user's own compiler with fixed arguments (trusted,
+/// no source involved), as the grader's user.
 fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain, Fault> {
     static KNOWN: OnceLock<Mutex<HashMap<String, Toolchain>>> = OnceLock::new();
     let known = KNOWN.get_or_init(Mutex::default);
@@ -456,128 +467,62 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
     if let Some(t) = known.lock().expect("not poisoned").get(&cache_key) {
         return Ok(t.clone());
     }
+    let search = compile_path();
     // `what` (a program the compile needs) in the compile's PATH, or why it is missing.
     let installed = |program: &str, what: String| {
-        resolve(program, &compile_path()).map_err(|_| not_installed(source, &what, language))
+        resolve(program, &search)
+            .map(PathBuf::from)
+            .map_err(|_| not_installed(source, &what, language))
     };
-    let compiler = installed(
+    let found = installed(
         &command[0],
         format!("the compiler `{}` for {name} is not installed", command[0]),
     )?;
-    // A language whose compile is a script names the program that must be there by its
-    // version probe (`javac`).
-    let probe = match &language.version {
-        Some(probe) => Some((
+    // The version probe: the language's own (a compile that is a script names the program
+    // that must be there by it: `javac`), else the compiler's `--version`.
+    let (probed, args) = match &language.version {
+        Some(probe) => (
             installed(
                 &probe[0],
                 format!("`{}` for {name} is not installed", probe[0]),
             )?,
             probe[1..].to_vec(),
-        )),
-        None => None,
+        ),
+        None => (found.clone(), vec!["--version".to_owned()]),
     };
-    let mut toolchain = Toolchain {
-        compiler: compiler.clone(),
-        folders: Vec::new(),
-        path: PATH.to_owned(),
-        version: String::new(),
-    };
+    let probe = trace::probe(&probed, &args, &search);
     let sysroot = language
         .sysroot
         .as_ref()
-        .and_then(|probe| first_line(&compiler, &probe[1..]))
+        .and_then(|sysroot| trace::probe(&found, &sysroot[1..], &search))
+        .and_then(|probe| probe.first_line())
         .map(PathBuf::from)
         .filter(|p| p.is_absolute() && p.is_dir());
-    if let Some(root) = sysroot {
-        let inner = root
-            .join("bin")
-            .join(Path::new(&compiler).file_name().unwrap_or_default());
-        if inner.is_file() {
-            toolchain.compiler = inner.to_string_lossy().into_owned();
-        }
-        if !in_system_folders(&root) {
-            toolchain.path = format!("{}:{PATH}", root.join("bin").display());
-            toolchain.folders.push(root);
-        }
-    } else if let Some(prefix) = installation(Path::new(&compiler)) {
-        // A compiler installed elsewhere runs by its real path, inside the installation
-        // the box shows.
-        let real = fs::canonicalize(&compiler).unwrap_or_else(|_| PathBuf::from(&compiler));
-        if let Some(bin) = real.parent() {
-            toolchain.path = format!("{}:{PATH}", bin.display());
-        }
-        toolchain.compiler = real.to_string_lossy().into_owned();
-        toolchain.folders.push(prefix);
+    let mut located = match &sysroot {
+        Some(root) => Located::in_sysroot(&found, root),
+        None if probed == found => follow(&found, &args, probe.as_ref()),
+        None => Located::at(&found),
+    };
+    if probed != found {
+        // The compile runs the probed program by its name: it is shown, and its folder
+        // leads the PATH.
+        located.join(follow(&probed, &args, probe.as_ref()));
     }
-    toolchain.version = match &probe {
-        Some((program, args)) => first_line(program, args),
-        None => first_line(&toolchain.compiler, &["--version".to_owned()]),
-    }
-    .unwrap_or_default();
+    let toolchain = Toolchain {
+        compiler: located.run.to_string_lossy().into_owned(),
+        folders: located.folders(),
+        path: located.path(),
+        version: probe
+            .as_ref()
+            .and_then(trace::Probe::first_line)
+            .unwrap_or_default(),
+        identity: located.identity(),
+    };
     known
         .lock()
         .expect("not poisoned")
         .insert(cache_key, toolchain.clone());
     Ok(toolchain)
-}
-
-/// The first line `program args` prints (on standard output, else on standard error: `java
-/// -version` writes there), run as the grader's user with the user's `PATH`.
-fn first_line(program: &str, args: &[String]) -> Option<String> {
-    let staging = stage_dir().ok()?;
-    let limits = Limits {
-        cpu: Duration::from_secs(10),
-        wall: Duration::from_secs(30),
-        memory: 1 << 30,
-        output: 1 << 20,
-        processes: 64,
-        sandbox: Tier::None,
-    };
-    let mut worker = Worker::start(&exec::Config {
-        tier: Tier::None,
-        memory: limits.memory,
-        toolchain: Vec::new(),
-    })
-    .ok()?;
-    let mut argv = vec![program.to_owned()];
-    argv.extend(args.iter().cloned());
-    let mut env = vec![
-        format!("PATH={}", compile_path()),
-        "LANG=C.UTF-8".to_owned(),
-    ];
-    // A rustup proxy finds its toolchains through these.
-    for name in ["RUSTUP_HOME", "CARGO_HOME", "RUSTUP_TOOLCHAIN"] {
-        if let Some(value) = std::env::var_os(name) {
-            env.push(format!("{name}={}", value.to_string_lossy()));
-        }
-    }
-    if let Some(home) = std::env::var_os("HOME") {
-        for (name, folder) in [("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")] {
-            if std::env::var_os(name).is_none() {
-                env.push(format!("{name}={}/{folder}", home.to_string_lossy()));
-            }
-        }
-    }
-    let job = Job {
-        argv,
-        files: staging.path(),
-        in_files: true,
-        env,
-        stdin: Input::Empty,
-        stderr: Stderr::Tail(4096),
-        keep: None,
-        address_space: true,
-    };
-    let (outcome, _) = worker.run(&job, &limits).ok()?;
-    (outcome.code == Some(0)).then_some(())?;
-    [&outcome.stdout, &outcome.stderr]
-        .into_iter()
-        .find_map(|said| {
-            String::from_utf8_lossy(said)
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .map(str::to_owned)
-        })
 }
 
 /// The first lines of what the compiler printed (standard error, then standard output);

@@ -3,9 +3,10 @@
 //! user can run it, or a compile error.
 //!
 //! `program.rs` says what a submission is and becomes, `build.rs` makes it, `setup.rs`
-//! checks its toolchain first, `staging.rs` holds its files, `lookup.rs` finds programs,
-//! and `compile.rs` compiles with its cache (`cache_sweep.rs` clears what killed graders
-//! left in it).
+//! checks its toolchain first, `staging.rs` holds its files, `lookup.rs` finds programs
+//! (and where they really are, through what `exec/trace.rs` sees them start), and
+//! `compile.rs` compiles with its cache (`cache_sweep.rs` clears what killed graders left
+//! in it).
 
 mod build;
 mod cache_sweep;

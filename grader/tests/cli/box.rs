@@ -2061,7 +2061,7 @@ fn in_a_container_the_box_holds_whatever_ids_it_maps() {
                 cmd.arg("doctor");
                 cmd
             },
-            &Call::within(Duration::from_secs(60)),
+            &Call::within(Duration::from_mins(1)),
         );
         for want in [uids, "--sandbox auto picks                     strict"] {
             if !doctor.stdout.lines().any(|l| l.contains(want)) {
@@ -2080,7 +2080,7 @@ fn in_a_container_the_box_holds_whatever_ids_it_maps() {
             scene.test_json(
                 &format!("ac_bfs.c ({map}, {tier})"),
                 cmd,
-                Duration::from_secs(120),
+                Duration::from_mins(2),
                 "AC",
             );
         }

@@ -26,6 +26,7 @@ mod progress;
 mod report_injection;
 mod test_command;
 mod timing;
+mod toolchains;
 
 use std::fs;
 use std::io::Write as _;
