@@ -1983,6 +1983,83 @@ fn without_root_a_class_is_graded_in_boxes() {
     scene.finish();
 }
 
+/// Set by the cgroup-v2 VM's harness (`.ci/vm`) where it runs the suite as a plain user
+/// whose shell sits in a subtree delegated to it, as systemd's `Delegate=yes` does.
+const DELEGATED: &str = "GRADER_TEST_DELEGATED";
+
+/// The grader run by this test's own user when that is not root: the cgroup-v2 VM runs the
+/// suite so, as a plain user in a delegated subtree, where the grader must make its groups
+/// beside the user's shell and count the memory of every process of a run; without
+/// cgroups (a plain user on cgroup v1) memory is the largest process's, as the tier table
+/// says. As root this is the `nobody` tests' work, through `setpriv`.
+#[test]
+fn as_a_plain_user_the_box_holds_and_delegated_cgroups_count_every_process() {
+    if nix::unistd::geteuid().is_root() {
+        eprintln!("as_a_plain_user: skipped as root (the nobody tests cover it)");
+        return;
+    }
+    let mut scene = Scene::new();
+    let doctor = scene.call(
+        "doctor",
+        {
+            let mut cmd = scene.grader();
+            cmd.arg("doctor");
+            cmd
+        },
+        &Call::within(Duration::from_mins(1)),
+    );
+    let cgroups = doctor
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("cgroups "))
+        .is_some_and(|l| l.contains(" v2, below ") || l.contains(" v1, below "));
+    if std::env::var_os(DELEGATED).is_some() && !cgroups {
+        scene.fail(format!(
+            "a delegated subtree, but doctor finds no cgroups:\n{}",
+            doctor.stdout
+        ));
+    }
+    if !doctor
+        .stdout
+        .lines()
+        .any(|l| l.starts_with("--sandbox auto picks") && l.ends_with("strict"))
+    {
+        scene.fail(format!("auto does not pick strict:\n{}", doctor.stdout));
+    }
+    let limits = Limits {
+        cpu: 1,
+        wall: 10,
+        memory_mib: 256,
+    };
+    let canary = canary(&scene);
+    let four = if cgroups { "MLE" } else { "AC" };
+    let rows = UNPRIVILEGED
+        .iter()
+        .copied()
+        .chain([("mle_four_children_100mib.c", 1, four)]);
+    for (name, count, want) in rows {
+        let cases = scene.sample_cases(&format!("cases-{count}"), count);
+        let mut vars = host_vars(&cases, false);
+        vars.push(("CANARY", canary.to_string_lossy().into_owned()));
+        let binary = scene.gcc(name, &vars);
+        let cmd = scene.test_cmd("strict", &binary, &cases, limits);
+        let bound = limits.bound(u32::try_from(count).unwrap());
+        scene.test_json(&format!("{name} (this user)"), cmd, bound, want);
+    }
+    // The bundled submission, compiled in the box, on the bundled cases.
+    let mut cmd = scene.grader();
+    cmd.args([
+        "test",
+        "flip",
+        "examples/flip/ac_bfs.c",
+        "--sandbox",
+        "strict",
+    ])
+    .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    scene.test_json("ac_bfs.c (this user)", cmd, Duration::from_mins(2), "AC");
+    scene.finish();
+}
+
 // ---------------------------------------------------------------- in a container
 
 /// Runs `"$@"` (after the map) as root of a new user namespace whose uid and gid maps are
@@ -2018,6 +2095,7 @@ const CONTAINED: &[(&str, usize, &str)] = &[
     ("tle_setpgid_escape_self.c", 1, "TLE"),
     ("tle_cpu_in_unreaped_child.c", 1, "TLE"),
     ("mle_child_holds_200mib.c", 1, "MLE"),
+    ("mle_four_children_100mib.c", 1, "MLE"),
     ("ac_socket_families_strict.c", 1, "AC"),
     ("ac_leaves_marks_finds_none.c", 3, "AC"),
     ("ac_namespaces_and_cache_probes_refused.c", 1, "AC"),
