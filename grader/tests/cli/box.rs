@@ -48,6 +48,19 @@ use serde_json::Value;
 
 /// What the grader may take beyond the wall limits of its runs.
 const SLACK: Duration = Duration::from_secs(1);
+
+/// How many times slower than this machine the one running the suite is: the cgroup-v2
+/// VM (`.ci/vm`) emulates its processor, 5 to 10 times slower, and says so in
+/// `GRADER_TEST_SLOWDOWN`. Every run's wall limit, and every bound on the grader's time,
+/// is stretched by it; CPU limits are not (CPU time is what a program did, and the
+/// programs that must finish use a small part of theirs).
+fn slowdown() -> u32 {
+    std::env::var("GRADER_TEST_SLOWDOWN")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&n| n >= 1)
+        .unwrap_or(1)
+}
 /// The compile limits the box promises (wall), and what a grader may take beyond them.
 const COMPILE_WALL: Duration = Duration::from_secs(30);
 const COMPILE_SLACK: Duration = Duration::from_secs(5);
@@ -105,7 +118,7 @@ impl Limits {
             "--time-limit".to_owned(),
             self.cpu.to_string(),
             "--wall-limit".to_owned(),
-            self.wall.to_string(),
+            (self.wall * u64::from(slowdown())).to_string(),
             "--memory-limit".to_owned(),
             self.memory_mib.to_string(),
         ]
@@ -372,7 +385,7 @@ fn run_watched(mut cmd: Command, call: &Call) -> Outcome {
         } else {
             Stdio::null()
         });
-    let hard = call.bound + HUNG_AFTER;
+    let hard = call.bound * slowdown() + HUNG_AFTER;
     let start = Instant::now();
     let mut child = cmd.spawn().unwrap();
     let root = i32::try_from(child.id()).unwrap();
@@ -678,7 +691,7 @@ impl Scene {
                 outcome.code, call.codes, outcome.stderr
             ));
         }
-        if outcome.elapsed > call.bound {
+        if outcome.elapsed > call.bound * slowdown() {
             self.fail(format!(
                 "{label}: the grader took {:.1?}, more than {:?}",
                 outcome.elapsed, call.bound
@@ -1673,10 +1686,22 @@ fn a_program_planted_in_the_cache_is_never_run() {
 
 /// The values of `ac_sees_nothing_of_the_host.c`: the machine's hostname, the cases'
 /// folder, the grader's folder, and init's OOM score as the launcher can set it (`-1000`
-/// where this kernel lets `privileged` lower it, else `0`).
+/// where this kernel lets `privileged` lower it and init lives in its worker's memory
+/// group, as on cgroup v1; else `0`).
 fn host_vars(cases: &Path, privileged: bool) -> Vec<(&'static str, String)> {
     let hostname = fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    // On v1 the launcher joins its worker's groups (and keeps the OOM killer off itself);
+    // on v2 it stays outside them.
+    let resident = fs::read_to_string("/proc/self/cgroup")
+        .unwrap()
+        .lines()
+        .any(|line| {
+            line.split(':')
+                .nth(1)
+                .is_some_and(|c| c.split(',').any(|c| c == "memory"))
+        });
     let lowered = privileged
+        && resident
         && Command::new("sh")
             .args(["-c", "echo -1000 > /proc/self/oom_score_adj"])
             .stderr(Stdio::null())
