@@ -1,7 +1,8 @@
 //! End-to-end tests of the feedback pages (`grader batch|merge --feedback DIR --reveal
 //! LEVEL`): one page per student that renders in headless Chromium, shows each secret
 //! case exactly as the level says (and nothing more, even in its source), names no other
-//! student, and draws witnesses that solve their boards in exactly the answer's steps.
+//! student, and draws witnesses that solve their boards in exactly the answer's steps;
+//! a failing student's first explanation is on the first screen of a phone and a laptop.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -148,15 +149,45 @@ fn holds_board(page: &str, board: &str) -> bool {
         .any(|s| page.contains(s.as_str()) || text.contains(s.as_str()))
 }
 
-/// The section of case `name` on a feedback page.
+/// The element of case `name` on a feedback page (`id="case-NAME"`): the drawn case, a
+/// folded one, or its bare name when the page shows nothing more of it.
 fn section<'a>(page: &'a str, name: &str) -> &'a str {
-    let start = page
-        .find(&format!("<code>{name}</code></h3>"))
-        .or_else(|| page.find(&format!("<code>{name}</code>:")))
-        .unwrap_or_else(|| panic!("no section of {name} in {page}"));
-    let start = page[..start].rfind("<section").unwrap();
-    let end = start + page[start..].find("</section>").unwrap();
-    &page[start..end]
+    let id = page
+        .find(&format!(" id=\"case-{name}\""))
+        .unwrap_or_else(|| panic!("no case {name} in {page}"));
+    let start = page[..id].rfind('<').unwrap();
+    let tag = page[start + 1..id].split_whitespace().next().unwrap();
+    element(page, start, tag)
+}
+
+/// The element `<tag ...>` that starts at `start`, to its matching end tag.
+fn element<'a>(page: &'a str, start: usize, tag: &str) -> &'a str {
+    let (open, close) = (format!("<{tag}"), format!("</{tag}>"));
+    let mut depth = 0;
+    let mut at = start;
+    loop {
+        let next_open = page[at + 1..].find(&open).map(|i| i + at + 1);
+        let next_close = at + 1 + page[at + 1..].find(&close).expect("a closed element");
+        match next_open {
+            Some(o) if o < next_close => {
+                depth += 1;
+                at = o;
+            }
+            _ if depth == 0 => return &page[start..next_close + close.len()],
+            _ => {
+                depth -= 1;
+                at = next_close;
+            }
+        }
+    }
+}
+
+/// The kind of mistake case `name` is listed under on a feedback page: its section,
+/// whose heading says the verdict.
+fn kind_of<'a>(page: &'a str, name: &str) -> &'a str {
+    let id = page.find(&format!(" id=\"case-{name}\"")).unwrap();
+    let start = page[..id].rfind("<section class=\"kind\">").unwrap();
+    element(page, start, "section")
 }
 
 /// The secret cases' reasons in the gradebook (what `--reveal boards` shows).
@@ -203,7 +234,9 @@ fn check_witnesses(page: &str) -> usize {
         .chain(SECRETS.iter().map(|(_, input, answer)| (*input, *answer)))
         .collect();
     let mut checked = 0;
-    for block in page.split("<h3>").skip(1) {
+    // A case starts at a heading (the gradebook) or at its element (a feedback page).
+    let marked = page.replace("class=\"case\"", "<h3>");
+    for block in marked.split("<h3>").skip(1) {
         let Some(at) = block.find("<div class=\"explanation\">") else {
             continue;
         };
@@ -232,6 +265,43 @@ fn check_witnesses(page: &str) -> usize {
         checked += 1;
     }
     checked
+}
+
+/// bobby's wrong secret case `name` (board `input`, answer `answer`; bobby printed one
+/// more) on the page of `level`: exactly what the level shows of it.
+fn check_secret(bobby: &str, level: &str, name: &str, input: &str, answer: &str) {
+    let secret = section(bobby, &format!("secret/{name}"));
+    let wrong = answer.trim().parse::<u32>().unwrap() + 1;
+    let has_board = secret.contains(&format!("board<pre>{input}</pre>"));
+    let has_answer = secret.contains(&format!("expected<pre>{answer}</pre>"));
+    let has_output = secret.contains(&format!("your output<pre>{wrong}\n</pre>"));
+    let has_message = secret.contains(&format!("expected `{}`", answer.trim()));
+    let has_witness = secret.contains("<figcaption>press (");
+    let expect = match level {
+        "verdicts" => [false; 5],
+        "boards" => [true, false, false, false, true],
+        _ => [true; 5],
+    };
+    assert_eq!(
+        [has_board, has_answer, has_output, has_message, has_witness],
+        expect,
+        "{level}: {secret}"
+    );
+    // The verdict is always there, in the heading of its kind. A kind finer than
+    // the verdict reads the output against the answer: only `all` tells it of a
+    // secret case (it is then the sample's kind, the sample drawn).
+    let kind = kind_of(bobby, &format!("secret/{name}"));
+    assert!(kind.contains("<span class=\"v WA\">WA</span>"), "{kind}");
+    if level == "all" {
+        assert!(
+            kind.contains("Your count is more than the minimum"),
+            "{kind}"
+        );
+        assert!(kind.contains("id=\"case-sample/01\""), "{kind}");
+    } else {
+        assert!(kind.contains("WA</span> Wrong answer <span"), "{kind}");
+        assert!(!kind.contains("sample/01"), "{kind}");
+    }
 }
 
 #[test]
@@ -306,28 +376,7 @@ fn feedback_pages_show_each_secret_case_as_the_reveal_level_says_and_render() {
             "{sample}"
         );
         for (name, input, answer) in &SECRETS[..2] {
-            let secret = section(bobby, &format!("secret/{name}"));
-            let wrong = answer.trim().parse::<u32>().unwrap() + 1;
-            let has_board = secret.contains(&format!("board<pre>{input}</pre>"));
-            let has_answer = secret.contains(&format!("expected<pre>{answer}</pre>"));
-            let has_output = secret.contains(&format!("your output<pre>{wrong}\n</pre>"));
-            let has_message = secret.contains(&format!("expected `{}`", answer.trim()));
-            let has_witness = secret.contains("<figcaption>press (");
-            let expect = match level {
-                "verdicts" => [false; 5],
-                "boards" => [true, false, false, false, true],
-                _ => [true; 5],
-            };
-            assert_eq!(
-                [has_board, has_answer, has_output, has_message, has_witness],
-                expect,
-                "{level}: {secret}"
-            );
-            // The verdict is always there.
-            assert!(
-                secret.contains("<span class=\"v WA\">WA</span>"),
-                "{secret}"
-            );
+            check_secret(bobby, level, name, input, answer);
         }
         // The drawn witnesses: the sample always, the two wrong secrets from `boards`.
         let drawn = check_witnesses(bobby);
@@ -421,4 +470,153 @@ fn feedback_paths_are_checked_before_any_work() {
         .filter(|n| n.starts_with('.'))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// What a student sees first: a phone's screen (390 x 664, what a phone's browser leaves
+/// of 390 x 844) and a laptop's (1366 x 657, of 1366 x 768).
+const SCREENS: [(u32, u32); 2] = [(390, 664), (1366, 657)];
+
+/// Where `page` puts its first failing case's explanation on a screen of `width` x
+/// `height`, as headless `browser` lays it out: the page is measured in an iframe of that
+/// size (headless Chromium's window has a smallest width of its own). Returns the
+/// explanation's top, the bottom of its first line (the reason), and the page's width.
+fn first_explanation(browser: &str, profile: &Path, page: &str, width: u32, height: u32) -> Value {
+    let attribute = page
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let probe = format!(
+        "<!DOCTYPE html><html><body style=\"margin:0\">\
+         <iframe id=\"page\" style=\"border:0;width:{width}px;height:{height}px\" srcdoc=\"{attribute}\"></iframe>\
+         <script>\
+         const frame = document.getElementById('page');\
+         frame.addEventListener('load', () => {{\
+           const doc = frame.contentDocument, view = frame.contentWindow;\
+           const why = doc.querySelector('.kind .explanation');\
+           const out = document.createElement('pre');\
+           out.id = 'probe';\
+           out.textContent = JSON.stringify({{\
+             width: view.innerWidth, height: view.innerHeight,\
+             top: why && why.getBoundingClientRect().top,\
+             reason: why && why.querySelector('.reason').getBoundingClientRect().bottom,\
+             scroll_width: doc.documentElement.scrollWidth,\
+           }});\
+           document.body.append(out);\
+         }});\
+         </script></body></html>"
+    );
+    let file = profile.with_extension("html");
+    fs::write(&file, probe).unwrap();
+    let output = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", file.display()))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let dom = String::from_utf8(output.stdout).unwrap();
+    let start = dom
+        .find("<pre id=\"probe\">")
+        .unwrap_or_else(|| panic!("no measure in {dom}"))
+        + "<pre id=\"probe\">".len();
+    let end = start + dom[start..].find("</pre>").unwrap();
+    serde_json::from_str(&dom[start..end].replace("&amp;", "&")).unwrap()
+}
+
+#[test]
+fn a_failing_students_first_explanation_is_on_the_first_screen_of_a_phone_and_a_laptop() {
+    let Some(browser) = super::chromium() else {
+        eprintln!("skipped: no chromium on this machine");
+        return;
+    };
+    // The project's flip cases (69, in eight groups): bobby, one press too many, fails
+    // the 47 solvable boards and passes the 22 that cannot be solved. The page at the
+    // default level, and at `all`, where every failing case is one kind.
+    let class = Class::new();
+    let cases = super::repo().join("cases/flip");
+    for level in ["verdicts", "all"] {
+        let dir = format!("fb-{level}");
+        let output = class
+            .grader()
+            .args(["batch", "flip", "class", "--cases"])
+            .arg(&cases)
+            .args(["--out", &format!("out-{level}"), "--feedback", &dir])
+            .args(["--reveal", level])
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let page = fs::read_to_string(class.path(&dir).join("bobby.html")).unwrap();
+        assert!(page.contains("(22 of 69 cases passed)"), "{page}");
+        // The passing cases come last, folded.
+        let passing = page.find("<h2>Passing cases</h2>").unwrap();
+        assert!(page[passing..].contains("<details class=\"names\"><summary>22 cases passed"));
+        for (width, height) in SCREENS {
+            let profile = class.path(&format!("chromium-{level}-{width}"));
+            let seen = first_explanation(browser, &profile, &page, width, height);
+            assert_eq!(
+                (seen["width"].as_u64(), seen["height"].as_u64()),
+                (Some(width.into()), Some(height.into())),
+                "{seen}"
+            );
+            let top = seen["top"].as_f64().unwrap_or_else(|| panic!("{seen}"));
+            let reason = seen["reason"].as_f64().unwrap();
+            assert!(
+                top > 0.0 && reason <= f64::from(height),
+                "{level} at {width}x{height}: the first explanation from {top} to {reason}"
+            );
+            // Nothing wider than the screen: no scrolling sideways on a phone.
+            assert!(
+                seen["scroll_width"].as_u64() <= Some(width.into()),
+                "{level} at {width}: {seen}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_student_stopped_at_the_first_failure_sees_the_cases_not_run_folded() {
+    let class = Class::new();
+    class.batch("out", &["--feedback", "fb", "--fail-fast-per-submission"]);
+    let bobby = fs::read_to_string(class.path("fb/bobby.html")).unwrap();
+    // The sample failed and is drawn; the secret cases not started when it failed (runs
+    // go in parallel) were never run, and are listed, folded, before any that passed.
+    assert!(
+        bobby.contains("<article class=\"case\" id=\"case-sample/01\">"),
+        "{bobby}"
+    );
+    let not_run = &bobby[bobby.find("<h2>Not run</h2>").unwrap()..];
+    let summary = not_run
+        .strip_prefix("<h2>Not run</h2>\n<details class=\"names\"><summary>")
+        .unwrap_or_else(|| panic!("{not_run}"));
+    let (n, rest) = summary.split_once(' ').unwrap();
+    let n: usize = n.parse().unwrap();
+    assert!((1..=3).contains(&n), "{not_run}");
+    assert!(rest.starts_with("case"), "{not_run}");
+    assert_eq!(
+        not_run[..not_run.find("</details>").unwrap()]
+            .matches("<code>")
+            .count(),
+        n,
+        "{not_run}"
+    );
 }

@@ -36,7 +36,7 @@ pub(super) fn matrix(book: &Gradebook) -> Markup {
 
 /// The CSS class of a student's cell in `group`: `AC`, the worst verdict when every case
 /// there failed, `partial`, `CE`, or `none` when no case of it ran.
-fn group_class(s: &StudentReport, group: &str) -> &'static str {
+pub(super) fn group_class(s: &StudentReport, group: &str) -> &'static str {
     if s.compile_error.is_some() {
         return "CE";
     }
