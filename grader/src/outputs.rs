@@ -122,8 +122,8 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
         Err(e) => Err(files::cannot(path, "inspect", &e)),
         Ok(meta) if meta.is_dir() => refuse("is a folder, not a file".to_owned()),
         Ok(_) => {
-            let (bytes, _) = files::read_prefix(path)?;
-            if ours(kind, &bytes) {
+            let (bytes, whole) = files::read_prefix(path)?;
+            if ours(kind, &bytes) || (!whole && ours_by_its_head(kind, &bytes)) {
                 Ok(())
             } else {
                 refuse(format!(
@@ -239,6 +239,42 @@ fn ours(kind: Kind, bytes: &[u8]) -> bool {
     }
 }
 
+/// [`ours`] for the first bytes of a file too big to read whole (a class of thousands
+/// writes a gradebook of tens of megabytes): its text up to the cut, which may fall in a
+/// character, and a JSON gradebook by its head, `{"problem": "NAME", ...`, as the grader
+/// writes it, with its `students` key among the keys read.
+fn ours_by_its_head(kind: Kind, bytes: &[u8]) -> bool {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        // Cut in a character: the text before it.
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    let json_head = || {
+        let Some(rest) = text.trim_start().strip_prefix('{') else {
+            return false;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("\"problem\"") else {
+            return false;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix(':') else {
+            return false;
+        };
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<String>();
+        values
+            .next()
+            .and_then(Result::ok)
+            .is_some_and(|problem| problem.parse::<Problem>().is_ok())
+            && text.contains("\n  \"students\": [")
+    };
+    match kind {
+        Kind::Gradebook => json_head() || ours(kind, text.as_bytes()),
+        _ => ours(kind, text.as_bytes()),
+    }
+}
+
 /// A JSON object whose `problem` (when asked for) names a problem, holding `keys`.
 fn json_with(text: &str, keys: &[&str]) -> bool {
     let Ok(serde_json::Value::Object(object)) = serde_json::from_str(text) else {
@@ -327,6 +363,27 @@ mod tests {
             b"# comment\nflip seed=1 run=2 input=\"bwwb\\nbbwb\\nbwwb\\nbwww\\n\"\n"
         ));
         assert!(!ours(Kind::Regressions, b"int main() {}\n"));
+        // The head of a gradebook too big to read whole, cut anywhere (in a character
+        // too); the user's big JSON or text is still not ours.
+        let head = "{\n  \"problem\": \"flip\",\n  \"limits\": {},\n  \"students\": [\n    {\"student\": \"é";
+        let cut = &head.as_bytes()[..head.len() - 1];
+        assert!(!ours(Kind::Gradebook, cut));
+        assert!(ours_by_its_head(Kind::Gradebook, cut));
+        for theirs in [
+            "{\n  \"problem\": \"chess\",\n  \"students\": [",
+            "{\n  \"name\": \"flip\",\n  \"students\": [",
+            "{\n  \"problem\": \"flip\",\n  \"notes\": [",
+            "[1, 2, 3",
+        ] {
+            assert!(
+                !ours_by_its_head(Kind::Gradebook, theirs.as_bytes()),
+                "{theirs}"
+            );
+        }
+        assert!(ours_by_its_head(
+            Kind::Gradebook,
+            b"student,submission,language,score,verdict,passed\nalice,a.c,c,100"
+        ));
         let page = "<!DOCTYPE html><html><head><title>flip: alice feedback</title></head>\
                     <body><h1>flip: feedback for alice</h1>";
         assert!(ours(Kind::Feedback, page.as_bytes()));

@@ -286,3 +286,56 @@ fn batch_merge_and_gen_never_write_over_their_inputs_or_the_users_files() {
         assert!(call.path("book/gradebook.html").is_file());
     }
 }
+
+/// A class of thousands writes a gradebook past the 16 MiB a file is read up to: the
+/// grader still knows it for its own by its head, so the same command runs again (a
+/// resume, a regrade) instead of refusing the class's own gradebook; the user's big JSON
+/// is still refused.
+#[test]
+fn a_gradebook_too_big_to_read_whole_is_known_by_its_head_and_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let ac = fs::read(super::repo().join("examples/flip/ac_bfs.c")).unwrap();
+    write(root, "class/alice.c", &ac);
+    let batch = || {
+        let mut cmd = grader();
+        cmd.current_dir(root)
+            .args(["batch", "flip", "class", "--out", "out", "--jobs", "1"])
+            .arg("--cache-dir")
+            .arg(root.join("cache"))
+            .timeout(Duration::from_mins(5));
+        cmd
+    };
+    batch().assert().success();
+    // The class's gradebook, grown past the cap by copies of its one student's entry, as
+    // the grader writes it.
+    let path = root.join("out/gradebook.json");
+    let text = fs::read_to_string(&path).unwrap();
+    let open = "\n  \"students\": [\n";
+    let start = text.find(open).unwrap() + open.len();
+    let end = start + text[start..].find("\n  ]").unwrap();
+    let entry = &text[start..end];
+    let copies = (17 << 20) / entry.len() + 1;
+    let big = format!(
+        "{}{}{}",
+        &text[..start],
+        vec![entry; copies].join(",\n"),
+        &text[end..]
+    );
+    assert!(big.len() > 16 << 20);
+    serde_json::from_str::<serde_json::Value>(&big).unwrap();
+    fs::write(&path, &big).unwrap();
+    batch().assert().success();
+    let again: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    assert_eq!(again["students"].as_array().unwrap().len(), 1);
+    // A big JSON of the user's in its place is not replaced.
+    let mut theirs = b"{\n  \"notes\": \"".to_vec();
+    theirs.extend(std::iter::repeat_n(b'x', 17 << 20));
+    theirs.extend(b"\"\n}\n");
+    fs::write(&path, &theirs).unwrap();
+    batch()
+        .assert()
+        .code(2)
+        .stderr(one_error_line("is not a gradebook the grader wrote"));
+    assert_eq!(fs::read(&path).unwrap(), theirs);
+}
