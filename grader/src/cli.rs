@@ -87,6 +87,8 @@ pub(crate) enum Command {
     Test(Box<TestArgs>),
     /// Differential random testing against the reference, shrinking any failure to a
     /// small reproducer (exit 1 on a finding).
+    #[command(after_help = crate::fuzzing::mix::help())]
+    #[command(after_long_help = crate::fuzzing::mix::help())]
     Fuzz(Box<FuzzArgs>),
     /// Grade every submission in a class folder: a gradebook (CSV, JSON, JUnit) out;
     /// resumable; splittable over machines with --shard.

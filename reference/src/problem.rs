@@ -175,9 +175,44 @@ impl Problem {
         })
     }
 
-    /// The kinds a fuzzer cycles through, rare classes first (see [`Puzzle::FUZZ_MIX`]).
+    /// The kinds a fuzzer cycles through, rare classes first (see [`Puzzle::FUZZ_MIX`]):
+    /// one cycle of the problem's mix table, each kind as often as its share (see
+    /// [`crate::puzzle::schedule`]).
     pub fn fuzz_mix(self) -> &'static [&'static str] {
         with_puzzle!(self, P => P::FUZZ_MIX)
+    }
+
+    /// The fuzz mix's shares: each kind it draws (`answer=2`) with its runs in one cycle of
+    /// [`Problem::fuzz_mix`], in the order the cycle first draws them. A share is the runs
+    /// over the cycle's length; the shares sum to 1.
+    pub fn fuzz_shares(self) -> Vec<(&'static str, usize)> {
+        let mut shares: Vec<(&'static str, usize)> = Vec::new();
+        for &kind in self.fuzz_mix() {
+            match shares.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, runs)) => *runs += 1,
+                None => shares.push((kind, 1)),
+            }
+        }
+        shares
+    }
+
+    /// Each documented kind ([`Problem::kinds`]: `answer=N` stands for every answer) with
+    /// its runs in one cycle of the fuzz mix; every one keeps at least
+    /// [`Problem::fuzz_floor`] of the cycle.
+    pub fn fuzz_shares_by_kind(self) -> Vec<(KindDoc, usize)> {
+        self.kinds()
+            .iter()
+            .map(|doc| {
+                let runs = self.fuzz_mix().iter().filter(|k| doc.covers(k)).count();
+                (*doc, runs)
+            })
+            .collect()
+    }
+
+    /// The least share of the fuzz runs each documented kind keeps, as a fraction: half of
+    /// an even split over [`Problem::kinds`] (see [`crate::puzzle::floor`]).
+    pub fn fuzz_floor(self) -> (u64, u64) {
+        crate::puzzle::floor(self.kinds().len())
     }
 
     /// Simpler neighbours of an input, as clean input text, for shrinking.
@@ -242,23 +277,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_fuzz_kind_parses_and_every_kind_is_in_the_mix() {
+    fn every_fuzz_kind_parses_and_belongs_to_exactly_one_documented_kind() {
         for problem in Problem::ALL {
             for kind in problem.fuzz_mix() {
                 assert_eq!(problem.parse_kind(kind), Ok(()), "{problem} {kind}");
+                let owners = problem.kinds().iter().filter(|d| d.covers(kind)).count();
+                assert_eq!(owners, 1, "{problem} {kind}: documented {owners} times");
             }
-            for doc in problem.kinds() {
-                let stem = doc.name.split('=').next().unwrap_or(doc.name);
+        }
+    }
+
+    #[test]
+    fn every_documented_kind_keeps_its_floor_share_of_the_fuzz_runs() {
+        for problem in Problem::ALL {
+            let cycle = problem.fuzz_mix().len() as u64;
+            let (num, den) = problem.fuzz_floor();
+            assert_eq!((num, den), (1, 2 * problem.kinds().len() as u64));
+            for (doc, runs) in problem.fuzz_shares_by_kind() {
+                // runs / cycle >= num / den, without rounding.
                 assert!(
-                    problem
-                        .fuzz_mix()
-                        .iter()
-                        .any(|k| k.split('=').next() == Some(stem)),
-                    "{problem}: kind {} is not fuzzed",
+                    runs as u64 * den >= num * cycle,
+                    "{problem}: kind {} has {runs} of {cycle} runs, under its floor {num}/{den}",
                     doc.name
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_shares_sum_to_one_over_the_kinds_and_over_the_documented_kinds() {
+        for problem in Problem::ALL {
+            let cycle = problem.fuzz_mix().len();
+            let shares = problem.fuzz_shares();
+            assert_eq!(shares.iter().map(|(_, runs)| runs).sum::<usize>(), cycle);
+            let by_kind = problem.fuzz_shares_by_kind();
+            assert_eq!(by_kind.iter().map(|(_, runs)| runs).sum::<usize>(), cycle);
+            let total: f64 = shares.iter().map(|(_, r)| *r as f64 / cycle as f64).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{problem}: {total}");
+        }
+    }
+
+    #[test]
+    fn a_documented_kind_covers_its_spellings_only() {
+        let doc = |name| KindDoc { name, about: "" };
+        assert!(doc("answer=N").covers("answer=3"));
+        assert!(doc("solved=LINE-C").covers("solved=row-B"));
+        assert!(!doc("answer=N").covers("answers=3"));
+        assert!(doc("colour=b").covers("colour=b"));
+        assert!(!doc("colour=b").covers("colour=w"));
+        assert!(doc("hardest").covers("hardest"));
+        assert!(!doc("hardest").covers("hardest=1"));
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The fuzzing work around a search (which the `fuzz` crate does): the regressions file
 //! (`regressions_file.rs`), shrinking a finding (`shrink.rs`), saving it as a case
 //! (`save.rs`), and the command that replays it (`replay.rs`, quoted by `shell_quote.rs`).
-//! `commands/fuzz.rs` reads the arguments and wires these together.
+//! `commands/fuzz.rs` reads the arguments and wires these together; `mix.rs` prints every
+//! problem's fuzz mix for `grader fuzz --help`.
 
+pub(crate) mod mix;
 pub(crate) mod regressions_file;
 pub(crate) mod replay;
 pub(crate) mod save;

@@ -2,24 +2,30 @@
 
 use super::{Board, solve};
 use crate::Count;
+use crate::puzzle::{Share, cycle_len, schedule};
 
-/// The kinds the fuzzer cycles through, the rare classes first: `Impossible` (93.75% of
-/// boards, but the others are what most wrong solutions get wrong), each goal colour,
-/// an already solved board, every answer, the hardest boards.
-pub const MIX: &[&str] = &[
-    "answer=1",
-    "impossible",
-    "colour=b",
-    "colour=w",
-    "solved",
-    "hardest",
-    "answer=2",
-    "answer=3",
-    "answer=4",
-    "answer=5",
-    "solvable",
-    "random",
+/// The fuzz mix, the one table of what the fuzzer draws and how often (issue 24): the rare
+/// classes first, `Impossible` (93.75% of boards, but the others are what most wrong
+/// solutions get wrong), each goal colour, an already solved board, every answer, the
+/// hardest boards; each a twelfth of the runs.
+pub const SHARES: &[Share] = &[
+    Share::new("answer=1", 1),
+    Share::new("impossible", 1),
+    Share::new("colour=b", 1),
+    Share::new("colour=w", 1),
+    Share::new("solved", 1),
+    Share::new("hardest", 1),
+    Share::new("answer=2", 1),
+    Share::new("answer=3", 1),
+    Share::new("answer=4", 1),
+    Share::new("answer=5", 1),
+    Share::new("solvable", 1),
+    Share::new("random", 1),
 ];
+
+/// One cycle of [`SHARES`], the kinds of the fuzzer's first runs (see [`schedule`]).
+pub const MIX: &[&str] = &CYCLE;
+const CYCLE: [&str; cycle_len(SHARES)] = schedule(SHARES);
 
 /// Neighbours to try when shrinking: one press away (the answer moves by one), one piece
 /// turned, and the two solved boards.
@@ -49,6 +55,13 @@ pub fn enumerate() -> impl Iterator<Item = Board> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cycle_is_the_table_in_its_order() {
+        crate::puzzle::assert_cycle_holds(SHARES, MIX);
+        let order: Vec<&str> = SHARES.iter().map(|s| s.kind).collect();
+        assert_eq!(MIX, order);
+    }
 
     #[test]
     fn every_solvable_board_has_a_candidate_with_a_smaller_answer() {
