@@ -37,11 +37,14 @@ impl Candidate for ProgramCandidate<'_> {
     type Error = Fault;
 
     fn run(&mut self, input: &str) -> Result<Observed, Fault> {
-        let outcome = self.runner.run(
-            self.program,
-            Input::Bytes(input.as_bytes().to_vec()),
-            &self.limits,
-        )?;
+        let outcome = self
+            .runner
+            .run(
+                self.program,
+                &Input::Bytes(input.as_bytes().to_vec()),
+                &self.limits,
+            )?
+            .outcome;
         // The limits and the signals decide first; the output is judged by the fuzzer
         // against the reference, so here it only has to be there.
         let judgement = judge(&outcome, &self.limits, |_| Judgement::accepted());

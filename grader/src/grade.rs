@@ -245,7 +245,8 @@ pub(crate) fn run_case(
     plan: &Plan,
 ) -> Result<CaseResult, Fault> {
     let (input, answer) = (&text.input, &text.answer);
-    let outcome = runner.run(program, Input::File(case.input.clone()), &plan.limits)?;
+    let ran = runner.run(program, &Input::File(case.input.clone()), &plan.limits)?;
+    let outcome = ran.outcome;
     let mut broken = None;
     let judgement = judge(&outcome, &plan.limits, |output| {
         plan.problem
@@ -271,6 +272,7 @@ pub(crate) fn run_case(
     };
     let mut result = CaseResult::new(&case.name, judgement, figures, output, outcome.stderr);
     result.explanation = explanation;
+    result.stalls = ran.stalls.iter().map(crate::judge::Sched::record).collect();
     Ok(result)
 }
 
@@ -387,6 +389,7 @@ pub(crate) mod fake {
             output: Vec::new(),
             stderr: Vec::new(),
             explanation: None,
+            stalls: Vec::new(),
         }
     }
 }

@@ -7,6 +7,8 @@ use std::time::Duration;
 use reference::{Judgement, Verdict};
 
 use crate::exec::{Killed, Limits, Outcome};
+use crate::results::case::{CaseResult, Stalled};
+use crate::results::limits::ms;
 
 /// Decides the verdict of `outcome` under `limits`, and why (empty for `AC`); `check`
 /// judges the output and is only called when the program ended normally.
@@ -44,7 +46,7 @@ pub(crate) fn judge(
         return decide(
             Verdict::TimeLimit,
             format!(
-                "wall time over the {} limit with {} of CPU: {why}",
+                "{WALL_TLE}{} limit with {} of CPU: {why}",
                 seconds(limits.wall),
                 seconds(outcome.cpu)
             ),
@@ -95,48 +97,188 @@ fn with_account(head: String, outcome: &Outcome) -> String {
     }
 }
 
-/// Why a run went over the wall limit, told by its own scheduling figures: how long its
-/// threads waited, runnable, for a CPU.
+/// How a `TLE` at the wall limit's message begins (judging.md): what tells it, in a
+/// record, from a `TLE` by CPU time.
+pub(crate) const WALL_TLE: &str = "wall time over the ";
+
+/// The scheduling figures of a run the grader killed at the wall limit: what shows whose
+/// its time was. Kept by a record of a `TLE` at the wall limit (as
+/// [`Stalled`]), so that the rule below judges it again when the record is read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Sched {
+    /// CPU time of every process and thread of the run.
+    pub(crate) cpu: Duration,
+    /// Wall time, from the start of the program to its end.
+    pub(crate) wall: Duration,
+    /// How long its threads had waited, runnable, for a CPU when it was killed.
+    pub(crate) waited: Duration,
+    /// Its threads alive then.
+    pub(crate) tasks: u32,
+    /// The CPUs it could use.
+    pub(crate) cpus: u32,
+}
+
+impl Sched {
+    /// The figures of `outcome`.
+    pub(crate) fn of(outcome: &Outcome) -> Sched {
+        Sched {
+            cpu: outcome.cpu,
+            wall: outcome.wall,
+            waited: outcome.waited,
+            tasks: outcome.tasks,
+            cpus: outcome.cpus,
+        }
+    }
+
+    /// As a record keeps them.
+    pub(crate) fn record(&self) -> Stalled {
+        Stalled {
+            cpu_ms: ms(self.cpu),
+            wall_ms: ms(self.wall),
+            waited_ms: ms(self.waited),
+            threads: self.tasks,
+            cpus: self.cpus,
+        }
+    }
+
+    /// Read back from a record (figures in ms to the microsecond, read exactly).
+    pub(crate) fn of_record(record: &Stalled) -> Sched {
+        let micros = |ms: f64| Duration::from_micros((ms.max(0.0) * 1e3).round() as u64);
+        Sched {
+            cpu: micros(record.cpu_ms),
+            wall: micros(record.wall_ms),
+            waited: micros(record.waited_ms),
+            tasks: record.threads,
+            cpus: record.cpus,
+        }
+    }
+}
+
+/// Whose the time of a run killed at the wall limit was, with its CPU time under the CPU
+/// limit, told by its own scheduling figures ([`Sched`]).
 ///
-/// Some of that waiting a run may cause itself: `k` threads that all want to run on `n`
-/// CPUs keep `k - n` of them waiting on any machine. Only the waiting beyond that is the
-/// machine's doing.
+/// The run's *own time* is the part of the wall limit it lived (the grader's clock starts
+/// the limit when it asks for the run, the program's starts when it is started: a grader
+/// held back makes the program live less), less the time its threads waited, runnable,
+/// for a CPU beyond what they cause themselves (`k` threads that all want to run on `n`
+/// CPUs keep `k - n` of them waiting on any machine). What is left is the program
+/// computing, or neither computing nor waiting for a CPU: sleeping, blocked on input —
+/// or, what no figure tells apart, waiting for a CPU right at the kill (the kernel counts
+/// a wait when it ends). So one run never shows the program's own stall: see [`next`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stall {
-    /// Other work on the machine held it back for a quarter of its wall time at least.
-    /// Not the program's doing: the run is made again, alone, before any verdict
-    /// (`runner.rs`).
+    /// Its own time fell short of the wall limit (by more than [`slack`]): the machine
+    /// held it back, or held the grader back from starting it. Never a mark: the run is
+    /// made again, alone (`runner.rs`).
     Busy,
-    /// It slept (on a timer, input, a lock) more than it ran: the program's doing.
+    /// Its own time filled the limit, mostly neither computing nor waiting for a CPU: it
+    /// slept or was blocked (on a timer, input, a lock).
     Slept,
-    /// It ran most of the time: a wall limit below the CPU limit, or threads enough to
-    /// keep every CPU busy.
+    /// Its own time filled the limit, mostly computing: a wall limit below the CPU limit,
+    /// or threads enough to keep every CPU busy.
     Computed,
 }
 
 impl Stall {
-    /// Why `outcome` went over the wall limit of `limits`; `None` when it did not, or
-    /// when its CPU time was over the CPU limit too (then that decides: `TLE` by CPU on any
-    /// machine, busy or not).
+    /// Why `outcome` went over the wall limit of `limits`; `None` when it did not: it was
+    /// not killed at the wall limit, or it ended by itself within the limit by its own
+    /// clock (the kill came too late to touch it), or its CPU time was over the CPU limit
+    /// (then that decides: `TLE` by CPU on any machine, busy or not).
     pub(crate) fn of(outcome: &Outcome, limits: &Limits) -> Option<Stall> {
         if outcome.killed != Some(Killed::Wall) || outcome.cpu > limits.cpu {
             return None;
         }
-        let crowd = outcome.tasks.saturating_sub(outcome.cpus.max(1));
-        let own = outcome.wall.saturating_mul(crowd);
-        let machine = outcome.waited.saturating_sub(own);
-        let asleep = outcome
-            .wall
-            .saturating_sub(outcome.cpu)
-            .saturating_sub(outcome.waited);
-        Some(if machine >= outcome.wall / 4 {
-            Stall::Busy
-        } else if asleep >= outcome.cpu {
+        let ended = outcome.signal.is_none() && outcome.code.is_some();
+        if ended && outcome.wall <= limits.wall {
+            return None;
+        }
+        Some(Stall::of_figures(&Sched::of(outcome), limits.wall))
+    }
+
+    /// Whose the time of a run killed at `wall_limit` with the figures `run` was.
+    pub(crate) fn of_figures(run: &Sched, wall_limit: Duration) -> Stall {
+        let lived = run.wall.min(wall_limit);
+        let crowd = run.tasks.saturating_sub(run.cpus.max(1));
+        let machine = run.waited.saturating_sub(lived.saturating_mul(crowd));
+        let own = lived.saturating_sub(machine);
+        if own + slack(wall_limit) < wall_limit {
+            return Stall::Busy;
+        }
+        let asleep = lived.saturating_sub(run.cpu).saturating_sub(run.waited);
+        if asleep >= run.cpu {
             Stall::Slept
         } else {
             Stall::Computed
-        })
+        }
     }
+
+    /// Whether the figures show the time was the program's own.
+    fn own(stall: Option<Stall>) -> bool {
+        matches!(stall, Some(Stall::Slept | Stall::Computed))
+    }
+}
+
+/// How far a run's own time may fall short of the wall limit and still fill it: a tenth
+/// of the limit, at least 10 ms (the grader's own steps between asking for a run and the
+/// program's start, and between the limit and the kill).
+pub(crate) fn slack(wall_limit: Duration) -> Duration {
+    (wall_limit / 10).max(Duration::from_millis(10))
+}
+
+/// The most runs made of one input before the grader gives up on a verdict.
+pub(crate) const MOST_RUNS: usize = 3;
+
+/// What the grader does after the runs of one input so far (each's [`Stall`], `None` for
+/// a run not killed at the wall limit under the CPU limit), oldest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Next {
+    /// The last run is judged: it ended (by itself, by the CPU limit, ...), or it and the
+    /// run before it both showed the program's own stall (a `TLE`).
+    Judge,
+    /// Run it again; `alone`: no other run of this grader starts until it ends.
+    Again {
+        /// Whether no other run may start meanwhile.
+        alone: bool,
+    },
+    /// No verdict: the machine is too busy to judge fairly.
+    TooBusy,
+}
+
+/// The rule of a `TLE` at the wall limit with the CPU time under the CPU limit: it is a
+/// mark only when two runs in a row show the program's own stall ([`Stall::Slept`] or
+/// [`Stall::Computed`]): one run cannot, since a wait for a CPU under way at the kill
+/// looks like sleep. A run that shows it is made again beside the others; a run the
+/// machine held back ([`Stall::Busy`]) is made again alone. Two runs held back in a row,
+/// or [`MOST_RUNS`] without two of its own in a row, give no verdict.
+pub(crate) fn next(runs: &[Option<Stall>]) -> Next {
+    match runs {
+        [] => Next::Again { alone: false },
+        [.., None] => Next::Judge,
+        [.., a, b] if Stall::own(*a) && Stall::own(*b) => Next::Judge,
+        [.., Some(Stall::Busy), Some(Stall::Busy)] => Next::TooBusy,
+        _ if runs.len() >= MOST_RUNS => Next::TooBusy,
+        [first] => Next::Again {
+            alone: *first == Some(Stall::Busy),
+        },
+        _ => Next::Again { alone: true },
+    }
+}
+
+/// Whether the verdict of a recorded case (a journal's line, a shard's gradebook) stands
+/// under the rule of [`next`], judged again from what it recorded with the wall limit
+/// `wall_limit`. Only a `TLE` at the wall limit depends on it: it stands when its
+/// recorded runs ([`CaseResult::stalls`]) show the program's own stall twice in a row; a
+/// record without them (written before they were kept) shows nothing, and does not.
+pub(crate) fn upheld(result: &CaseResult, wall_limit: Duration) -> bool {
+    if result.verdict != Verdict::TimeLimit || !result.message.starts_with(WALL_TLE) {
+        return true;
+    }
+    let runs: Vec<Option<Stall>> = result
+        .stalls
+        .iter()
+        .map(|r| Some(Stall::of_figures(&Sched::of_record(r), wall_limit)))
+        .collect();
+    next(&runs) == Next::Judge
 }
 
 /// `SIGSEGV (signal 11)`.
@@ -368,7 +510,8 @@ mod tests {
         assert_eq!(signal_name(99), "signal 99");
     }
 
-    /// A wall-limit kill with its scheduling figures: CPU, wall, waiting, threads, CPUs.
+    /// A wall-limit kill with its scheduling figures, ms: CPU, wall, waiting; threads,
+    /// CPUs.
     fn stalled(cpu: u64, wall: u64, waited: u64, tasks: u32, cpus: u32) -> Outcome {
         ran(|o| {
             o.killed = Some(Killed::Wall);
@@ -381,35 +524,80 @@ mod tests {
         })
     }
 
+    /// The same, in microseconds (figures as this machine's runs recorded them).
+    fn stalled_us(cpu: u64, wall: u64, waited: u64) -> Outcome {
+        ran(|o| {
+            o.killed = Some(Killed::Wall);
+            o.signal = Some(9);
+            o.code = None;
+            o.cpu = Duration::from_micros(cpu);
+            o.wall = Duration::from_micros(wall);
+            o.waited = Duration::from_micros(waited);
+            (o.tasks, o.cpus) = (1, 2);
+        })
+    }
+
+    /// Limits with a wall limit of `wall` ms and a CPU limit of `cpu` ms.
+    fn limits(cpu: u64, wall: u64) -> Limits {
+        Limits {
+            cpu: Duration::from_millis(cpu),
+            wall: Duration::from_millis(wall),
+            ..LIMITS
+        }
+    }
+
     #[test]
-    fn a_wall_limit_tle_says_whether_the_program_slept_or_the_machine_was_busy() {
+    fn a_wall_limit_kill_is_the_programs_own_only_when_its_own_time_fills_the_limit() {
+        use Stall::*;
+        let quick = limits(10_000, 1000);
+        let short = limits(1000, 200);
         let cases = [
-            // 188 ms of CPU in a 4 s wall limit, 3.7 s of it waiting for a CPU.
-            (stalled(188, 4001, 3700, 1, 2), Stall::Busy),
-            // Asleep 3.5 s, waiting a little on a busy machine too: the program slept.
-            (stalled(100, 4001, 400, 1, 2), Stall::Slept),
-            (stalled(3, 4001, 0, 1, 2), Stall::Slept),
+            // Asleep all along, on an idle machine and on a busy one (waiting for a CPU
+            // only when it woke, less than a tenth of the limit).
+            (stalled(3, 4001, 0, 1, 2), LIMITS, Slept),
+            (stalled(100, 4001, 380, 1, 2), LIMITS, Slept),
+            // Killed a hair before the limit by its own clock (the grader's starts
+            // first): still its own.
+            (stalled(3, 3995, 0, 1, 2), LIMITS, Slept),
+            // 188 ms of CPU in a 4 s limit, 3.7 s of it waiting for a CPU.
+            (stalled(188, 4001, 3700, 1, 2), LIMITS, Busy),
+            // Held back for more than a tenth of the limit: the program might have ended
+            // within it on an idle machine.
+            (stalled(100, 4001, 500, 1, 2), LIMITS, Busy),
+            // Started a second late (the grader was held back): it lived 3 s of its 4.
+            (stalled(3, 3001, 0, 1, 2), LIMITS, Busy),
+            // Killed late, 5 s after its start, but held back 2 s of it: the figures of
+            // a kill that came late count against the program's own time, not for it.
+            (stalled(50, 5000, 2000, 1, 2), LIMITS, Busy),
             // Running all along into a wall limit below the CPU limit.
-            (stalled(990, 1001, 0, 1, 2), Stall::Computed),
-            // Ten spinning children on two CPUs of a loaded machine: 10.7 s of waiting in
-            // 3 s, less than the 24 s its own crowd makes on any machine.
-            (stalled(936, 3001, 10_680, 10, 2), Stall::Computed),
-            // The same crowd waiting far more than it makes itself: the machine was busy.
-            (stalled(300, 3001, 30_000, 10, 2), Stall::Busy),
+            (stalled(990, 1001, 5, 1, 2), quick, Computed),
+            // Ten spinning threads on two CPUs: 8 s of the waiting in 1 s their own crowd
+            // makes on any machine.
+            (stalled(1990, 1001, 8000, 10, 2), quick, Computed),
+            // The same crowd waiting half a second more than that: the machine's.
+            (stalled(1500, 1001, 8500, 10, 2), quick, Busy),
+            // Runs of a correct CPython solver (15 ms of CPU) that this 2-core machine
+            // killed at 200 ms beside three busy loops: the grader's `TLE`s that were
+            // journaled before. Held back, by their counted waiting...
+            (stalled_us(14_322, 271_318, 35_304), short, Busy),
+            (stalled_us(7_410, 560_631, 133_124), short, Busy),
+            // ... or not by any figure: a wait for a CPU under way at the kill is counted
+            // nowhere, and looks like sleep. One run cannot tell; see `next`.
+            (stalled_us(4_419, 148_834, 54), limits(1000, 100), Slept),
         ];
-        for (outcome, stall) in cases {
-            assert_eq!(Stall::of(&outcome, &LIMITS), Some(stall), "{outcome:?}");
-            let (verdict, message) = verdict(&outcome);
+        for (outcome, limits, stall) in cases {
+            assert_eq!(Stall::of(&outcome, &limits), Some(stall), "{outcome:?}");
+            let (verdict, message) = {
+                let d = judge(&outcome, &limits, |_| Judgement::accepted());
+                (d.verdict, d.message)
+            };
             assert_eq!(verdict, Verdict::TimeLimit);
             let why = match stall {
-                Stall::Busy => "the machine was busy (the program waited",
-                Stall::Slept => "the program slept or waited",
-                Stall::Computed => "the program computed all along",
+                Busy => "the machine was busy (the program waited",
+                Slept => "the program slept or waited",
+                Computed => "the program computed all along",
             };
-            assert!(
-                message.starts_with("wall time over the 4 s limit with "),
-                "{message}"
-            );
+            assert!(message.starts_with(WALL_TLE), "{message}");
             assert!(message.contains(why), "{message}");
         }
         assert_eq!(
@@ -417,15 +605,143 @@ mod tests {
             "wall time over the 4 s limit with 188 ms of CPU: the machine was busy (the \
              program waited 3.7 s for a CPU)"
         );
+    }
+
+    #[test]
+    fn a_kill_that_came_after_the_program_ended_within_its_limit_is_no_tle() {
+        // The grader's clock passed the limit (it was held back before the program
+        // started), the program's did not: it ended by itself, and is judged.
+        let ended = ran(|o| {
+            o.killed = Some(Killed::Wall);
+            o.wall = Duration::from_millis(3900);
+        });
+        assert_eq!(Stall::of(&ended, &LIMITS), None);
+        assert_eq!(verdict(&ended).0, Verdict::Accepted);
+        let wrong = ran(|o| {
+            o.killed = Some(Killed::Wall);
+            o.wall = Duration::from_millis(3900);
+            o.stdout = b"5\n".to_vec();
+        });
+        assert_eq!(verdict(&wrong).0, Verdict::WrongAnswer);
+        // Ended by itself after its limit (the kill came late): the figures decide.
+        let late = ran(|o| {
+            o.killed = Some(Killed::Wall);
+            o.wall = Duration::from_millis(4500);
+        });
+        assert_eq!(Stall::of(&late, &LIMITS), Some(Stall::Slept));
         assert_eq!(Stall::of(&ran(|_| {}), &LIMITS), None);
         // Children that spun 1.1 s of CPU between them on a loaded machine, past the 1 s
         // limit: `TLE` by CPU, however long they waited.
-        let over = stalled(1135, 3001, 10_774, 5, 2);
+        let over = stalled(1135, 4001, 10_774, 5, 2);
         assert_eq!(Stall::of(&over, &LIMITS), None);
         assert!(
             verdict(&over)
                 .1
                 .starts_with("CPU time 1.135 s over the 1 s limit")
         );
+    }
+
+    #[test]
+    fn a_tle_at_the_wall_limit_needs_two_runs_in_a_row_of_the_programs_own() {
+        use Next::*;
+        use Stall::*;
+        let cases: &[(&[Option<Stall>], Next)] = &[
+            // A run that ended (or went over the CPU limit) is judged at once.
+            (&[None], Judge),
+            (&[Some(Busy), None], Judge),
+            (&[Some(Slept), Some(Busy), None], Judge),
+            // One run of its own is made again beside the others; a held-back one alone.
+            (&[Some(Slept)], Again { alone: false }),
+            (&[Some(Computed)], Again { alone: false }),
+            (&[Some(Busy)], Again { alone: true }),
+            // Two of its own in a row: the mark.
+            (&[Some(Slept), Some(Slept)], Judge),
+            (&[Some(Computed), Some(Slept)], Judge),
+            (&[Some(Busy), Some(Slept), Some(Computed)], Judge),
+            // Anything else is made again alone, up to three runs; then no verdict.
+            (&[Some(Slept), Some(Busy)], Again { alone: true }),
+            (&[Some(Busy), Some(Slept)], Again { alone: true }),
+            (&[Some(Busy), Some(Busy)], TooBusy),
+            (&[Some(Slept), Some(Busy), Some(Slept)], TooBusy),
+            (&[Some(Busy), Some(Slept), Some(Busy)], TooBusy),
+            (&[], Again { alone: false }),
+        ];
+        for (runs, want) in cases {
+            assert_eq!(next(runs), *want, "{runs:?}");
+        }
+    }
+
+    /// A recorded case: its verdict, message and the runs it keeps.
+    fn recorded(verdict: Verdict, message: &str, runs: &[Outcome]) -> CaseResult {
+        let mut result = CaseResult::new(
+            "secret/01",
+            Judgement {
+                verdict,
+                message: message.to_owned(),
+            },
+            crate::results::case::Figures::default(),
+            Vec::new(),
+            Vec::new(),
+        );
+        result.stalls = runs.iter().map(|o| Sched::of(o).record()).collect();
+        result
+    }
+
+    #[test]
+    fn a_recorded_tle_at_the_wall_limit_stands_only_on_the_runs_it_keeps() {
+        let wall = LIMITS.wall;
+        let message = "wall time over the 4 s limit with 3 ms of CPU: the program slept or waited";
+        let asleep = stalled(3, 4001, 0, 1, 2);
+        let held = stalled(188, 4001, 3700, 1, 2);
+        let tle = Verdict::TimeLimit;
+        // Written before the figures were kept: nothing shows it was the program's own.
+        assert!(!upheld(&recorded(tle, message, &[]), wall));
+        assert!(!upheld(
+            &recorded(tle, message, std::slice::from_ref(&asleep)),
+            wall
+        ));
+        assert!(upheld(
+            &recorded(tle, message, &[asleep.clone(), asleep.clone()]),
+            wall
+        ));
+        assert!(upheld(
+            &recorded(
+                tle,
+                message,
+                &[held.clone(), asleep.clone(), asleep.clone()]
+            ),
+            wall
+        ));
+        assert!(!upheld(
+            &recorded(tle, message, &[asleep.clone(), held]),
+            wall
+        ));
+        // Under a rule that asked more (a longer limit), the same figures fall short.
+        assert!(!upheld(
+            &recorded(tle, message, &[asleep.clone(), asleep]),
+            Duration::from_secs(5)
+        ));
+        // Every other verdict stands as it was judged: the rule is only the wall's.
+        assert!(upheld(
+            &recorded(tle, "CPU time 1.2 s over the 1 s limit", &[]),
+            wall
+        ));
+        assert!(upheld(&recorded(Verdict::Accepted, "", &[]), wall));
+        assert!(upheld(
+            &recorded(Verdict::WrongAnswer, "expected `4`", &[]),
+            wall
+        ));
+    }
+
+    #[test]
+    fn recorded_figures_read_back_exactly() {
+        let outcome = stalled_us(14_322, 271_318, 35_304);
+        let figures = Sched::of(&outcome);
+        let record = figures.record();
+        assert_eq!(
+            serde_json::to_string(&record).unwrap(),
+            r#"{"cpu_ms":14.322,"wall_ms":271.318,"waited_ms":35.304,"threads":1,"cpus":2}"#
+        );
+        assert_eq!(Sched::of_record(&record), figures);
     }
 }

@@ -6,17 +6,49 @@ use std::path::PathBuf;
 use std::sync::{PoisonError, RwLock};
 
 use crate::exec::{Config, Input, Job, Limits, Outcome, Stderr, Worker};
-use crate::judge::{Stall, seconds};
+use crate::judge::{self, Next, Sched, Stall, seconds};
 use crate::status::Fault;
 use crate::submission::{PATH, Program};
 
 /// How much of standard error a report keeps: its end, where the error usually is.
 const STDERR_TAIL: usize = 4096;
 
-/// Held shared by every run, and alone by a run made again because the machine was busy.
-/// (The standard `RwLock` lets no new reader in while a writer waits, so the run made
-/// again waits only for the runs already under way.)
+/// Held shared by every run, and alone by a run made again because the machine held it
+/// back. (The standard `RwLock` lets no new reader in while a writer waits, so the run
+/// made again waits only for the runs already under way.)
 static ALONE: RwLock<()> = RwLock::new(());
+
+/// A run as the rule of a `TLE` at the wall limit left it: the outcome to judge, and for
+/// one killed at the wall limit, the figures of the runs that showed the program's own
+/// stall (what a record of the `TLE` keeps, to be judged again when read).
+#[derive(Debug)]
+pub(crate) struct Ran {
+    /// The last run's facts.
+    pub(crate) outcome: Outcome,
+    /// The runs killed at the wall limit, oldest first (empty when the last run ended).
+    pub(crate) stalls: Vec<Sched>,
+}
+
+/// Why no verdict is given: the machine kept the runs of one input from showing whose
+/// their time was.
+fn too_busy(stalls: &[Option<Stall>], last: &Outcome, limits: &Limits) -> Fault {
+    let how = if stalls.len() >= judge::MOST_RUNS {
+        format!(
+            "{} times, never twice in a row showing the program's own sleep or work",
+            stalls.len()
+        )
+    } else {
+        "twice, the second time alone, held back by the machine".to_owned()
+    };
+    Fault::Internal(format!(
+        "the machine is too busy to judge fairly: a run went over the {} wall limit {how} \
+         (the last time with {} of CPU and {} waiting for a CPU); run it again on a quieter \
+         machine",
+        seconds(limits.wall),
+        seconds(last.cpu),
+        seconds(last.waited),
+    ))
+}
 
 /// A worker that runs programs.
 #[derive(Debug)]
@@ -49,36 +81,46 @@ impl Runner {
     }
 
     /// Runs `program` with `stdin` as standard input under `limits`, in an empty working
-    /// folder. A run that went over the wall limit because the machine was busy (see
-    /// [`Stall`]) is made again, alone: no other run of this grader starts until it ends.
-    /// `Err` when the run cannot be made (a fault of the setup), or when the machine was
-    /// busy that time too: a verdict the machine caused is no verdict.
+    /// folder, as often as the rule of a `TLE` at the wall limit asks ([`judge::next`]): a
+    /// run killed at the wall limit with its CPU time under the CPU limit is made again,
+    /// beside the others when it showed the program's own stall, alone (no other run of
+    /// this grader starts until it ends) when the machine held it back; it is a mark only
+    /// when two runs in a row show the program's own stall. `Err` when a run cannot be
+    /// made (a fault of the setup), or when the rule gives no verdict: a verdict the
+    /// machine caused is no verdict.
     pub(crate) fn run(
         &mut self,
         program: &Program,
-        stdin: Input,
+        stdin: &Input,
         limits: &Limits,
-    ) -> Result<Outcome, Fault> {
-        let first = {
-            let _shared = ALONE.read().unwrap_or_else(PoisonError::into_inner);
-            self.run_once(program, stdin.clone(), limits)?
-        };
-        if Stall::of(&first, limits) != Some(Stall::Busy) {
-            return Ok(first);
+    ) -> Result<Ran, Fault> {
+        let mut stalls = Vec::new();
+        let mut figures = Vec::new();
+        let mut alone = false;
+        loop {
+            let outcome = if alone {
+                let _alone = ALONE.write().unwrap_or_else(PoisonError::into_inner);
+                self.run_once(program, stdin.clone(), limits)?
+            } else {
+                let _shared = ALONE.read().unwrap_or_else(PoisonError::into_inner);
+                self.run_once(program, stdin.clone(), limits)?
+            };
+            let stall = Stall::of(&outcome, limits);
+            if stall.is_some() {
+                figures.push(Sched::of(&outcome));
+            }
+            stalls.push(stall);
+            match judge::next(&stalls) {
+                Next::Judge => {
+                    // The figures a `TLE` at the wall limit was judged from; none for a
+                    // run that ended.
+                    let stalls = if stall.is_some() { figures } else { Vec::new() };
+                    return Ok(Ran { outcome, stalls });
+                }
+                Next::Again { alone: next } => alone = next,
+                Next::TooBusy => return Err(too_busy(&stalls, &outcome, limits)),
+            }
         }
-        let _alone = ALONE.write().unwrap_or_else(PoisonError::into_inner);
-        let again = self.run_once(program, stdin, limits)?;
-        if Stall::of(&again, limits) == Some(Stall::Busy) {
-            return Err(Fault::Internal(format!(
-                "the machine is too busy to judge fairly: a run went over the {} wall \
-                 limit twice, the second time alone, with {} of CPU and {} waiting for a \
-                 CPU; run it again on a quieter machine",
-                seconds(limits.wall),
-                seconds(again.cpu),
-                seconds(again.waited),
-            )));
-        }
-        Ok(again)
     }
 
     /// One run of [`Runner::run`].

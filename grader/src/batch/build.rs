@@ -4,13 +4,9 @@
 
 use std::collections::HashSet;
 
-use sha2::{Digest, Sha256};
-
 use super::discover::Student;
 use super::lang_for::LangChoices;
-use crate::files;
 use crate::status::Fault;
-use crate::submission::compile::hex;
 use crate::submission::{self, Built, Options, Program, Submission};
 
 /// A student's build.
@@ -22,7 +18,7 @@ pub(crate) enum Build<P> {
         program: P,
         /// Its language.
         language: String,
-        /// A hash of what runs ([`program_hash`]), for the journal's keys.
+        /// A hash of what runs ([`Program::hash`]), for the journal's keys.
         hash: String,
     },
     /// It does not compile: the student's mark.
@@ -69,8 +65,8 @@ impl Builds for Builder<'_> {
 
     fn build(&self, student: &Student) -> Build<Program> {
         let options = options_for(self.options, self.choices, student);
-        match submission::build(&Submission::File(student.entry.clone()), &options) {
-            Ok(Built::Ready(program)) => match program_hash(&program) {
+        match submission::build_one(&Submission::File(student.entry.clone()), &options, |_| {}) {
+            Ok(Built::Ready(program)) => match program.hash() {
                 Ok(hash) => Build::Ready {
                     language: program.language.clone(),
                     program,
@@ -161,30 +157,4 @@ fn options_for<'a>(
         language: choices.of(&student.name),
         ..options.clone()
     }
-}
-
-/// A hash of what runs: the staged files (the compiled program, or the source an
-/// interpreter reads) and the command line's shape.
-fn program_hash(program: &Program) -> Result<String, Fault> {
-    let mut hash = Sha256::new();
-    hash.update(program.language.as_bytes());
-    let staging = program.staging.path();
-    for word in &program.argv {
-        let shape = word.replace(&*staging.to_string_lossy(), "{staging}");
-        hash.update((shape.len() as u64).to_le_bytes());
-        hash.update(shape.as_bytes());
-    }
-    let mut names: Vec<_> = std::fs::read_dir(staging)
-        .map_err(|e| files::cannot(staging, "read", &e))?
-        .flatten()
-        .filter(|e| e.path().is_file())
-        .map(|e| e.path())
-        .collect();
-    names.sort();
-    for path in names {
-        let bytes = std::fs::read(&path).map_err(|e| files::cannot(&path, "read", &e))?;
-        hash.update((bytes.len() as u64).to_le_bytes());
-        hash.update(&bytes);
-    }
-    Ok(hex(&hash.finalize()))
 }

@@ -446,7 +446,8 @@ mod tests {
         ) -> Graded {
             let class = self.class(fail_fast);
             let todo = Todo::new(&class, &known);
-            let (mut journal, _) = Journal::open(&self.dir.path().join("journal.jsonl")).unwrap();
+            let (mut journal, _) =
+                Journal::open(&self.dir.path().join("journal.jsonl"), WALL).unwrap();
             let mut fakes = Recorded::many(jobs, answers);
             let mut lines = Lines::default();
             let ran = run_all(&mut fakes, &class, &todo, &mut journal, known, &mut lines);
@@ -460,11 +461,14 @@ mod tests {
 
         /// The journal's records now.
         fn journaled(&self) -> HashMap<String, Record> {
-            Journal::open(&self.dir.path().join("journal.jsonl"))
+            Journal::open(&self.dir.path().join("journal.jsonl"), WALL)
                 .unwrap()
                 .1
         }
     }
+
+    /// The wall limit the journal is read under.
+    const WALL: std::time::Duration = std::time::Duration::from_secs(4);
 
     /// Every run `AC`.
     static ALL_AC: &Answers = &|_, _| Ok(Verdict::Accepted);

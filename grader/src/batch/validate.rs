@@ -217,6 +217,23 @@ fn validate_cases(
                 return Err(format!("{at}.{field}: {value} is not a time"));
             }
         }
+        if !case.stalls.is_empty() && case.verdict != Verdict::TimeLimit {
+            return Err(format!(
+                "{at}.stalls: the runs of a TLE, but the verdict is `{}`",
+                case.verdict
+            ));
+        }
+        for (r, run) in case.stalls.iter().enumerate() {
+            for (field, value) in [
+                ("cpu_ms", run.cpu_ms),
+                ("wall_ms", run.wall_ms),
+                ("waited_ms", run.waited_ms),
+            ] {
+                if !(value.is_finite() && value >= 0.0) {
+                    return Err(format!("{at}.stalls[{r}].{field}: {value} is not a time"));
+                }
+            }
+        }
     }
     let accepted = student.cases.iter().filter(|c| c.accepted()).count();
     if accepted != student.passed {
@@ -231,7 +248,7 @@ fn validate_cases(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::case::{Board, CaseResult};
+    use crate::results::case::{Board, CaseResult, Stalled};
     use crate::results::limits::LimitsRecord;
     use std::collections::BTreeMap;
 
@@ -246,6 +263,7 @@ mod tests {
             output: Vec::new(),
             stderr: Vec::new(),
             explanation: None,
+            stalls: Vec::new(),
         }
     }
 
@@ -421,5 +439,37 @@ mod tests {
                 },
             );
         });
+    }
+
+    #[test]
+    fn the_runs_a_tle_keeps_are_checked_and_named() {
+        let run = Stalled {
+            cpu_ms: 3.0,
+            wall_ms: 4001.0,
+            waited_ms: 0.5,
+            threads: 1,
+            cpus: 2,
+        };
+        fault(
+            "students[0] (`alice`).cases[1] (`secret/02`).stalls: the runs of a TLE",
+            |b| {
+                b.students[0].cases[1].stalls = vec![run; 2];
+            },
+        );
+        fault(
+            "students[0] (`alice`).cases[1] (`secret/02`).stalls[1].waited_ms",
+            |b| {
+                let case = &mut b.students[0].cases[1];
+                case.verdict = Verdict::TimeLimit;
+                b.students[0].verdict = Mark::Graded(Verdict::TimeLimit);
+                b.students[0].cases[1].stalls = vec![
+                    run,
+                    Stalled {
+                        waited_ms: f64::NAN,
+                        ..run
+                    },
+                ];
+            },
+        );
     }
 }

@@ -9,10 +9,9 @@ use crate::batch::lang_for::LangChoices;
 use crate::cases::discover::Case;
 use crate::cli::{BatchArgs, BatchLayout};
 use crate::outputs::{self, Kind};
-use crate::report;
-use crate::report::html;
+use crate::report::{self, gradebook_files, html};
 use crate::status::{Fault, Status};
-use crate::submission::{Options, compile, languages::Languages};
+use crate::submission::{Options, languages::Languages};
 
 pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let problem = args.problem;
@@ -57,19 +56,21 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     }
     check_outputs(args, &cases, &students)?;
     let limits = super::limits(&args.limits)?;
-    let options = Options {
-        language: None,
-        languages: &languages,
-        cache: args
-            .cache_dir
-            .clone()
-            .unwrap_or_else(compile::default_cache),
-        tier: limits.sandbox,
-    };
+    let options = Options::new(&languages, None, args.cache_dir.clone(), limits.sandbox);
     // A fault of the setup (an unwritable cache, a missing compiler) is the call's, found
     // before anyone is graded: never every student's mark.
     build::check_setup(&students, &options, &choices)?;
-    let (mut journal, known) = Journal::open(&args.out.join(JOURNAL))?;
+    let (mut journal, known) = Journal::open(&args.out.join(JOURNAL), limits.wall)?;
+    let rejudged = journal.rejudged();
+    if rejudged > 0 {
+        let runs = if rejudged == 1 { "run" } else { "runs" };
+        let are = if rejudged == 1 { "is" } else { "are" };
+        report::note(&format!(
+            "grader: note: {rejudged} {runs} of {JOURNAL} {are} made again: a TLE at the wall \
+             limit that does not show the program's own stall (judged by an older grader, or \
+             held back by the machine) is no mark"
+        ));
+    }
     let batch = Batch {
         problem,
         limits,
@@ -81,7 +82,9 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         points,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;
-    super::merge::write_and_print(&book, &args.out, args.report, &args.feedback)
+    gradebook_files::write(&book, &args.out, &args.feedback)?;
+    gradebook_files::print(&book, &args.out, args.report);
+    Ok(Status::failed_if(!book.all_accepted()))
 }
 
 /// The journal's name in the output folder.
@@ -93,18 +96,17 @@ const JOURNAL: &str = "journal.jsonl";
 fn check_outputs(args: &BatchArgs, cases: &[Case], students: &[Student]) -> Result<(), Fault> {
     let mut inputs = super::inputs(None, cases);
     inputs.add(&args.dir, "class folder");
-    let case_folder = args
-        .cases
-        .clone()
-        .unwrap_or_else(|| super::test::default_cases(args.problem.id()));
-    inputs.add(&case_folder, "case folder");
+    inputs.add(
+        &super::case_folder(args.problem, args.cases.as_deref()),
+        "case folder",
+    );
     if let Some(path) = &args.config {
         inputs.add(path, "language table");
     }
     for student in students {
         inputs.add(&student.entry, "source of a student");
     }
-    let mut files = super::merge::GRADEBOOK.to_vec();
+    let mut files = gradebook_files::outputs();
     files.push((JOURNAL, Kind::Journal));
     outputs::folder(&args.out, &files, &inputs)?;
     if let Some(dir) = &args.feedback.feedback {

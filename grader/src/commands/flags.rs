@@ -13,9 +13,7 @@ use crate::exec::sandbox::{self, Machine, Tier};
 use crate::grade::{CaseText, SoundCase};
 use crate::outputs::Inputs;
 use crate::status::Fault;
-use crate::submission::{
-    self, Built, Foreseen, Options, Submission, compile, languages::Languages,
-};
+use crate::submission::{self, Built, Foreseen, Options, Submission, languages::Languages};
 
 /// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked
 /// before anything runs: at least one, each with its answer, and each sound
@@ -46,10 +44,18 @@ pub(super) fn case_folder(
     problem: reference::Problem,
     dir: Option<&std::path::Path>,
 ) -> std::path::PathBuf {
-    dir.map_or_else(
-        || super::test::default_cases(problem.id()),
-        std::path::Path::to_path_buf,
-    )
+    dir.map_or_else(|| default_cases(problem.id()), std::path::Path::to_path_buf)
+}
+
+/// `./cases/PROBLEM` when run from a checkout, else the cases this binary was built with.
+fn default_cases(problem: &str) -> std::path::PathBuf {
+    let local = std::path::PathBuf::from("cases").join(problem);
+    if local.is_dir() {
+        return local;
+    }
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../cases")
+        .join(problem)
 }
 
 /// What a call reads, for the rule of outputs (`outputs`): the submission and language
@@ -122,23 +128,17 @@ pub(super) fn build(
         (None, Some(path)) => Submission::File(path.clone()),
         (None, None) => return Err(Fault::Usage("a SUBMISSION or --cmd is required".to_owned())),
     };
-    let shown = match &submission {
-        Submission::Command(line) => line.clone(),
-        Submission::File(path) => path.display().to_string(),
-    };
-    let options = Options {
-        language: args.lang.as_deref(),
-        languages: &languages,
-        cache: args
-            .cache_dir
-            .clone()
-            .unwrap_or_else(compile::default_cache),
+    let shown = submission.shown();
+    let options = Options::new(
+        &languages,
+        args.lang.as_deref(),
+        args.cache_dir.clone(),
         tier,
-    };
-    if let Some(foreseen) = submission::foresee(&submission, &options) {
-        before(&foreseen, &shown);
-    }
-    Ok((submission::build(&submission, &options)?, shown))
+    );
+    let built = submission::build_one(&submission, &options, |foreseen| {
+        before(foreseen, &shown);
+    })?;
+    Ok((built, shown))
 }
 
 /// How a path is named in messages: the path, or `<stdin>`.

@@ -1,50 +1,42 @@
-//! `grader merge REPORT...`: one gradebook from the shards' `gradebook.json` files; and
-//! the writing of a gradebook, shared with `grader batch`.
+//! `grader merge REPORT...`: one gradebook from the shards' `gradebook.json` files, each
+//! case judged again by this grader's rule (as a batch's journal is).
 
 use std::path::Path;
 
 use crate::batch::validate;
-use crate::cli::{BatchReport, FeedbackArgs, MergeArgs};
+use crate::cli::MergeArgs;
 use crate::files;
-use crate::outputs::{self, Kind};
-use crate::report::export::Exporter;
-use crate::report::human::gradebook::{self as human, Saved};
-use crate::report::{csv, html, json, junit};
+use crate::outputs;
+use crate::report::{self, gradebook_files, html};
 use crate::results::gradebook::Gradebook;
 use crate::status::{Fault, Status};
-
-/// The files of a gradebook folder, as [`write_and_print`] writes them.
-pub(crate) const GRADEBOOK: [(&str, Kind); 4] = [
-    (JSON.0, Kind::Gradebook),
-    (CSV.0, Kind::Gradebook),
-    (JUNIT.0, Kind::Gradebook),
-    (HTML.0, Kind::Gradebook),
-];
-
-/// Each file of a gradebook folder, and its exporter.
-const JSON: (&str, Exporter<Gradebook>) = ("gradebook.json", Exporter::raw(json::gradebook));
-const CSV: (&str, Exporter<Gradebook>) = ("gradebook.csv", Exporter::raw(csv::gradebook));
-const JUNIT: (&str, Exporter<Gradebook>) = ("gradebook.xml", Exporter::raw(junit::gradebook));
-const HTML: (&str, Exporter<Gradebook>) = ("gradebook.html", Exporter::raw(html::gradebook::page));
 
 pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     let mut inputs = outputs::Inputs::default();
     for path in &args.reports {
         inputs.add(path, "gradebook to merge");
     }
-    outputs::folder(&args.out, &GRADEBOOK, &inputs)?;
+    outputs::folder(&args.out, &gradebook_files::outputs(), &inputs)?;
     let mut books = Vec::new();
     for path in &args.reports {
         let book = read(path)?;
         validate::validate(&book).map_err(|e| Fault::Usage(format!("{}: {e}", path.display())))?;
         books.push((path.display().to_string(), book));
     }
-    let merged = Gradebook::merge(books).map_err(Fault::Usage)?;
+    let mut merged = Gradebook::merge(books).map_err(Fault::Usage)?;
+    for student in merged.rejudge() {
+        report::note(&format!(
+            "grader: warning: `{student}` is not graded: a TLE at the wall limit that its \
+             gradebook does not show to be the program's own; grade the student again"
+        ));
+    }
     if let Some(dir) = &args.feedback.feedback {
         let names = merged.students.iter().map(|s| s.student.as_str());
         html::feedback::check(dir, &args.out, names, &inputs)?;
     }
-    write_and_print(&merged, &args.out, args.report, &args.feedback)
+    gradebook_files::write(&merged, &args.out, &args.feedback)?;
+    gradebook_files::print(&merged, &args.out, args.report);
+    Ok(Status::failed_if(!merged.all_accepted()))
 }
 
 /// Reads a gradebook. What does not parse, or holds a value of the wrong type (a verdict
@@ -86,29 +78,4 @@ fn strip_position(message: &str) -> &str {
     message
         .rfind(" at line ")
         .map_or(message, |at| &message[..at])
-}
-/// Writes `gradebook.json`, `.csv`, `.xml` and `.html` into `out` (atomically), and the
-/// feedback pages when asked, and prints the chosen report; exit 1 unless every student
-/// is `AC`.
-pub(crate) fn write_and_print(
-    book: &Gradebook,
-    out: &Path,
-    report: BatchReport,
-    feedback: &FeedbackArgs,
-) -> Result<Status, Fault> {
-    crate::folders::create(out)?;
-    for (name, exporter) in [JSON, CSV, JUNIT, HTML] {
-        exporter.save(&out.join(name), book)?;
-    }
-    if let Some(dir) = &feedback.feedback {
-        html::feedback::write_pages(book, dir, feedback.reveal)?;
-    }
-    let saved = Saved { book, folder: out };
-    match report {
-        BatchReport::Human => Exporter::styled(human::summary).print(&saved),
-        BatchReport::Json => JSON.1.print(book),
-        BatchReport::Csv => CSV.1.print(book),
-        BatchReport::Junit => JUNIT.1.print(book),
-    }
-    Ok(Status::failed_if(!book.all_accepted()))
 }

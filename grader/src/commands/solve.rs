@@ -10,7 +10,9 @@ use reference::text::tolerate_line_ends;
 use super::display_name;
 use crate::cli::SolveReport;
 use crate::files;
-use crate::report;
+use crate::report::export::Exporter;
+use crate::report::{human, json};
+use crate::results::solved::Solved;
 use crate::status::{Fault, Status};
 
 pub(crate) fn run(
@@ -35,25 +37,14 @@ pub(crate) fn run(
     } else {
         None
     };
-    match format {
-        SolveReport::Human => {
-            let mut text = answer;
-            if let Some(explanation) = explanation {
-                text.push('\n');
-                text.push_str(&explanation.reason);
-                text.push('\n');
-                text.push_str(&explanation.witness.draw());
-            }
-            report::out(&text);
-        }
-        SolveReport::Json => {
-            let value = serde_json::json!({
-                "problem": problem.id(),
-                "answer": answer,
-                "explanation": explanation,
-            });
-            report::out(&format!("{value}\n"));
-        }
-    }
+    let exporter = match format {
+        SolveReport::Human => Exporter::raw(human::solve::answer),
+        SolveReport::Json => Exporter::raw(json::solve),
+    };
+    exporter.print(&Solved {
+        problem,
+        answer,
+        explanation,
+    });
     Ok(Status::Ok)
 }

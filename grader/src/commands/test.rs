@@ -1,8 +1,6 @@
 //! `grader test PROBLEM SUBMISSION`: the main job. Builds the submission, runs it on every
 //! case under limits on N workers, judges, and reports.
 
-use std::path::PathBuf;
-
 use crate::cli::{TestArgs, TestReport};
 use crate::grade::{self, CaseWorker, Plan};
 use crate::outputs::{self, Kind, Parent};
@@ -99,15 +97,4 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     Ok(Status::failed_if(
         graded.verdict() != reference::Verdict::Accepted,
     ))
-}
-
-/// `./cases/PROBLEM` when run from a checkout, else the cases this binary was built with.
-pub(crate) fn default_cases(problem: &str) -> PathBuf {
-    let local = PathBuf::from("cases").join(problem);
-    if local.is_dir() {
-        return local;
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../cases")
-        .join(problem)
 }

@@ -3,15 +3,17 @@
 
 use std::io::{self, Write};
 
-use reference::Verdict;
+use reference::explain::model::colour_letter;
+use reference::{Verdict, Witness};
 use serde::Serialize;
 
 use super::human::fuzz::answer_of;
-use crate::results::case::Explained;
+use crate::results::case::{Explained, First};
 use crate::results::check::CheckResult;
 use crate::results::finding::FuzzResult;
 use crate::results::gradebook::Gradebook;
 use crate::results::limits::LimitsRecord;
+use crate::results::solved::Solved;
 use crate::results::submission::SubmissionResult;
 use crate::submission::diagnosis::Suggestion;
 
@@ -99,6 +101,26 @@ struct CheckJson<'a> {
     message: &'a str,
     problem: &'a str,
     verdict: Verdict,
+}
+
+/// `grader solve --report json`'s one line. Its keys, and the explanation's, are in
+/// alphabetical order, as this line has always had them (cli.md's example).
+#[derive(Serialize)]
+struct SolveJson<'a> {
+    answer: &'a str,
+    explanation: Option<SolveExplanationJson<'a>>,
+    problem: &'a str,
+}
+
+/// The explanation of `grader solve`'s line: the explanation object of every report
+/// (`reason`, `witness`, and `first` for fourinrow), keys in alphabetical order.
+#[derive(Serialize)]
+struct SolveExplanationJson<'a> {
+    /// fourinrow only: the colour that moves first, `null` when no move is needed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first: Option<First>,
+    reason: &'a str,
+    witness: &'a Witness,
 }
 
 /// `value`, indented, and a newline.
@@ -218,4 +240,96 @@ pub(crate) fn check(result: &CheckResult, out: &mut dyn Write) -> io::Result<()>
     };
     serde_json::to_writer(&mut *out, &line)?;
     writeln!(out)
+}
+
+/// `grader solve --report json`: one line.
+pub(crate) fn solve(result: &Solved, out: &mut dyn Write) -> io::Result<()> {
+    let explanation = result.explanation.as_ref().map(|e| SolveExplanationJson {
+        first: match &e.witness {
+            Witness::FourInRow(w) => Some(w.first.map_or(First::NoMove, |colour| {
+                First::Colour(colour_letter(colour).to_owned())
+            })),
+            _ => None,
+        },
+        reason: &e.reason,
+        witness: &e.witness,
+    });
+    let line = SolveJson {
+        answer: &result.answer,
+        explanation,
+        problem: result.problem.id(),
+    };
+    serde_json::to_writer(&mut *out, &line)?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use reference::Problem;
+
+    use super::*;
+    use crate::report::human;
+
+    /// Inputs of every problem: a sample, a board already solved (for fourinrow, no move:
+    /// `first` is null), and one without a solution.
+    const INPUTS: &[(Problem, &str)] = &[
+        (Problem::Flip, "bwwb\nbbwb\nbwwb\nbwww\n"),
+        (Problem::Flip, "bbbb\nbbbb\nbbbb\nbbbb\n"),
+        (Problem::Flip, "bwbb\nbwwb\nbwww\nbbbw\n"),
+        (Problem::FourInRow, "BWBO\nWBWB\nBWBW\nWBWO\n"),
+        (Problem::FourInRow, "BWWO\nWWBW\nOWWB\nBBBB\n"),
+        (Problem::Swap, "WWWOBBB\n"),
+    ];
+
+    fn solved(problem: Problem, input: &str, explain: bool) -> Solved {
+        Solved {
+            problem,
+            answer: problem.solve(input.as_bytes()).unwrap(),
+            explanation: explain.then(|| problem.witness(input.as_bytes()).unwrap()),
+        }
+    }
+
+    #[test]
+    fn solve_writes_the_line_json_macro_wrote_byte_for_byte() {
+        for &(problem, input) in INPUTS {
+            for explain in [false, true] {
+                let result = solved(problem, input, explain);
+                // The line as `grader solve` built it before it had a typed result.
+                let before = serde_json::json!({
+                    "problem": problem.id(),
+                    "answer": result.answer,
+                    "explanation": result.explanation,
+                });
+                let mut line = Vec::new();
+                solve(&result, &mut line).unwrap();
+                assert_eq!(
+                    String::from_utf8(line).unwrap(),
+                    format!("{before}\n"),
+                    "{problem} {input:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn solve_human_prints_the_answer_then_the_reason_and_the_steps() {
+        for &(problem, input) in INPUTS {
+            let result = solved(problem, input, true);
+            let explanation = result.explanation.as_ref().unwrap();
+            let mut text = Vec::new();
+            human::solve::answer(&result, &mut text).unwrap();
+            assert_eq!(
+                String::from_utf8(text).unwrap(),
+                format!(
+                    "{}\n{}\n{}",
+                    result.answer,
+                    explanation.reason,
+                    explanation.witness.draw()
+                )
+            );
+            let mut bare = Vec::new();
+            human::solve::answer(&solved(problem, input, false), &mut bare).unwrap();
+            assert_eq!(bare, result.answer.as_bytes());
+        }
+    }
 }

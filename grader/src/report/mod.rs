@@ -1,9 +1,11 @@
 //! The only code that writes reports and talks to the terminal: one exporter per format
-//! (`human`, `json`, `junit`, `csv`, `html`), each writing from the results model
-//! (`crate::results`), and the writers of stdout and stderr.
+//! (`human`, `json`, `junit`, `csv`, `html`, `gradescope`), each writing from the results
+//! model (`crate::results`); the list of a gradebook folder's files and their exporters
+//! (`gradebook_files`); and the writers of stdout and stderr.
 
 pub(crate) mod csv;
 pub(crate) mod export;
+pub(crate) mod gradebook_files;
 pub(crate) mod gradescope;
 pub(crate) mod html;
 pub(crate) mod human;

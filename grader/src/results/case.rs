@@ -34,6 +34,28 @@ pub(crate) struct CaseResult {
     /// Why a `WA` or `PE` is wrong, as the reference proves it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) explanation: Option<Explained>,
+    /// For a `TLE` at the wall limit: the scheduling figures of the runs it was judged
+    /// from, oldest first, so that it is judged again by the rule of the grader that
+    /// reads it (`judge::upheld`); empty (and absent) otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) stalls: Vec<Stalled>,
+}
+
+/// One run killed at the wall limit, as a record keeps it: what shows whether its time was
+/// the program's own or the machine's (judging.md).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Stalled {
+    /// CPU time, ms.
+    pub(crate) cpu_ms: f64,
+    /// Wall time from the program's start to its end, ms.
+    pub(crate) wall_ms: f64,
+    /// How long its threads had waited, runnable, for a CPU when it was killed, ms.
+    pub(crate) waited_ms: f64,
+    /// Its threads alive then.
+    pub(crate) threads: u32,
+    /// The CPUs it could use.
+    pub(crate) cpus: u32,
 }
 
 /// The reference's explanation of a wrong answer ([`reference::Explanation`]), kept as the
@@ -130,6 +152,7 @@ impl CaseResult {
             output,
             stderr,
             explanation: None,
+            stalls: Vec::new(),
         }
     }
 

@@ -168,7 +168,166 @@ impl Gradebook {
     }
 }
 
+impl Gradebook {
+    /// Judges every student's cases again by the rule of this grader (`judge::upheld`):
+    /// a student with a `TLE` at the wall limit that its record does not show to be the
+    /// program's own (a shard graded by an older grader keeps no figures for it) is made
+    /// not graded, saying why, as `batch` lists a student the machine kept from being
+    /// judged. The names of those students, in order.
+    pub(crate) fn rejudge(&mut self) -> Vec<String> {
+        let wall = self.limits.wall();
+        let worth_points = self.points.is_some();
+        let mut changed = Vec::new();
+        for student in &mut self.students {
+            let Some(case) = student
+                .cases
+                .iter()
+                .find(|c| !crate::judge::upheld(c, wall))
+            else {
+                continue;
+            };
+            student.error = Some(format!(
+                "its TLE at the wall limit on {} does not show the program's own stall \
+                 (judged by an older grader, or held back by the machine): grade it again",
+                case.name
+            ));
+            student.verdict = Mark::NotGraded;
+            student.cases.clear();
+            student.passed = 0;
+            student.score = 0.0;
+            student.points = worth_points.then_some(0.0);
+            for tally in student.groups.values_mut() {
+                tally.passed = 0;
+            }
+            changed.push(student.student.clone());
+        }
+        changed
+    }
+}
+
 /// The limits record as its JSON, for a message that says how two differ.
 fn limits_text(limits: &LimitsRecord) -> String {
     serde_json::to_string(limits).expect("limit records serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use reference::{Judgement, Verdict};
+
+    use super::*;
+    use crate::results::case::{Figures, Stalled};
+
+    fn case(name: &str, verdict: Verdict, message: &str) -> CaseResult {
+        CaseResult::new(
+            name,
+            Judgement {
+                verdict,
+                message: message.to_owned(),
+            },
+            Figures::default(),
+            Vec::new(),
+            Vec::new(),
+        )
+    }
+
+    /// A student graded on `cases`, the gradebook's two (`sample/01`, `secret/01`).
+    fn student(name: &str, cases: Vec<CaseResult>) -> StudentReport {
+        let passed = cases.iter().filter(|c| c.accepted()).count();
+        let mark = crate::results::mark::overall(cases.iter().map(|c| c.verdict), 2);
+        StudentReport {
+            student: name.to_owned(),
+            problem: "flip".to_owned(),
+            submission: format!("{name}.py"),
+            language: "python".to_owned(),
+            verdict: Mark::Graded(mark),
+            score: crate::results::mark::score(passed, 2),
+            points: Some(10.0 * passed as f64),
+            passed,
+            total: 2,
+            groups: [
+                (
+                    "secret".to_owned(),
+                    Tally {
+                        passed: passed - usize::from(cases[0].accepted()),
+                        total: 1,
+                    },
+                ),
+                (
+                    "sample".to_owned(),
+                    Tally {
+                        passed: usize::from(cases[0].accepted()),
+                        total: 1,
+                    },
+                ),
+            ]
+            .into(),
+            compile_error: None,
+            suggestion: None,
+            error: None,
+            cases,
+        }
+    }
+
+    #[test]
+    fn a_shards_tle_at_the_wall_limit_that_its_figures_do_not_show_is_no_mark() {
+        let wall = "wall time over the 200 ms limit with 13 ms of CPU: the program slept or waited";
+        let mut shown = case("secret/01", Verdict::TimeLimit, wall);
+        shown.stalls = vec![
+            Stalled {
+                cpu_ms: 13.0,
+                wall_ms: 201.0,
+                waited_ms: 1.0,
+                threads: 1,
+                cpus: 2,
+            };
+            2
+        ];
+        let ac = || case("sample/01", Verdict::Accepted, "");
+        let mut book = Gradebook {
+            problem: "flip".to_owned(),
+            limits: LimitsRecord {
+                cpu_ms: 1000.0,
+                wall_ms: 200.0,
+                memory_kib: 262_144,
+                output_kib: 65_536,
+                processes: Some(64),
+                sandbox: None,
+            },
+            cases: vec!["sample/01".to_owned(), "secret/01".to_owned()],
+            groups: [("sample".to_owned(), 1), ("secret".to_owned(), 1)].into(),
+            points: Some([("sample".to_owned(), 10.0), ("secret".to_owned(), 10.0)].into()),
+            students: vec![
+                // Graded by an older grader: no figures.
+                student(
+                    "alice",
+                    vec![ac(), case("secret/01", Verdict::TimeLimit, wall)],
+                ),
+                student("bob", vec![ac(), shown]),
+                student(
+                    "carol",
+                    vec![ac(), case("secret/01", Verdict::Accepted, "")],
+                ),
+            ],
+            skipped: Vec::new(),
+            boards: BTreeMap::new(),
+        };
+        crate::batch::validate::validate(&book).unwrap();
+        assert_eq!(book.rejudge(), ["alice"]);
+        crate::batch::validate::validate(&book).unwrap();
+        let alice = &book.students[0];
+        assert_eq!(alice.verdict, Mark::NotGraded);
+        assert!(
+            alice
+                .error
+                .as_deref()
+                .unwrap()
+                .contains("TLE at the wall limit on secret/01"),
+            "{alice:?}"
+        );
+        assert!(alice.cases.is_empty() && alice.passed == 0 && alice.points == Some(0.0));
+        assert_eq!(book.students[1].verdict, Mark::Graded(Verdict::TimeLimit));
+        assert_eq!(book.students[2].verdict, Mark::Graded(Verdict::Accepted));
+        // Judged again, nothing changes.
+        assert!(book.rejudge().is_empty());
+    }
 }

@@ -10,4 +10,5 @@ pub(crate) mod finding;
 pub(crate) mod gradebook;
 pub(crate) mod limits;
 pub(crate) mod mark;
+pub(crate) mod solved;
 pub(crate) mod submission;

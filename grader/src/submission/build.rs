@@ -16,8 +16,22 @@ use super::staging::{copy_readable, stage_command, stage_dir, write_readable};
 use crate::files;
 use crate::status::Fault;
 
+/// Builds one submission, as `test` and `fuzz` build the one they are given and `batch`
+/// builds each student's: `before` is told what is about to be built, before anything
+/// compiles (not when the build will be refused); then [`build`].
+pub(crate) fn build_one(
+    submission: &Submission,
+    options: &Options<'_>,
+    before: impl FnOnce(&Foreseen),
+) -> Result<Built, Fault> {
+    if let Some(foreseen) = foresee(submission, options) {
+        before(&foreseen);
+    }
+    build(submission, options)
+}
+
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
-pub(crate) fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
+fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
     let staging = stage_dir()?;
     // The language table's entry, for a source: what its runs need beyond the command.
     let (argv, language, cached, entry) = match submission {
@@ -171,7 +185,7 @@ pub(crate) struct Foreseen {
 
 /// Foresees [`build`] by the same rules, without building: `None` where `build` will
 /// refuse the submission (it says why).
-pub(crate) fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
+fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
     let path = match submission {
         Submission::Command(_) => {
             return Some(Foreseen {

@@ -20,7 +20,7 @@ mod program;
 mod setup;
 mod staging;
 
-pub(crate) use build::{Foreseen, build, foresee};
+pub(crate) use build::{Foreseen, build_one};
 pub(crate) use lookup::PATH;
 pub(crate) use program::{Built, Options, Program, Submission};
 pub(crate) use setup::check_setup;

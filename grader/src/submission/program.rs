@@ -4,9 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
+use sha2::{Digest, Sha256};
+
+use super::compile::{default_cache, hex};
 use super::languages::Languages;
 use super::naming;
 use crate::exec::sandbox::Tier;
+use crate::files;
+use crate::status::Fault;
 
 /// What the user asked to grade.
 #[derive(Debug, Clone)]
@@ -15,6 +20,16 @@ pub(crate) enum Submission {
     File(PathBuf),
     /// A command line, split like a shell would.
     Command(String),
+}
+
+impl Submission {
+    /// How reports name it: the path as given, or the command line.
+    pub(crate) fn shown(&self) -> String {
+        match self {
+            Submission::Command(line) => line.clone(),
+            Submission::File(path) => path.display().to_string(),
+        }
+    }
 }
 
 /// How a submission is built.
@@ -28,6 +43,24 @@ pub(crate) struct Options<'a> {
     pub(crate) cache: PathBuf,
     /// The tier compiles run in.
     pub(crate) tier: Tier,
+}
+
+impl<'a> Options<'a> {
+    /// Building with `languages`, as `language` when one is asked for, caching compiled
+    /// programs in `cache` (by default the user's cache folder), compiling in `tier`.
+    pub(crate) fn new(
+        languages: &'a Languages,
+        language: Option<&'a str>,
+        cache: Option<PathBuf>,
+        tier: Tier,
+    ) -> Options<'a> {
+        Options {
+            language,
+            languages,
+            cache: cache.unwrap_or_else(default_cache),
+            tier,
+        }
+    }
 }
 
 /// A runnable program: its command line, in a staging folder readable by the user the
@@ -68,6 +101,35 @@ impl Program {
                 Err(_) => naming::with_memory(word, memory),
             })
             .collect()
+    }
+}
+
+impl Program {
+    /// A hash of what runs: the language, the command line's shape (its staging folder's
+    /// path left out) and the staged files (the compiled program, or the source an
+    /// interpreter reads). A batch's journal keys its runs by it.
+    pub(crate) fn hash(&self) -> Result<String, Fault> {
+        let mut hash = Sha256::new();
+        hash.update(self.language.as_bytes());
+        let staging = self.staging.path();
+        for word in &self.argv {
+            let shape = word.replace(&*staging.to_string_lossy(), "{staging}");
+            hash.update((shape.len() as u64).to_le_bytes());
+            hash.update(shape.as_bytes());
+        }
+        let mut names: Vec<_> = std::fs::read_dir(staging)
+            .map_err(|e| files::cannot(staging, "read", &e))?
+            .flatten()
+            .filter(|e| e.path().is_file())
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        for path in names {
+            let bytes = std::fs::read(&path).map_err(|e| files::cannot(&path, "read", &e))?;
+            hash.update((bytes.len() as u64).to_le_bytes());
+            hash.update(&bytes);
+        }
+        Ok(hex(&hash.finalize()))
     }
 }
 

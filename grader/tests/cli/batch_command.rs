@@ -373,6 +373,71 @@ fn shards_merge_into_the_gradebook_of_one_run() {
 }
 
 #[test]
+fn merge_judges_a_shards_tle_at_the_wall_limit_again_by_the_runs_it_keeps() {
+    let class = Class::new(&[("sleeper.py", "tle_sleep.py"), ("honest.py", "ac_rows.py")]);
+    let limits = ["--time-limit", "0.5", "--wall-limit", "1"];
+    // A sleeper is `TLE` once two runs in a row show it slept; a machine that holds a
+    // run back leaves it ungraded, and a rerun (the journal resumes) grades it.
+    let mut book = Value::Null;
+    for _ in 0..5 {
+        book = class.batch("shard", &limits).0;
+        if student(&book, "sleeper")["verdict"] != "--" {
+            break;
+        }
+    }
+    let sleeper = student(&book, "sleeper");
+    assert_eq!(sleeper["verdict"], "TLE", "{book:#}");
+    for case in sleeper["cases"].as_array().unwrap() {
+        assert_eq!(case["verdict"], "TLE", "{case}");
+        assert!(
+            case["message"].as_str().unwrap().contains("slept"),
+            "{case}"
+        );
+        let runs = case["stalls"].as_array().unwrap();
+        assert!(runs.len() >= 2, "{case}");
+        assert!(runs[0]["wall_ms"].as_f64().unwrap() > 900.0, "{case}");
+    }
+    assert!(student(&book, "honest")["cases"][0].get("stalls").is_none());
+    let merge = |shard: &str| {
+        let output = class
+            .command()
+            .args(["merge", shard, "--out", "merged", "--report", "json"])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1));
+        let merged: Value = serde_json::from_slice(&output.stdout).unwrap();
+        (merged, String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    // Merged as a batch of this grader wrote it: the same marks.
+    let (merged, warnings) = merge("shard/gradebook.json");
+    assert_eq!(verdicts(&merged), verdicts(&book));
+    assert!(warnings.is_empty(), "{warnings}");
+    // The shard as an older grader wrote it, without the runs: the `TLE` shows nothing of
+    // the program's own, and the student is not graded.
+    let mut old = book.clone();
+    for student in old["students"].as_array_mut().unwrap() {
+        for case in student["cases"].as_array_mut().unwrap() {
+            case.as_object_mut().unwrap().remove("stalls");
+        }
+    }
+    fs::write(class.path("old.json"), old.to_string()).unwrap();
+    let (merged, warnings) = merge("old.json");
+    assert_eq!(
+        verdicts(&merged),
+        [
+            ("honest".to_owned(), "AC".to_owned(), 2),
+            ("sleeper".to_owned(), "--".to_owned(), 0),
+        ]
+    );
+    let why = student(&merged, "sleeper")["error"].as_str().unwrap();
+    assert!(why.contains("TLE at the wall limit on sample/01"), "{why}");
+    assert!(
+        warnings.contains("`sleeper` is not graded: a TLE at the wall limit"),
+        "{warnings}"
+    );
+}
+
+#[test]
 fn bad_calls_are_refused_and_bad_submissions_spare_the_others() {
     let class = Class::new(&[("alice.c", "wa_off_by_one.c")]);
     // A 50 MB source and one that is not UTF-8: each is that student's problem only.

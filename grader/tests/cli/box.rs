@@ -8,8 +8,9 @@
 //!
 //! - the verdict, per tier, as data (`None`: the tier does not promise to hold it, not run);
 //! - the exit status: 0 or 1 (2 where stated);
-//! - the grader's own elapsed time: its runs' wall limits, twice (a run a busy machine
-//!   held back is made again, alone), plus a second (a compile: the compile limit plus
+//! - the grader's own elapsed time: its runs' wall limits, three times (a run killed at
+//!   the wall limit is made again to show its stall twice in a row, and one a busy machine
+//!   held back is made again alone), plus a second (a compile: the compile limit plus
 //!   slack; a batch: plus its compiles);
 //! - no process of the run is left: none named `grader-hostile` (the fixtures name their
 //!   processes so), none under a box uid (990000..=990999) that was not there before, none
@@ -125,10 +126,11 @@ impl Limits {
     }
 
     /// The longest `rounds` runs one after the other may take, and the grader's slack.
-    /// Each run may be made twice: on a busy machine a run held back from its CPU is made
-    /// again, alone (`runner.rs`).
+    /// Each run may be made three times: a `TLE` at the wall limit needs two runs in a
+    /// row that show the program's own stall, and a run a busy machine held back is made
+    /// again, alone (`judge::next`).
     fn bound(self, rounds: u32) -> Duration {
-        Duration::from_secs(self.wall) * rounds * 2 + SLACK
+        Duration::from_secs(self.wall) * rounds * 3 + SLACK
     }
 }
 

@@ -3,13 +3,22 @@
 //! finishing even then is no verdict: `test` says the machine was too busy (exit 3) and
 //! `batch` lists the student as not graded and journals nothing for it.
 //!
+//! Issue 24's scenario, in both orders: a correct CPython solver graded with a 200 ms wall
+//! limit beside three busy loops, and on the idle machine, on the same output folder.
+//! Whatever the busy batch could or could not judge, nothing it journals is a `TLE`, and
+//! the idle batch ends `AC`; a journal line an older rule wrote (a `TLE` at the wall limit
+//! without the figures of its runs) is judged again when read, and its run made again.
+//!
 //! The busy machine is made, not hoped for: the grader is pinned to one core with
 //! `taskset`, and the competition is either its own other worker or three busy loops
-//! pinned to the same core.
+//! pinned to the same core (bounded, and killed on every path). What must hold on any
+//! machine, however loaded, is asserted; what a loaded machine may prevent (an idle
+//! batch's verdict) is made again, as a teacher would, up to a bound.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -37,9 +46,13 @@ fn two_cases(dir: &Path) -> PathBuf {
     cases
 }
 
+/// How long a busy loop lives at most, whatever becomes of the test that started it.
+const HOG_LIFE: &str = "120";
+
 /// Busy loops pinned to core 0, each a session of its own (the kernel's autogroups share
-/// a core between sessions first: loops of one session would count as one); killed on
-/// drop.
+/// a core between sessions first: loops of one session would count as one). Each is
+/// bounded (`timeout` ends it after [`HOG_LIFE`] seconds even if this test is killed) and
+/// killed with its process group on drop, which a failing assertion reaches too.
 struct Hogs(Vec<Child>);
 
 impl Hogs {
@@ -48,8 +61,9 @@ impl Hogs {
             (0..count)
                 .map(|_| {
                     // Not a group leader, so `setsid` makes the session without forking:
-                    // the child is the loop itself.
+                    // the child is `timeout`, the leader of the group its loop is in.
                     Command::new("setsid")
+                        .args(["timeout", "-s", "KILL", HOG_LIFE])
                         .args(["taskset", "-c", "0", "sh", "-c", "while :; do :; done"])
                         .stdin(Stdio::null())
                         .spawn()
@@ -63,19 +77,42 @@ impl Hogs {
 impl Drop for Hogs {
     fn drop(&mut self) {
         for hog in &mut self.0 {
+            let group = nix::unistd::Pid::from_raw(hog.id().cast_signed());
+            let _ = nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL);
             let _ = hog.kill();
             let _ = hog.wait();
         }
     }
 }
 
+/// The lock of the tests that load core 0: one at a time, so that one's idle part is
+/// never another's busy one.
+fn core_zero() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// The grader on core 0, with this test's TMPDIR and cache.
 fn pinned(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    grader_on(Some("0"), dir, args)
+}
+
+/// The grader on the cores `cores` (all of them: `None`), with this test's TMPDIR and
+/// cache.
+fn grader_on(cores: Option<&str>, dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     let tmp = dir.join("tmp");
     fs::create_dir_all(&tmp).unwrap();
-    let output = Command::new("taskset")
-        .args(["-c", "0"])
-        .arg(assert_cmd::cargo::cargo_bin("grader"))
+    let grader = assert_cmd::cargo::cargo_bin("grader");
+    let mut command = match cores {
+        Some(cores) => {
+            let mut taskset = Command::new("taskset");
+            taskset.args(["-c", cores]).arg(grader);
+            taskset
+        }
+        None => Command::new(grader),
+    };
+    let output = command
         .args(args)
         .args(["--cache-dir", dir.join("cache").to_str().unwrap()])
         .current_dir(dir)
@@ -97,6 +134,7 @@ fn pinned(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn a_run_held_back_by_the_graders_own_other_run_is_made_again_alone() {
+    let _core = core_zero();
     let dir = tempfile::tempdir().unwrap();
     let cases = two_cases(dir.path());
     let program = write(dir.path(), "spin.c", SPIN_THEN_ANSWER);
@@ -133,6 +171,7 @@ fn a_run_held_back_by_the_graders_own_other_run_is_made_again_alone() {
 
 #[test]
 fn a_machine_kept_busy_is_no_mark_in_test_or_batch() {
+    let _core = core_zero();
     let dir = tempfile::tempdir().unwrap();
     let cases = two_cases(dir.path());
     let class = dir.path().join("class");
@@ -187,4 +226,219 @@ fn a_machine_kept_busy_is_no_mark_in_test_or_batch() {
     // The journal keeps no verdict the machine caused: the next batch grades it again.
     let journal = fs::read_to_string(out.join("journal.jsonl")).unwrap_or_default();
     assert!(!journal.contains("\"TLE\""), "{journal}");
+}
+
+// ------------------------------------------------- a busy machine's TLE and the journal
+
+/// A correct CPython solver of flip, a breadth-first search from the board that stops at
+/// the first uniform one: about 15 ms of CPU a case, most of it the interpreter's start.
+const BFS_PY: &str = r#"import sys
+from collections import deque
+
+board = 0
+for r, line in enumerate(sys.stdin.read().split()[:4]):
+    for c, ch in enumerate(line):
+        if ch == "b":
+            board |= 1 << (r * 4 + c)
+masks = []
+for i in range(16):
+    r, c = divmod(i, 4)
+    m = 1 << i
+    if r > 0: m |= 1 << (i - 4)
+    if r < 3: m |= 1 << (i + 4)
+    if c > 0: m |= 1 << (i - 1)
+    if c < 3: m |= 1 << (i + 1)
+    masks.append(m)
+dist = {board: 0}
+queue = deque([board])
+while queue:
+    b = queue.popleft()
+    if b == 0 or b == 0xFFFF:
+        print(dist[b])
+        sys.exit(0)
+    for m in masks:
+        n = b ^ m
+        if n not in dist:
+            dist[n] = dist[b] + 1
+            queue.append(n)
+print("Impossible")
+"#;
+
+/// The issue's class: one student, the solver above; the six hardest-answer cases of the
+/// project's flip folder (answer 6). Returns the case folder.
+fn flip_class(dir: &Path) -> PathBuf {
+    write(&dir.join("class"), "alice.py", BFS_PY);
+    let cases = dir.join("cases");
+    let hardest = super::repo().join("cases/flip/data/secret/hardest");
+    for entry in fs::read_dir(hardest).unwrap() {
+        let path = entry.unwrap().path();
+        write(
+            &cases,
+            path.file_name().unwrap().to_str().unwrap(),
+            fs::read(&path).unwrap(),
+        );
+    }
+    cases
+}
+
+/// What one `grader batch flip class --wall-limit 0.2` gave: alice's mark, the gradebook
+/// and the journal as text, the exit status and stderr.
+struct Graded {
+    mark: String,
+    book: String,
+    journal: String,
+    code: Option<i32>,
+    stderr: String,
+}
+
+/// `grader batch flip class --cases cases --wall-limit 0.2 --out out`, on core 0 when
+/// `pinned` (beside the busy loops) or on every core; asserts it gave no `TLE`, in the
+/// gradebook or in what it journaled: the solver is correct, and nothing the machine did
+/// is a mark.
+fn batch(dir: &Path, pinned: bool) -> Graded {
+    let before = fs::read_to_string(dir.join("out/journal.jsonl")).unwrap_or_default();
+    let (code, stdout, stderr) = grader_on(
+        pinned.then_some("0"),
+        dir,
+        &[
+            "batch",
+            "flip",
+            "class",
+            "--cases",
+            "cases",
+            "--wall-limit",
+            "0.2",
+            "--out",
+            "out",
+            "--jobs",
+            "2",
+        ],
+    );
+    let book = fs::read_to_string(dir.join("out/gradebook.json"))
+        .unwrap_or_else(|e| panic!("{e}: exit {code:?}\n{stdout}\n{stderr}"));
+    let journal = fs::read_to_string(dir.join("out/journal.jsonl")).unwrap_or_default();
+    let value: Value = serde_json::from_str(&book).unwrap();
+    let mark = value["students"][0]["verdict"].as_str().unwrap().to_owned();
+    let appended = journal.strip_prefix(before.as_str()).unwrap_or_else(|| {
+        panic!("the journal was rewritten, not appended to:\n{before}\n{journal}")
+    });
+    assert!(
+        !book.contains("\"TLE\"") && !appended.contains("\"TLE\""),
+        "a machine-made TLE: exit {code:?}\n{stderr}\n{book}\n{journal}"
+    );
+    // Graded (`AC`, exit 0) or not, when the machine kept a case from being judged
+    // (`--`, exit 1): nothing else.
+    assert!(
+        matches!((mark.as_str(), code), ("AC", Some(0)) | ("--", Some(1))),
+        "exit {code:?}\n{stderr}\n{book}"
+    );
+    if mark == "--" {
+        assert!(book.contains("too busy to judge fairly"), "{book}");
+    }
+    Graded {
+        mark,
+        book,
+        journal,
+        code,
+        stderr,
+    }
+}
+
+/// The same command on the idle machine (every core, no busy loop), made again while the
+/// machine others share keeps a case from being judged (a rerun grades only what the
+/// journal lacks): it ends `AC`.
+fn graded_idle(dir: &Path) -> Graded {
+    for _ in 0..10 {
+        let graded = batch(dir, false);
+        if graded.mark != "--" {
+            assert_eq!(graded.mark, "AC", "{}", graded.book);
+            return graded;
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    panic!("ten idle batches in a row could not judge the solver");
+}
+
+#[test]
+fn a_correct_solver_graded_beside_busy_loops_then_on_the_idle_machine_is_ac() {
+    let _core = core_zero();
+    let dir = tempfile::tempdir().unwrap();
+    flip_class(dir.path());
+    let busy = {
+        let _hogs = Hogs::start(3);
+        batch(dir.path(), true)
+    };
+    // What the busy batch journaled stays (each line `AC`); the rest is graded now.
+    let idle = graded_idle(dir.path());
+    for line in busy.journal.lines() {
+        assert!(idle.journal.contains(line), "{line}\n{}", idle.journal);
+    }
+    assert_eq!(idle.journal.lines().count(), 6, "{}", idle.journal);
+    assert_eq!(idle.code, Some(0));
+}
+
+#[test]
+fn a_correct_solver_graded_on_the_idle_machine_then_beside_busy_loops_keeps_its_ac() {
+    let _core = core_zero();
+    let dir = tempfile::tempdir().unwrap();
+    flip_class(dir.path());
+    let idle = graded_idle(dir.path());
+    // Half the runs journaled, as a batch stopped midway leaves them; the busy batch
+    // grades the others, and takes the journaled ones as they are.
+    let kept: Vec<&str> = idle.journal.lines().take(3).collect();
+    fs::write(dir.path().join("out/journal.jsonl"), kept.join("\n") + "\n").unwrap();
+    let busy = {
+        let _hogs = Hogs::start(3);
+        batch(dir.path(), true)
+    };
+    for line in &kept {
+        assert!(busy.journal.contains(line), "{line}\n{}", busy.journal);
+    }
+    match busy.mark.as_str() {
+        "AC" => assert_eq!(busy.journal.lines().count(), 6, "{}", busy.journal),
+        _ => assert!(busy.stderr.contains("too busy"), "{}", busy.stderr),
+    }
+    // Once more beside nothing: `AC`, whatever the busy batch could not judge.
+    assert_eq!(graded_idle(dir.path()).journal.lines().count(), 6);
+}
+
+#[test]
+fn a_journaled_tle_of_an_older_rule_is_judged_again_and_its_run_made_again() {
+    let _core = core_zero();
+    let dir = tempfile::tempdir().unwrap();
+    flip_class(dir.path());
+    let idle = graded_idle(dir.path());
+    // The journal as the older grader left it in the issue's scenario: one case
+    // journaled as a `TLE` at the wall limit, without the figures of its runs.
+    let mut lines: Vec<String> = idle.journal.lines().map(str::to_owned).collect();
+    let mut old: Value = serde_json::from_str(&lines[0]).unwrap();
+    old["result"]["verdict"] = "TLE".into();
+    old["result"]["wall_ms"] = 316.079.into();
+    old["result"]["message"] =
+        "wall time over the 200 ms limit with 13 ms of CPU: the program slept or waited".into();
+    lines[0] = old.to_string();
+    fs::write(
+        dir.path().join("out/journal.jsonl"),
+        lines.join("\n") + "\n",
+    )
+    .unwrap();
+    let again = graded_idle(dir.path());
+    assert!(
+        again
+            .stderr
+            .contains("1 run of journal.jsonl is made again"),
+        "{}",
+        again.stderr
+    );
+    // The old line stays in the file, and is left out each time it is read: the run
+    // made again is the one that counts.
+    assert_eq!(again.journal.lines().count(), 7, "{}", again.journal);
+    assert!(
+        again
+            .journal
+            .lines()
+            .last()
+            .unwrap()
+            .contains(old["key"].as_str().unwrap())
+    );
 }

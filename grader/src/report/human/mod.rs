@@ -8,4 +8,5 @@ pub(crate) mod compile_error;
 pub(crate) mod explanation;
 pub(crate) mod fuzz;
 pub(crate) mod gradebook;
+pub(crate) mod solve;
 pub(crate) mod submission;
