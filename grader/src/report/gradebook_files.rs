@@ -18,7 +18,7 @@ const CSV: (&str, Exporter<Gradebook>) = ("gradebook.csv", Exporter::raw(csv::gr
 const JUNIT: (&str, Exporter<Gradebook>) = ("gradebook.xml", Exporter::raw(junit::gradebook));
 const HTML: (&str, Exporter<Gradebook>) = ("gradebook.html", Exporter::raw(html::gradebook::page));
 
-/// The files of a gradebook folder, in the order [`write`] writes them.
+/// The files of a gradebook folder, in the order [`write()`] writes them.
 const FILES: [(&str, Exporter<Gradebook>); 4] = [JSON, CSV, JUNIT, HTML];
 
 /// The files of a gradebook folder as the rule of outputs (`outputs::folder`) checks
