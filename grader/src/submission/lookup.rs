@@ -436,9 +436,16 @@ mod tests {
 
     #[test]
     fn a_chain_of_links_runs_by_the_last_with_its_name() {
-        // Beside the test binary: `/tmp` is the box's own, and shows nothing of the machine.
-        let exe = std::env::current_exe().unwrap();
-        let dir = tempfile::tempdir_in(exe.parent().unwrap()).unwrap();
+        // Beside the test binary: `/tmp` is the box's own, and shows nothing of the machine
+        // (in `/var/tmp` when the build itself is in `/tmp`).
+        let exe = fs::canonicalize(std::env::current_exe().unwrap()).unwrap();
+        let beside = exe.parent().unwrap();
+        let base = if beside.starts_with("/tmp") {
+            Path::new("/var/tmp")
+        } else {
+            beside
+        };
+        let dir = tempfile::tempdir_in(base).unwrap();
         let root = fs::canonicalize(dir.path()).unwrap();
         fs::create_dir_all(root.join("inst/bin")).unwrap();
         fs::create_dir_all(root.join("links")).unwrap();
