@@ -606,12 +606,7 @@ impl Scene {
 
     /// The grader, with this test's TMPDIR and cache, in the test's folder.
     fn grader(&self) -> Command {
-        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("grader"));
-        cmd.env("NO_COLOR", "1")
-            .env("TMPDIR", &self.tmp)
-            .env("GRADER_CACHE_DIR", &self.cache)
-            .current_dir(&self.root);
-        cmd
+        self.grader_fn()()
     }
 
     /// `grader test flip SUBMISSION --cases CASES` with `limits` in `tier`.
@@ -776,6 +771,48 @@ impl Scene {
             ));
         }
         report
+    }
+
+    /// Each row's fixture (fixture, number of sample cases, verdict), compiled with the
+    /// host's values (and the canary's folder, when given), graded by `grader()`'s `test
+    /// flip ... --sandbox strict` under `limits`; each label ends with `(who)`.
+    fn grade_in_strict<'a>(
+        &mut self,
+        rows: impl IntoIterator<Item = (&'a str, usize, &'a str)>,
+        limits: Limits,
+        (who, canary): (&str, Option<&Path>),
+        grader: impl Fn() -> Command,
+    ) {
+        for (name, count, want) in rows {
+            let cases = self.sample_cases(&format!("cases-{count}"), count);
+            let mut vars = host_vars(&cases, false);
+            if let Some(canary) = canary {
+                vars.push(("CANARY", canary.to_string_lossy().into_owned()));
+            }
+            let binary = self.gcc(name, &vars);
+            let mut cmd = grader();
+            cmd.args(["test", "flip"])
+                .arg(&binary)
+                .arg("--cases")
+                .arg(&cases)
+                .args(limits.args())
+                .args(["--sandbox", "strict"]);
+            let bound = limits.bound(u32::try_from(count).unwrap());
+            self.test_json(&format!("{name} ({who})"), cmd, bound, want);
+        }
+    }
+
+    /// [`Scene::grader`] as a function that outlives a borrow of the scene.
+    fn grader_fn(&self) -> impl Fn() -> Command + use<> {
+        let (tmp, cache, root) = (self.tmp.clone(), self.cache.clone(), self.root.clone());
+        move || {
+            let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("grader"));
+            cmd.env("NO_COLOR", "1")
+                .env("TMPDIR", &tmp)
+                .env("GRADER_CACHE_DIR", &cache)
+                .current_dir(&root);
+            cmd
+        }
     }
 
     /// Each row's fixture, compiled with `vars`, graded on `cases` in each tier of its
@@ -1902,21 +1939,12 @@ fn without_root_the_box_holds_in_a_user_namespace() {
         wall: 10,
         memory_mib: 256,
     };
-    for (name, count, want) in UNPRIVILEGED {
-        let cases = scene.sample_cases(&format!("cases-{count}"), *count);
-        let mut vars = host_vars(&cases, false);
-        vars.push(("CANARY", canary.to_string_lossy().into_owned()));
-        let binary = scene.gcc(name, &vars);
-        let mut cmd = grader();
-        cmd.args(["test", "flip"])
-            .arg(&binary)
-            .arg("--cases")
-            .arg(&cases)
-            .args(limits.args())
-            .args(["--sandbox", "strict"]);
-        let bound = limits.bound(u32::try_from(*count).unwrap());
-        scene.test_json(&format!("{name} (nobody)"), cmd, bound, want);
-    }
+    scene.grade_in_strict(
+        UNPRIVILEGED.iter().copied(),
+        limits,
+        ("nobody", Some(&canary)),
+        grader,
+    );
     nothing_left_by_nobody(&mut scene);
     scene.finish();
 }
@@ -2064,15 +2092,8 @@ fn as_a_plain_user_the_box_holds_and_delegated_cgroups_count_every_process() {
         .iter()
         .copied()
         .chain([("mle_four_children_100mib.c", 1, four)]);
-    for (name, count, want) in rows {
-        let cases = scene.sample_cases(&format!("cases-{count}"), count);
-        let mut vars = host_vars(&cases, false);
-        vars.push(("CANARY", canary.to_string_lossy().into_owned()));
-        let binary = scene.gcc(name, &vars);
-        let cmd = scene.test_cmd("strict", &binary, &cases, limits);
-        let bound = limits.bound(u32::try_from(count).unwrap());
-        scene.test_json(&format!("{name} (this user)"), cmd, bound, want);
-    }
+    let grader = scene.grader_fn();
+    scene.grade_in_strict(rows, limits, ("this user", Some(&canary)), grader);
     // The bundled submission, compiled in the box, on the bundled cases.
     let mut cmd = scene.grader();
     cmd.args([
@@ -2107,13 +2128,18 @@ wait $pid
 
 /// The scene's grader as root of a user namespace mapping `map`.
 fn contained(scene: &Scene, map: &str) -> Command {
+    contained_in(&scene.tmp, &scene.cache, &scene.root, map)
+}
+
+/// [`contained`], with the scene's TMPDIR, compile cache and folder.
+fn contained_in(tmp: &Path, cache: &Path, root: &Path, map: &str) -> Command {
     let mut cmd = Command::new("bash");
     cmd.args(["-c", IN_USER_NAMESPACE, "contain", map])
         .arg(assert_cmd::cargo::cargo_bin("grader"))
         .env("NO_COLOR", "1")
-        .env("TMPDIR", &scene.tmp)
-        .env("GRADER_CACHE_DIR", &scene.cache)
-        .current_dir(&scene.root);
+        .env("TMPDIR", tmp)
+        .env("GRADER_CACHE_DIR", cache)
+        .current_dir(root);
     cmd
 }
 
@@ -2189,19 +2215,11 @@ fn in_a_container_the_box_holds_whatever_ids_it_maps() {
                 "AC",
             );
         }
-        for (name, count, want) in CONTAINED {
-            let cases = scene.sample_cases(&format!("cases-{count}"), *count);
-            let binary = scene.gcc(name, &host_vars(&cases, false));
-            let mut cmd = contained(&scene, map);
-            cmd.args(["test", "flip"])
-                .arg(&binary)
-                .arg("--cases")
-                .arg(&cases)
-                .args(limits.args())
-                .args(["--sandbox", "strict"]);
-            let bound = limits.bound(u32::try_from(*count).unwrap());
-            scene.test_json(&format!("{name} ({map})"), cmd, bound, want);
-        }
+        let grader = {
+            let (tmp, cache, root) = (scene.tmp.clone(), scene.cache.clone(), scene.root.clone());
+            move || contained_in(&tmp, &cache, &root, map)
+        };
+        scene.grade_in_strict(CONTAINED.iter().copied(), limits, (map, None), grader);
     }
     scene.finish();
 }
