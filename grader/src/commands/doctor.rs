@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use crate::exec;
 use crate::exec::cgroup::Hierarchy;
 use crate::exec::sandbox::{self, Machine, Tier};
 use crate::report;
@@ -74,12 +75,7 @@ pub(crate) fn run() -> Status {
     ];
     lines.push((
         "the box's init kept from the OOM killer".to_owned(),
-        match sandbox::oom_shield() {
-            Ok(()) => "yes: a run that fills its memory is killed, its box stays".to_owned(),
-            Err(why) => format!(
-                "no ({why}): a run that fills its memory with files no process maps can take its box's init with it; it is still MLE, and the next run gets a new box"
-            ),
-        },
+        oom_shield(m),
     ));
     // Each tier, tried for real: a claim is what a worker did.
     let missing = m.strict_missing();
@@ -92,6 +88,16 @@ pub(crate) fn run() -> Status {
         },
     ));
     lines.push(("tier basic".to_owned(), timed_trial(Tier::Basic)));
+    // After basic's trial, which found out whether the machine gives the PID space.
+    lines.push((
+        "basic's programs kept from the grader".to_owned(),
+        match exec::basic_kept_apart() {
+            Ok(how) => format!("yes: {how}"),
+            Err(why) => format!(
+                "no ({why}): they run as the grader's uid and can signal or trace it; use strict"
+            ),
+        },
+    ));
     lines.push(("tier none".to_owned(), "works: needs nothing".to_owned()));
     let (auto, _) = m.auto(|tier| sandbox::tried(tier, TRIAL_MEMORY));
     lines.push(("--sandbox auto picks".to_owned(), auto.to_string()));
@@ -102,6 +108,24 @@ pub(crate) fn run() -> Status {
     });
     report::out(&text);
     Status::Ok
+}
+
+/// Whether the launcher, living in its runs' memory group, is kept from the OOM killer.
+fn oom_shield(m: &Machine) -> String {
+    match (&m.cgroups, sandbox::oom_shield()) {
+        // The launcher joins its runs' groups only on v1 (their children are born
+        // there); on v2 each run's first process moves in alone.
+        (Ok(Hierarchy::V2 { .. }), _) => {
+            "not needed: on cgroup v2 it stays outside its runs' memory group".to_owned()
+        }
+        (Err(_), _) => "not needed: no memory group to fill".to_owned(),
+        (Ok(Hierarchy::V1 { .. }), Ok(())) => {
+            "yes: a run that fills its memory is killed, its box stays".to_owned()
+        }
+        (Ok(Hierarchy::V1 { .. }), Err(why)) => format!(
+            "no ({why}): a run that fills its memory with files no process maps can take its box's init with it; it is still MLE, and the next run gets a new box"
+        ),
+    }
 }
 
 /// The memory limit of a trial's worker: the default of `--memory-limit`.

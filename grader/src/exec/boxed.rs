@@ -268,19 +268,7 @@ fn outside(pid: libc::pid_t, renewer: &UnixStream, setup: &BoxSetup) -> ! {
             break;
         }
     }
-    // SAFETY: waiting for our only child, then leaving without running the launcher's
-    // exit handlers.
-    unsafe {
-        let mut status = 0;
-        while libc::waitpid(pid, &raw mut status, 0) < 0
-            && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
-        {}
-        libc::_exit(if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            1
-        })
-    }
+    super::pidspace::exit_as(pid)
 }
 
 /// Builds the root file system on `setup.root` and moves into it; returns the writable

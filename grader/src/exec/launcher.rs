@@ -7,8 +7,9 @@
 //! 400 MiB), and forking from a big process is slow. The launcher stays a few MiB, so a
 //! trivial program reports a trivial figure however large the grader grows.
 //!
-//! In `strict` the launcher builds a box (`boxed.rs`) and serves as its init process; in
-//! `basic` and `none` it is the programs' subreaper, so a process that left its session is
+//! In `strict` the launcher builds a box (`boxed.rs`) and serves as its init process, and
+//! likewise of a PID space of its own (`pidspace.rs`) in `basic` when programs share the
+//! grader's uid; otherwise it is the programs' subreaper, so a process that left its session is
 //! still found and killed once its parent died. Either way, when a run ends every process
 //! of it is killed and reaped before the reply, and the CPU time reported is that of every
 //! process of the run (the reaped children's `getrusage`, which includes orphans).
@@ -34,6 +35,7 @@ use nix::sys::signalfd::{SfdFlags, SignalFd};
 
 use super::boxed::{self, Boxed};
 use super::confine;
+use super::pidspace;
 use super::protocol::{Message, Reply, Request, Setup, receive, send};
 
 /// How the launcher makes a child.
@@ -61,6 +63,10 @@ struct Launcher {
     spawn: Spawn,
     /// `strict`: the box, of which this process is init.
     boxed: Option<Boxed>,
+    /// Whether this process is the init of its runs' PID namespace (a box, or `basic`'s
+    /// own PID space): every orphan of a run comes to it, and `kill(-1)` reaches every
+    /// process of the run and nothing else.
+    init: bool,
     /// The worker's `cgroup.procs` files each run joins, opened before the box hid them.
     cgroups: Vec<OwnedFd>,
     /// `SIGCHLD`, blocked and read here: what `wait` sleeps on (a descriptor per run, from
@@ -171,6 +177,9 @@ fn set_up(
         let resident = open_all(&setup.cgroup_resident)?;
         let filters = setup.seccomp.then(confine::filters).transpose()?;
         let boxed = setup.boxed.as_ref().map(boxed::enter).transpose()?;
+        if let Some(owner) = setup.own_pids {
+            pidspace::enter(owner)?;
+        }
         for mut group in &resident {
             io::Write::write_all(&mut group, b"0")?;
         }
@@ -189,6 +198,7 @@ fn set_up(
             Ok(children) => Ok(Launcher {
                 socket,
                 spawn,
+                init: boxed.is_some() || setup.own_pids.is_some(),
                 boxed,
                 cgroups,
                 children,
@@ -562,19 +572,19 @@ impl Launcher {
         }
     }
 
-    /// Kills what of the current run is cheap to reach: in a box, everything but init;
-    /// otherwise the run's process group.
+    /// Kills what of the current run is cheap to reach: in a PID namespace of our own,
+    /// everything but init; otherwise the run's process group.
     fn kill_reachable(&self, pid: libc::pid_t) {
-        let target = if self.boxed.is_some() { -1 } else { -pid };
-        // SAFETY: a signal to the whole box, or to the run's process group.
+        let target = if self.init { -1 } else { -pid };
+        // SAFETY: a signal to the whole namespace, or to the run's process group.
         unsafe { libc::kill(target, libc::SIGKILL) };
     }
 
-    /// Kills every process of the current run: in a box, everything but init; otherwise
-    /// the run's session, and every orphan reparented to us.
+    /// Kills every process of the current run: in a PID namespace of our own, everything
+    /// but init; otherwise the run's session, and every orphan reparented to us.
     fn kill_run(&self, pid: libc::pid_t) {
         self.kill_reachable(pid);
-        if self.boxed.is_none() {
+        if !self.init {
             // SAFETY: signals to the run's main process and to our children (all of which
             // belong to the run).
             unsafe {
@@ -594,8 +604,8 @@ impl Launcher {
     /// process group); the `/proc` scan for orphans that left the group costs about a
     /// millisecond, so it runs only when a child is still alive.
     fn end_run(&self, pid: libc::pid_t) {
-        if self.boxed.is_some() {
-            // Every process of a box descends from its init, and orphans are reparented
+        if self.init {
+            // Every process of the namespace descends from its init, and orphans are reparented
             // to it: no child left means no process left (the common case, and then
             // `kill(-1)`, which walks every process of the machine, is not needed).
             let mut status = 0;

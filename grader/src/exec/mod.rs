@@ -5,7 +5,8 @@
 //! A [`Worker`] owns a launcher (`launcher.rs`, a small process) that starts each program;
 //! in `strict` the launcher is the init of a box (`boxed.rs`), and in `basic` and `strict`
 //! the runs are accounted by a cgroup (`cgroup.rs`) and run as the worker's own uid
-//! (`uids.rs`). The grader side (`client.rs`) feeds standard input, reads the output and
+//! (`uids.rs`); where they share the grader's uid instead, `basic`'s launcher is the init of a
+//! PID space of their own (`pidspace.rs`). The grader side (`client.rs`) feeds standard input, reads the output and
 //! enforces the limits from outside. `trace.rs` runs a toolchain's version probe under
 //! `ptrace`, to find where a compiler reached through links or shims really is.
 
@@ -15,6 +16,7 @@ mod client;
 mod confine;
 mod facts;
 pub(crate) mod launcher;
+mod pidspace;
 mod protocol;
 pub(crate) mod sandbox;
 pub(crate) mod trace;
@@ -23,4 +25,4 @@ mod worker;
 
 pub(crate) use client::{Stderr, reap_all, stop_all};
 pub(crate) use facts::{Input, Killed, Limits, Outcome};
-pub(crate) use worker::{Config, Job, Worker, drop_spare};
+pub(crate) use worker::{Config, Job, Worker, basic_kept_apart, drop_spare};

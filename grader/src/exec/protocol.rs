@@ -21,6 +21,10 @@ pub(crate) const MAX_FDS: usize = 16;
 pub(crate) struct Setup {
     /// `strict`: the box to build and become the init process of.
     pub(crate) boxed: Option<BoxSetup>,
+    /// `basic`, where programs run as the grader's own uid: the ids the grader's are
+    /// mapped to in the PID space of its own the launcher makes and becomes init of
+    /// (`pidspace.rs`), so that programs reach no process outside their run.
+    pub(crate) own_pids: Option<(u32, u32)>,
     /// `cgroup.procs` files every program writes `0` to before `execve`, joining the
     /// worker's cgroup (opened by the launcher at set-up, before the box hides them).
     pub(crate) cgroup_procs: Vec<String>,

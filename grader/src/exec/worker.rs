@@ -2,8 +2,9 @@
 //!
 //! - `strict`: a launcher that is the init of a box (`boxed.rs`), programs run as the
 //!   worker's own uid (root) or in a user namespace (not root), the seccomp filters;
-//! - `basic`: a launcher that is a subreaper, rlimits, the worker's own uid when root, and
-//!   a scratch folder of the machine, emptied before each run;
+//! - `basic`: a launcher that is a subreaper, rlimits, the worker's own uid when root (or,
+//!   where programs would share the grader's uid, a PID space of their own), and a scratch
+//!   folder of the machine, emptied before each run;
 //! - `none`: the same without rlimits or uid change.
 //!
 //! In `basic` and `strict`, when the machine gives cgroups, every run's processes join the
@@ -119,6 +120,34 @@ pub(crate) fn drop_spare() {
     drop(spare);
 }
 
+/// Why the machine refused `basic`'s PID space (see `pidspace.rs`), once a launcher
+/// started without it.
+static PID_SPACE_REFUSED: Mutex<Option<String>> = Mutex::new(None);
+
+/// Why `basic`'s launchers go without a PID space of their own, when one was refused.
+pub(crate) fn pid_space_refused() -> Option<String> {
+    PID_SPACE_REFUSED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+/// Whether `basic`'s programs are kept from the grader's processes and other runs in
+/// this process's workers, and how: `Err` says what they share and why.
+pub(crate) fn basic_kept_apart() -> Result<&'static str, String> {
+    let machine = Machine::get();
+    if machine.worker_ids.is_some() {
+        return Ok("a uid of each worker's own");
+    }
+    if !machine.user_namespaces {
+        return Err("the machine allows no unprivileged user namespace".to_owned());
+    }
+    match pid_space_refused() {
+        None => Ok("a PID space of each worker's own (the grader's uid, mapped)"),
+        Some(why) => Err(why),
+    }
+}
+
 impl Worker {
     /// Starts a worker: its uid, cgroup, box or scratch folder, and launcher.
     pub(crate) fn start(config: &Config) -> io::Result<Worker> {
@@ -187,15 +216,36 @@ impl Worker {
             );
             parent = Some(dir);
         }
-        let setup = Setup {
+        // Programs that would share the grader's uid get a PID space of their own, where
+        // the machine gives one.
+        let own_pids = (tier == Tier::Basic
+            && lease.is_none()
+            && machine.user_namespaces
+            && pid_space_refused().is_none())
+        .then_some(owner);
+        let mut setup = Setup {
             boxed,
+            own_pids,
             cgroup_procs: cgroup.as_ref().map_or_else(Vec::new, |g| paths(&g.procs())),
             cgroup_resident: cgroup
                 .as_ref()
                 .map_or_else(Vec::new, |g| paths(&g.resident())),
             seccomp: tier == Tier::Strict,
         };
-        let client = Client::start(&setup)?;
+        let client = match Client::start(&setup) {
+            Err(e) if setup.own_pids.is_some() => {
+                // `basic` without it is what the machine gives: taken, and said by
+                // `doctor`, when the launcher that went without it works.
+                setup.own_pids = None;
+                let client = Client::start(&setup)?;
+                let mut refused = PID_SPACE_REFUSED
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner);
+                refused.get_or_insert_with(|| e.to_string());
+                client
+            }
+            started => started?,
+        };
         Ok(Worker {
             client,
             setup,

@@ -1908,7 +1908,7 @@ fn nothing_left_by_nobody(scene: &mut Scene) {
         .unwrap()
         .flatten()
         .map(|e| e.file_name())
-        .filter(|n| n != "cache" && n != "out")
+        .filter(|n| n != "cache" && !n.to_string_lossy().starts_with("out"))
         .collect();
     if !left.is_empty() {
         scene.fail(format!(
@@ -1926,6 +1926,7 @@ fn without_root_the_box_holds_in_a_user_namespace() {
     let text = String::from_utf8_lossy(&doctor.stdout);
     assert!(
         text.contains("through an unprivileged user namespace")
+            && text.contains("basic's programs kept from the grader    yes: a PID space")
             && text
                 .lines()
                 .any(|l| l.starts_with("--sandbox auto picks") && l.ends_with("strict")),
@@ -1995,8 +1996,8 @@ fn without_root_a_class_is_graded_in_boxes() {
     let Some((mut scene, grader)) = without_root("without_root_a_class") else {
         return;
     };
-    // A student who kills whatever it may signal for 3 s, one whose CPU is in an unreaped
-    // child, and an honest one.
+    // A student who kills whatever it may signal for 3 s, one who traces whatever it may,
+    // one whose CPU is in an unreaped child, and an honest one.
     let samples = scene.sample_cases("cases-1", 1);
     let class = scene.folder(
         "class-nobody",
@@ -2007,6 +2008,7 @@ fn without_root_a_class_is_graded_in_boxes() {
                 &Scene::render("tle_cpu_in_unreaped_child.c", &[]),
             ),
             ("honest.c", &Scene::render("ac_honest_slow.c", &[])),
+            ("tracer.c", &Scene::render("ac_ptrace_everyone.c", &[])),
         ],
     );
     let limits = Limits {
@@ -2014,24 +2016,32 @@ fn without_root_a_class_is_graded_in_boxes() {
         wall: 6,
         memory_mib: 256,
     };
-    let mut cmd = grader();
-    cmd.args(["batch", "flip"])
-        .arg(&class)
-        .arg("--cases")
-        .arg(&samples)
-        .arg("--out")
-        .arg(scene.path("nobody/out"))
-        .args(["--report", "json", "--jobs", "3", "--sandbox", "strict"])
-        .args(limits.args());
-    let bound = BATCH_COMPILES + limits.bound(1);
-    let outcome = scene.call("batch (nobody)", cmd, &Call::within(bound));
-    let book = json(&outcome.stdout);
-    for (student, want) in [("killer", "AC"), ("child", "TLE"), ("honest", "AC")] {
-        let got = student_verdict(&book, student);
-        if got != want {
-            scene.fail(format!(
-                "batch (nobody): {student}: expected {want}, got {got}"
-            ));
+    // In basic the programs share the grader's uid: only a PID space of their own keeps
+    // the killer and the tracer from the grader (and from the honest student).
+    for tier in ["strict", "basic"] {
+        let mut cmd = grader();
+        cmd.args(["batch", "flip"])
+            .arg(&class)
+            .arg("--cases")
+            .arg(&samples)
+            .arg("--out")
+            .arg(scene.path(&format!("nobody/out-{tier}")))
+            .args(["--report", "json", "--jobs", "4", "--sandbox", tier])
+            .args(limits.args());
+        let bound = BATCH_COMPILES + limits.bound(1);
+        let label = format!("batch (nobody, {tier})");
+        let outcome = scene.call(&label, cmd, &Call::within(bound));
+        let book = json(&outcome.stdout);
+        for (student, want) in [
+            ("killer", "AC"),
+            ("tracer", "AC"),
+            ("child", "TLE"),
+            ("honest", "AC"),
+        ] {
+            let got = student_verdict(&book, student);
+            if got != want {
+                scene.fail(format!("{label}: {student}: expected {want}, got {got}"));
+            }
         }
     }
     nothing_left_by_nobody(&mut scene);
