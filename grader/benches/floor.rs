@@ -20,10 +20,6 @@
 //! `gcc`, and `../shared/bench/spawnloop.c` beside the repository.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
-mod common;
-
-use common::median;
-
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -64,6 +60,12 @@ fn env_number(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// The median of `samples`.
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
 }
 
 /// Runs `cmd` to its end, quiet; its wall time. Panics unless it exits with one of `ok`.
@@ -205,7 +207,7 @@ impl Bench {
         for (what, source) in programs {
             let binary = self.path(&format!(
                 "{}.bin",
-                source.file_stem().unwrap().to_string_lossy()
+                source.file_stem().expect("a file").to_string_lossy()
             ));
             gcc(&source, &binary);
             let grade = || {
@@ -322,11 +324,31 @@ impl Bench {
             warm.as_secs_f64(),
             warm.as_secs_f64() / runs.as_secs_f64()
         );
-        // The same class again into the same folder: nothing to run.
+        self.again(
+            &batch(&warm_cache, &self.path("out-warmup")),
+            students,
+            rounds,
+        );
+    }
+
+    /// `batch` (a command that wrote its folder already) again: with nothing changed,
+    /// then with one case added; their times, peak memory and the files' bytes a run.
+    fn again(&self, batch: &Command, students: usize, rounds: usize) {
+        let rerun = || {
+            let mut cmd = Command::new(batch.get_program());
+            cmd.args(batch.get_args());
+            for (k, v) in batch.get_envs() {
+                if let Some(v) = v {
+                    cmd.env(k, v);
+                }
+            }
+            cmd
+        };
         let out = self.path("out-warmup");
+        let cases = self.path("batch-cases");
         let mut again = Vec::new();
         for _ in 0..rounds {
-            again.push(timed_with_peak(&mut batch(&warm_cache, &out), &[0]));
+            again.push(timed_with_peak(&mut rerun(), &[0]));
         }
         let again_peak = again.iter().map(|(_, kib)| *kib).max().unwrap_or(0);
         let again = median(again.into_iter().map(|(d, _)| d).collect());
@@ -339,7 +361,7 @@ impl Bench {
         let name = format!("{BATCH_CASES:04}");
         fs::copy(cases.join("0000.in"), cases.join(format!("{name}.in"))).expect("copy");
         fs::copy(cases.join("0000.ans"), cases.join(format!("{name}.ans"))).expect("copy");
-        let (added, added_peak) = timed_with_peak(&mut batch(&warm_cache, &out), &[0]);
+        let (added, added_peak) = timed_with_peak(&mut rerun(), &[0]);
         println!(
             "  one case added ({students} runs): {:.2} s (target < 5 s); peak memory {:.0} MiB",
             added.as_secs_f64(),
