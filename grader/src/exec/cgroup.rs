@@ -378,6 +378,11 @@ pub(crate) struct Group {
     memory_limit: Option<u64>,
     max_processes: Option<u64>,
     baseline: Baseline,
+    /// The CPU and OOM-kill counters `finish` read, which the next `prepare` starts from
+    /// (two reads a run fewer): nothing of a run is left between the two, and what the
+    /// launcher does there (a few microseconds of CPU, on v1) only ever counts towards
+    /// the early kill at the CPU limit, never the reported time.
+    carried: Option<(Duration, u64)>,
     /// Whether the group was made anew since [`Group::take_renewed`] last said so: a
     /// process that opened its `cgroup.procs` files must open them again.
     renewed: bool,
@@ -486,6 +491,7 @@ impl Group {
             memory_limit: None,
             max_processes: None,
             baseline: Baseline::default(),
+            carried: None,
             renewed: false,
         })
     }
@@ -538,9 +544,11 @@ impl Group {
             }
         );
         let resident = matches!(self.files, Files::V1 { .. });
+        let mut carried = self.carried.take();
         if (usage > RENEW_ABOVE && !resident) || since_creation {
             self.renew()?;
             usage = self.usage()?;
+            carried = None;
         }
         if self.memory_limit != Some(memory_limit) {
             let with_margin = memory_limit.saturating_add(memory_limit / 16);
@@ -567,10 +575,14 @@ impl Group {
                 Peak::Sampled { highest } => *highest = usage,
             },
         }
+        let (cpu, oom_kills) = match carried {
+            Some(counters) => counters,
+            None => (self.cpu()?, self.oom_kills()?),
+        };
         self.baseline = Baseline {
-            cpu: self.cpu()?,
+            cpu,
             memory: usage,
-            oom_kills: self.oom_kills()?,
+            oom_kills,
         };
         Ok(())
     }
@@ -596,7 +608,8 @@ impl Group {
     /// After the run (every process of it gone): its CPU time, its peak memory and whether
     /// the kernel OOM-killed anything in it.
     pub(crate) fn finish(&mut self) -> io::Result<Usage> {
-        let cpu = self.cpu()?.saturating_sub(self.baseline.cpu);
+        let cpu_now = self.cpu()?;
+        let cpu = cpu_now.saturating_sub(self.baseline.cpu);
         let mut buffer = [0u8; 512];
         let peak = match &self.files {
             Files::V1 { max_usage, .. } => parse_u64(read_at(max_usage, &mut buffer)?),
@@ -610,10 +623,12 @@ impl Group {
             },
         }
         .ok_or_else(|| malformed("the peak memory"))?;
+        let oom_kills = self.oom_kills()?;
+        self.carried = Some((cpu_now, oom_kills));
         Ok(Usage {
             cpu,
             peak: peak.saturating_sub(self.baseline.memory),
-            oom_killed: self.oom_kills()? > self.baseline.oom_kills,
+            oom_killed: oom_kills > self.baseline.oom_kills,
         })
     }
 

@@ -97,6 +97,19 @@ pub(crate) enum Stderr {
     Head(usize),
 }
 
+/// A connected pair of sockets for the protocol: `SOCK_SEQPACKET`, so that each message is
+/// one `sendmsg` and one `recvmsg` (a stream needs a length first: two reads a message,
+/// three messages a run), and descriptors travel with the message they belong to.
+fn pair() -> io::Result<(UnixStream, UnixStream)> {
+    let (a, b) = nix::sys::socket::socketpair(
+        nix::sys::socket::AddressFamily::Unix,
+        nix::sys::socket::SockType::SeqPacket,
+        None,
+        nix::sys::socket::SockFlag::SOCK_CLOEXEC,
+    )?;
+    Ok((UnixStream::from(a), UnixStream::from(b)))
+}
+
 /// A launcher process and the socket to it.
 #[derive(Debug)]
 pub(crate) struct Client {
@@ -112,7 +125,7 @@ impl Client {
     /// binary with the hidden launcher argument, copying memory at each start so that its
     /// larger size does not become the floor of the peak memory programs report.
     pub(crate) fn start(setup: &Setup) -> io::Result<Client> {
-        let (ours, theirs) = UnixStream::pair()?;
+        let (ours, theirs) = pair()?;
         let exe = std::env::current_exe()?;
         let small = exe.with_file_name("grader-launcher");
         let mut command = if small.is_file() {
@@ -273,15 +286,10 @@ impl Watch<'_> {
     /// Reads one reply of the launcher (blocking).
     fn receive(&mut self) -> io::Result<()> {
         let (reply, mut fds) = receive::<Reply>(self.socket)?.ok_or_else(gone)?;
-        match reply {
-            Reply::Started { .. } => {}
-            other => {
-                if let Reply::Ended { kept: true, .. } = other {
-                    self.kept = fds.pop().map(File::from);
-                }
-                self.ended = Some(other);
-            }
+        if let Reply::Ended { kept: true, .. } = reply {
+            self.kept = fds.pop().map(File::from);
         }
+        self.ended = Some(reply);
         Ok(())
     }
 

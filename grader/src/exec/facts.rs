@@ -2,7 +2,7 @@
 //! processes here; `judge` turns the facts into a verdict.
 
 use std::fs::File;
-use std::io::{self, Seek, Write};
+use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -57,9 +57,9 @@ impl Input {
 /// A new memory file holding `bytes`, read from its start (`/memfd:stdin` to the run).
 fn filled(bytes: &[u8]) -> io::Result<File> {
     let fd = nix::sys::memfd::memfd_create(c"stdin", nix::sys::memfd::MFdFlags::MFD_CLOEXEC)?;
-    let mut file = File::from(fd);
-    file.write_all(bytes)?;
-    file.seek(io::SeekFrom::Start(0))?;
+    let file = File::from(fd);
+    // At an offset: the file's own position stays at its start, where the run reads.
+    std::os::unix::fs::FileExt::write_all_at(&file, bytes, 0)?;
     Ok(file)
 }
 

@@ -27,6 +27,7 @@ use std::io;
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -77,6 +78,9 @@ struct Launcher {
     shielded: bool,
     /// The stack each child runs on until `execve`, kept from run to run.
     stack: Vec<u8>,
+    /// CPUs runs may use (our affinity, which they inherit), read once: the standard
+    /// library's count reads `/proc` and the cgroup files, a dozen calls.
+    cpus: u32,
 }
 
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
@@ -204,6 +208,7 @@ fn set_up(
                 children,
                 shielded,
                 stack: vec![0u8; CHILD_STACK],
+                cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
             }),
             Err(e) => Err((socket, e)),
         },
@@ -307,14 +312,19 @@ const CHILD_STACK: usize = 64 * 1024;
 /// Where the child keeps the write end of its error pipe once its own descriptors are set.
 const ERROR_FD: RawFd = 3;
 
-/// What the child gets: everything prepared, and a pipe to report `errno` on if a step
-/// fails (closed by a successful exec).
+/// What the child gets: everything prepared, and where to report `errno` if a step
+/// fails.
 struct ChildArgs<'a> {
     prepared: &'a Prepared,
     argv: &'a [*const libc::c_char],
     envp: &'a [*const libc::c_char],
     fds: [RawFd; 3],
+    /// A child that copies memory ([`Spawn::Copy`]): the write end of a pipe, closed by a
+    /// successful exec. `-1` for one that shares our memory: it stores the `errno` in
+    /// `failed`, which we read once it exec'd or exited (three calls and a pipe a run
+    /// fewer).
     error: RawFd,
+    failed: &'a AtomicI32,
     /// The cgroup files to join.
     cgroups: &'a [OwnedFd],
     /// Whether to give up the launcher's shield from the OOM killer.
@@ -337,11 +347,11 @@ fn micros(t: libc::timeval) -> u64 {
     t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64
 }
 
-/// A child just made: it has exec'd, or failed on its way and said why in `errors`.
+/// A child just made: it has exec'd, or failed on its way and said why.
 struct Child {
     pid: libc::pid_t,
-    /// The read end of the child's error pipe.
-    errors: OwnedFd,
+    /// Why it failed, if it did (read from its error pipe, or stored in our memory).
+    error: Option<io::Error>,
     /// When it was made.
     start: Instant,
     /// [`children_cpu_us`] just before it was made.
@@ -350,7 +360,7 @@ struct Child {
 
 /// Why the child could not exec, from its error pipe: closed by a successful exec, or
 /// holding the `errno` of the step that failed.
-fn exec_error(errors: &OwnedFd) -> Option<io::Error> {
+fn pipe_error(errors: &OwnedFd) -> Option<io::Error> {
     let mut errno = [0u8; 4];
     let got = nix::unistd::read(errors, &mut errno).unwrap_or(0);
     (got == 4).then(|| io::Error::from_raw_os_error(i32::from_ne_bytes(errno)))
@@ -369,6 +379,8 @@ struct Figures {
     wall: Duration,
     /// [`children_cpu_us`] before the run: the run's CPU time is what it grew by.
     cpu_before: u64,
+    /// CPUs the run could use.
+    cpus: u32,
 }
 
 impl Figures {
@@ -384,27 +396,26 @@ impl Figures {
             peak_kib: self.usage.ru_maxrss as u64,
             waited_us,
             tasks,
-            cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+            cpus: self.cpus,
             kept,
         }
     }
 }
 
 impl Launcher {
-    /// Starts one program and runs it to its end; replies `Started` on the way, returns
-    /// `Ended` (and the file the request asked to keep).
+    /// Starts one program and runs it to its end; returns `Ended` (and the file the
+    /// request asked to keep).
     fn run(&mut self, request: &Request, fds: Vec<OwnedFd>) -> io::Result<(Reply, Option<File>)> {
         let standard = self.take_descriptors(request, fds)?;
         let prepared = prepare(request)?;
         let child = self.start_child(&prepared, standard)?;
-        if let Some(error) = exec_error(&child.errors) {
+        if let Some(error) = &child.error {
             self.end_run(child.pid);
             let failed = Reply::Failed {
                 message: format!("cannot run {}: {error}", request.argv[0]),
             };
             return Ok((failed, None));
         }
-        send(&self.socket, &Reply::Started { pid: child.pid }, &[])?;
         let (status, usage, waited) = self.wait(child.pid)?;
         let wall = child.start.elapsed();
         self.end_run(child.pid);
@@ -422,6 +433,7 @@ impl Launcher {
             waited,
             wall,
             cpu_before: child.cpu_before,
+            cpus: self.cpus,
         };
         Ok((figures.ended(kept.is_some()), kept))
     }
@@ -462,7 +474,11 @@ impl Launcher {
         argv.push(std::ptr::null());
         let mut envp: Vec<*const libc::c_char> = prepared.env.iter().map(|a| a.as_ptr()).collect();
         envp.push(std::ptr::null());
-        let (error_read, error_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let pipe = match self.spawn {
+            Spawn::Copy => Some(nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?),
+            Spawn::SharedMemory => None,
+        };
+        let failed = AtomicI32::new(0);
         if let Some(boxed) = &self.boxed {
             // The run's first process gets pid 2, whatever the last run did to the
             // counter: pids are no channel from one run to the next.
@@ -477,7 +493,8 @@ impl Launcher {
                 standard[1].as_raw_fd(),
                 standard[2].as_raw_fd(),
             ],
-            error: error_write.as_raw_fd(),
+            error: pipe.as_ref().map_or(-1, |(_, write)| write.as_raw_fd()),
+            failed: &failed,
             cgroups: &self.cgroups,
             unshield: self.shielded,
             cgroup_namespace: self.boxed.is_some(),
@@ -510,10 +527,20 @@ impl Launcher {
             return Err(io::Error::last_os_error());
         }
         drop(standard);
-        drop(error_write);
+        let error = match pipe {
+            Some((read, write)) => {
+                drop(write);
+                pipe_error(&read)
+            }
+            // The child shared our memory, and we slept until it exec'd or exited.
+            None => match failed.load(Ordering::Acquire) {
+                0 => None,
+                errno => Some(io::Error::from_raw_os_error(errno)),
+            },
+        };
         Ok(Child {
             pid,
-            errors: error_read,
+            error,
             start,
             cpu_before,
         })
@@ -553,7 +580,7 @@ impl Launcher {
                 .is_some_and(|r| !r.is_empty());
             drop(fds);
             // Drained: the next poll sleeps until the next child ends.
-            while let Ok(Some(_)) = self.children.read_signal() {}
+            self.drain_children();
             if asked {
                 match receive::<Message>(&self.socket) {
                     Ok(Some((Message::Kill, _))) => {
@@ -568,6 +595,25 @@ impl Launcher {
                         self.kill_run(pid);
                     }
                 }
+            }
+        }
+    }
+
+    /// Reads every pending `SIGCHLD` from `children`: in one read, unless it filled the
+    /// buffer.
+    fn drain_children(&self) {
+        let mut buffer = [0u8; 16 * 128];
+        loop {
+            // SAFETY: reading into a buffer of ours from our own signal descriptor.
+            let got = unsafe {
+                libc::read(
+                    self.children.as_fd().as_raw_fd(),
+                    buffer.as_mut_ptr().cast(),
+                    buffer.len(),
+                )
+            };
+            if got < buffer.len().cast_signed() {
+                return;
             }
         }
     }
@@ -722,11 +768,15 @@ extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {
 fn child(args: &ChildArgs<'_>) -> ! {
     let p = args.prepared;
     let fail = |error: RawFd| -> ! {
-        // SAFETY: reporting this thread's errno on the pipe and exiting without running
-        // any of the launcher's exit handlers.
+        // SAFETY: reporting this thread's errno (on the pipe, or in the memory we share)
+        // and exiting without running any of the launcher's exit handlers.
         unsafe {
             let errno = (*libc::__errno_location()).max(1);
-            libc::write(error, errno.to_ne_bytes().as_ptr().cast(), 4);
+            if error < 0 {
+                args.failed.store(errno, Ordering::Release);
+            } else {
+                libc::write(error, errno.to_ne_bytes().as_ptr().cast(), 4);
+            }
             libc::_exit(127)
         }
     };
@@ -766,14 +816,19 @@ fn child(args: &ChildArgs<'_>) -> ! {
                 fail(error);
             }
         }
-        // The error pipe moves to 3, still closed by exec; everything else goes.
-        if libc::dup2(error, ERROR_FD) < 0
-            || libc::fcntl(ERROR_FD, libc::F_SETFD, libc::FD_CLOEXEC) < 0
-        {
-            fail(error);
-        }
-        let error = ERROR_FD;
-        libc::close_range(4, u32::MAX, 0);
+        // The error pipe, if any, moves to 3, still closed by exec; everything else goes.
+        let error = if error < 0 {
+            libc::close_range(3, u32::MAX, 0);
+            error
+        } else {
+            if libc::dup2(error, ERROR_FD) < 0
+                || libc::fcntl(ERROR_FD, libc::F_SETFD, libc::FD_CLOEXEC) < 0
+            {
+                fail(error);
+            }
+            libc::close_range(4, u32::MAX, 0);
+            ERROR_FD
+        };
         if libc::chdir(p.dir.as_ptr()) != 0 {
             fail(error);
         }

@@ -1,7 +1,8 @@
-//! The messages between the grader and its launcher, over a Unix socket pair: a set-up
-//! (answered `Ready`), then per run a request (JSON, with the child's three standard file
-//! descriptors attached as `SCM_RIGHTS`) answered by two replies (the pid as soon as the
-//! program started, then how it ended); `Kill` may come between them.
+//! The messages between the grader and its launcher, over a Unix socket pair of
+//! `SOCK_SEQPACKET` (one `sendmsg` and one `recvmsg` a message):
+//! a set-up (answered `Ready`), then per run a request (JSON, with the child's three
+//! standard file descriptors attached as `SCM_RIGHTS`) answered by one reply (how it
+//! ended, or why it could not start); `Kill` may come before the reply.
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -10,8 +11,9 @@ use std::os::unix::net::UnixStream;
 use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, sendmsg};
 use serde::{Deserialize, Serialize};
 
-/// The largest message either side sends: requests hold a few paths and arguments.
-const MAX_MESSAGE: usize = 1 << 20;
+/// The largest message either side sends: requests hold a few paths and arguments. (A
+/// datagram of the pair must fit the socket's send buffer, 208 KiB by default.)
+const MAX_MESSAGE: usize = 64 << 10;
 /// The most descriptors one message carries: three standard ones, the cgroup files and
 /// the staged files.
 pub(crate) const MAX_FDS: usize = 16;
@@ -119,11 +121,6 @@ pub(crate) struct Request {
 pub(crate) enum Reply {
     /// Set-up is done; runs may be asked for.
     Ready,
-    /// The program was started with this pid (as the launcher sees it).
-    Started {
-        /// The pid.
-        pid: i32,
-    },
     /// The program could not be started, or the launcher could not set up: a fault of
     /// the setup, not a verdict.
     Failed {
@@ -163,79 +160,69 @@ pub(crate) fn send<T: Serialize>(
     fds: &[RawFd],
 ) -> io::Result<()> {
     let body = serde_json::to_vec(message).map_err(io::Error::other)?;
-    let mut framed = (body.len() as u32).to_le_bytes().to_vec();
-    framed.extend_from_slice(&body);
+    if body.len() > MAX_MESSAGE {
+        return Err(io::Error::other("launcher message too large"));
+    }
     let cmsgs = [ControlMessage::ScmRights(fds)];
     let cmsgs: &[ControlMessage] = if fds.is_empty() { &[] } else { &cmsgs };
-    let mut sent = 0;
-    while sent < framed.len() {
-        let iov = [IoSlice::new(&framed[sent..])];
-        let attach = if sent == 0 { cmsgs } else { &[] };
-        sent += sendmsg::<()>(socket.as_raw_fd(), &iov, attach, MsgFlags::empty(), None)
-            .map_err(io::Error::from)?;
+    let iov = [IoSlice::new(&body)];
+    loop {
+        match sendmsg::<()>(socket.as_raw_fd(), &iov, cmsgs, MsgFlags::empty(), None) {
+            Ok(_) => return Ok(()),
+            Err(nix::errno::Errno::EINTR) => {}
+            Err(e) => return Err(e.into()),
+        }
     }
-    Ok(())
+}
+
+thread_local! {
+    /// What messages are received into, kept from message to message.
+    static RECEIVED: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; MAX_MESSAGE + 1]);
 }
 
 /// Receives one JSON message and any file descriptors sent with it. `Ok(None)` when the
-/// other side closed the socket. Reads exactly one message (its length, then its body) so
-/// that a reply that follows at once stays in the socket for the next call.
+/// other side closed the socket.
 pub(crate) fn receive<T: for<'de> Deserialize<'de>>(
     socket: &UnixStream,
 ) -> io::Result<Option<(T, Vec<OwnedFd>)>> {
-    let mut fds = Vec::new();
-    let mut header = [0u8; 4];
-    if !read_exact(socket, &mut header, &mut fds)? {
-        return Ok(None);
-    }
-    let len = u32::from_le_bytes(header) as usize;
-    if len > MAX_MESSAGE {
-        return Err(io::Error::other("launcher message too large"));
-    }
-    let mut body = vec![0u8; len];
-    if !read_exact(socket, &mut body, &mut fds)? {
-        return Err(io::Error::from(io::ErrorKind::UnexpectedEof));
-    }
-    let message = serde_json::from_slice(&body).map_err(io::Error::other)?;
-    Ok(Some((message, fds)))
-}
-
-/// Fills `buffer`, collecting descriptors on the way. `Ok(false)` on a clean end of stream
-/// before the first byte.
-fn read_exact(socket: &UnixStream, buffer: &mut [u8], fds: &mut Vec<OwnedFd>) -> io::Result<bool> {
-    let mut filled = 0;
-    while filled < buffer.len() {
-        let mut space = nix::cmsg_space!([RawFd; MAX_FDS]);
-        let mut iov = [IoSliceMut::new(&mut buffer[filled..])];
-        let msg = match recvmsg::<()>(
-            socket.as_raw_fd(),
-            &mut iov,
-            Some(&mut space),
-            MsgFlags::MSG_CMSG_CLOEXEC,
-        ) {
-            Ok(msg) => msg,
-            Err(nix::errno::Errno::EINTR) => continue,
-            Err(e) => return Err(e.into()),
-        };
-        let received = msg.bytes;
-        for cmsg in msg.cmsgs().map_err(io::Error::from)? {
-            if let ControlMessageOwned::ScmRights(raw) = cmsg {
-                for fd in raw {
-                    // SAFETY: the kernel just installed `fd` in this process for us; nothing
-                    // else owns it.
-                    #[expect(unsafe_code, reason = "taking ownership of received descriptors")]
-                    fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
+    RECEIVED.with_borrow_mut(|buffer| {
+        let mut fds = Vec::new();
+        let (received, cut) = loop {
+            let mut space = nix::cmsg_space!([RawFd; MAX_FDS]);
+            let mut iov = [IoSliceMut::new(buffer)];
+            let msg = match recvmsg::<()>(
+                socket.as_raw_fd(),
+                &mut iov,
+                Some(&mut space),
+                MsgFlags::MSG_CMSG_CLOEXEC,
+            ) {
+                Ok(msg) => msg,
+                Err(nix::errno::Errno::EINTR) => continue,
+                Err(e) => return Err(e.into()),
+            };
+            for cmsg in msg.cmsgs().map_err(io::Error::from)? {
+                if let ControlMessageOwned::ScmRights(raw) = cmsg {
+                    for fd in raw {
+                        // SAFETY: the kernel just installed `fd` in this process for us;
+                        // nothing else owns it.
+                        #[expect(unsafe_code, reason = "taking ownership of received descriptors")]
+                        fds.push(unsafe { OwnedFd::from_raw_fd(fd) });
+                    }
                 }
             }
-        }
+            let cut = msg
+                .flags
+                .intersects(MsgFlags::MSG_TRUNC | MsgFlags::MSG_CTRUNC);
+            break (msg.bytes, cut);
+        };
         if received == 0 {
-            return if filled == 0 {
-                Ok(false)
-            } else {
-                Err(io::Error::from(io::ErrorKind::UnexpectedEof))
-            };
+            // Every message holds a JSON value: empty is the end of the other side.
+            return Ok(None);
         }
-        filled += received;
-    }
-    Ok(true)
+        if cut || received > MAX_MESSAGE {
+            return Err(io::Error::other("launcher message too large"));
+        }
+        let message = serde_json::from_slice(&buffer[..received]).map_err(io::Error::other)?;
+        Ok(Some((message, fds)))
+    })
 }
