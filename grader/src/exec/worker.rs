@@ -99,25 +99,33 @@ pub(crate) struct Worker {
 /// Names the cgroups of this process's workers apart.
 static WORKERS: AtomicUsize = AtomicUsize::new(0);
 
-/// A worker that ran a tier's trial (`sandbox::tried`), with how it was made: the first
-/// worker started with the same config is this one, so a command pays for its trial
-/// one run of `true`, not a second box.
-static SPARE: Mutex<Option<(Config, Worker)>> = Mutex::new(None);
+/// Workers between uses, with how each was made: the first [`Worker::start`] of the same
+/// config takes one instead of making a worker. A tier's trial (`sandbox::tried`) leaves
+/// its worker here, so a command pays for its trial one run of `true`, not a second box;
+/// compiles leave theirs, so a class's compiles share a few workers instead of making one
+/// each (starting a launcher and joining its cgroups cost about 30 ms here, most of a
+/// small compile's time).
+static IDLE: Mutex<Vec<(Config, Worker)>> = Mutex::new(Vec::new());
+
+/// The most workers [`IDLE`] keeps: one per compiling thread is the common need.
+const IDLE_MAX: usize = 8;
 
 /// Keeps `worker`, made with `config`, for the next [`Worker::start`] of that config.
 pub(crate) fn keep_spare(config: Config, worker: Worker) {
-    let old = SPARE
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .replace((config, worker));
-    drop(old);
+    let oldest = {
+        let mut idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner);
+        idle.push((config, worker));
+        (idle.len() > IDLE_MAX).then(|| idle.remove(0))
+    };
+    // Stopped outside the lock: a launcher's end takes a while.
+    drop(oldest);
 }
 
-/// Stops the spare worker, if one is left: before the grader removes its folders and
-/// exits, so that its launcher is reaped here, not left to the machine's init.
+/// Stops every idle worker: before the grader removes its folders and exits, so that
+/// their launchers are reaped here, not left to the machine's init.
 pub(crate) fn drop_spare() {
-    let spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner).take();
-    drop(spare);
+    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(PoisonError::into_inner));
+    drop(idle);
 }
 
 /// Why the machine refused `basic`'s PID space (see `pidspace.rs`), once a launcher
@@ -151,15 +159,15 @@ pub(crate) fn basic_kept_apart() -> Result<&'static str, String> {
 impl Worker {
     /// Starts a worker: its uid, cgroup, box or scratch folder, and launcher.
     pub(crate) fn start(config: &Config) -> io::Result<Worker> {
-        {
-            let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
-            if spare.as_ref().is_some_and(|(made, _)| made == config)
-                && let Some((_, mut worker)) = spare.take()
-            {
-                // The trial's files are gone: whatever is staged must be staged again.
-                worker.staged = None;
-                return Ok(worker);
-            }
+        let idle = {
+            let mut idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner);
+            let found = idle.iter().position(|(made, _)| made == config);
+            found.map(|i| idle.swap_remove(i).1)
+        };
+        if let Some(mut worker) = idle {
+            // What it staged is gone, or another's: it must be staged again.
+            worker.staged = None;
+            return Ok(worker);
         }
         let machine = Machine::get();
         let tier = config.tier;

@@ -275,7 +275,11 @@ fn run_compiler(
     let ran = worker.run(&job, limits);
     // A compile the grader killed on its way out says nothing of the source.
     crate::interrupt::check()?;
-    ran.map_err(fault)
+    let ran = ran.map_err(fault)?;
+    // For the next compile of this toolchain: each run of a worker starts from a work
+    // folder as new, like runs of different students in a batch.
+    exec::keep_spare(config, worker);
+    Ok(ran)
 }
 
 /// The limits of a compile in `tier`.
