@@ -2,7 +2,8 @@
 //! cached), and what runs is hashed for the journal's keys. A build that fails is that
 //! student's result, never the batch's.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsString;
 
 use super::discover::Student;
 use super::lang_for::LangChoices;
@@ -58,12 +59,17 @@ pub(crate) struct Builder<'a> {
     pub(crate) options: &'a Options<'a>,
     /// `--lang-for`.
     pub(crate) choices: &'a LangChoices,
+    /// The students whose toolchain is not installed ([`check_setup`]): not built.
+    pub(crate) missing: &'a BTreeMap<String, String>,
 }
 
 impl Builds for Builder<'_> {
     type Program = Program;
 
     fn build(&self, student: &Student) -> Build<Program> {
+        if let Some(why) = self.missing.get(&student.name) {
+            return Build::Error(why.clone());
+        }
         let options = options_for(self.options, self.choices, student);
         match submission::build_one(&Submission::File(student.entry.clone()), &options, |_| {}) {
             Ok(Built::Ready(program)) => match program.hash() {
@@ -131,20 +137,39 @@ impl<B: Builds> pool::Executor for BuildJob<'_, B> {
 }
 
 /// Checks the grader's setup for each language `students` use (one student of each names
-/// it): see [`submission::check_setup`].
+/// it), before anything is built: a fault of the whole setup (an unusable compile cache)
+/// is `Err`. A language whose toolchain is not installed leaves only its own students
+/// ungraded: they are returned, by name, with why and what to install, and the rest of
+/// the class is graded.
 pub(crate) fn check_setup(
     students: &[Student],
     options: &Options<'_>,
     choices: &LangChoices,
-) -> Result<(), Fault> {
-    let mut seen = HashSet::new();
+) -> Result<BTreeMap<String, String>, Fault> {
+    let mut kinds: HashMap<(Option<OsString>, Option<&str>), Option<String>> = HashMap::new();
+    let mut missing = BTreeMap::new();
     for student in students {
         let language = choices.of(&student.name);
-        if seen.insert((student.entry.extension().map(ToOwned::to_owned), language)) {
-            submission::check_setup(&student.entry, &options_for(options, choices, student))?;
+        let kind = (student.entry.extension().map(ToOwned::to_owned), language);
+        if !kinds.contains_key(&kind) {
+            let options = options_for(options, choices, student);
+            let lacking = submission::missing_toolchain(&student.entry, &options)?;
+            if lacking.is_none() {
+                submission::check_setup(&student.entry, &options)?;
+            }
+            let said = lacking.map(|m| {
+                format!(
+                    "{}: {}, or give the student another language with --lang-for",
+                    m.what, m.install
+                )
+            });
+            kinds.insert(kind.clone(), said);
+        }
+        if let Some(Some(why)) = kinds.get(&kind) {
+            missing.insert(student.name.clone(), why.clone());
         }
     }
-    Ok(())
+    Ok(missing)
 }
 
 /// How `student` is built: by extension, or as `--lang-for` chose.

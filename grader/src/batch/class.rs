@@ -42,6 +42,8 @@ pub(crate) struct Batch<'a> {
     pub(crate) class: &'a Path,
     /// What each group of cases is worth, if anything.
     pub(crate) points: Option<crate::cases::points::Points>,
+    /// The students whose language's toolchain is not installed, with why: not graded.
+    pub(crate) missing: std::collections::BTreeMap<String, String>,
 }
 
 /// Grades `students` on `cases`, resuming from and appending to `journal` (which holds
@@ -59,6 +61,7 @@ pub(crate) fn grade_class(
     let builder = Builder {
         options: &batch.options,
         choices: &batch.choices,
+        missing: &batch.missing,
     };
     let builds = build::build_all(&builder, students, batch.jobs);
     // A build the stopping cut short is no student's result.

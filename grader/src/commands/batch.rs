@@ -57,9 +57,10 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     check_outputs(args, &cases, &students)?;
     let limits = super::limits(&args.limits)?;
     let options = Options::new(&languages, None, args.cache_dir.clone(), limits.sandbox);
-    // A fault of the setup (an unwritable cache, a missing compiler) is the call's, found
-    // before anyone is graded: never every student's mark.
-    build::check_setup(&students, &options, &choices)?;
+    // A fault of the setup (an unwritable cache) is the call's, found before anyone is
+    // graded: never every student's mark. A missing toolchain is only its students'.
+    let missing = build::check_setup(&students, &options, &choices)?;
+    warn_missing(&missing);
     let (mut journal, known) = Journal::open(&args.out.join(JOURNAL), limits.wall)?;
     let rejudged = journal.rejudged();
     if rejudged > 0 {
@@ -80,11 +81,30 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         choices,
         class: &args.dir,
         points,
+        missing,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;
     gradebook_files::write(&book, &args.out, &args.feedback)?;
     gradebook_files::print(&book, &args.out, args.report);
     Ok(Status::failed_if(!book.all_accepted()))
+}
+
+/// One warning per missing toolchain, with how many students it leaves ungraded, before
+/// the class is graded.
+fn warn_missing(missing: &std::collections::BTreeMap<String, String>) {
+    let mut by_reason: std::collections::BTreeMap<&str, Vec<&str>> =
+        std::collections::BTreeMap::new();
+    for (student, why) in missing {
+        by_reason.entry(why).or_default().push(student);
+    }
+    for (why, students) in by_reason {
+        let who = match students.as_slice() {
+            [one] => format!("student {one}"),
+            [first, rest @ ..] => format!("{} students ({first} and others)", rest.len() + 1),
+            [] => continue,
+        };
+        report::note(&format!("grader: warning: {who} not graded: {why}"));
+    }
 }
 
 /// The journal's name in the output folder.

@@ -613,7 +613,7 @@ fn no_layout_drops_a_student_folder_and_an_entry_that_matches_nothing_warns() {
 }
 
 #[test]
-fn a_fault_of_the_setup_is_exit_2_before_anyone_is_graded_never_a_mark() {
+fn a_fault_of_the_setup_is_exit_2_and_a_missing_toolchain_leaves_only_its_students_ungraded() {
     let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.py", "ac_rows.py")]);
     let config = class.path("languages.toml");
     // Exactly one line, naming what is at fault; no gradebook, no journal.
@@ -656,26 +656,65 @@ fn a_fault_of_the_setup_is_exit_2_before_anyone_is_graded_never_a_mark() {
     let typo = "languages.toml:3:35: unknown placeholder `{source}` in `c.compile`";
     refused(&mut batch(&with_config), typo);
     refused(&mut test(&with_config), typo);
-    // A compiler, or an interpreter, that is not installed.
+    // A compiler, or an interpreter, that is not installed: `test` is refused; `batch`
+    // grades everyone else, and that language's students are not graded, saying what to
+    // install.
     fs::write(
         &config,
-        "[c]\nextensions = [\"c\"]\ncompile = [\"no-such-cc\", \"-o\", \"{out}\", \"{src}\"]\nrun = [\"{out}\"]\n",
+        "[c]\nextensions = [\"c\"]\ncompile = [\"no-such-cc\", \"-o\", \"{out}\", \"{src}\"]\nrun = [\"{out}\"]\npackage = \"gcc\"\n",
     )
     .unwrap();
-    refused(
-        &mut batch(&with_config),
-        "alice.c: the compiler `no-such-cc`",
-    );
     refused(
         &mut test(&with_config),
         "alice.c: the compiler `no-such-cc`",
     );
+    let ungraded = |extra: &[&str], out: &str, who: &str, said: &str| {
+        let mut cmd = class.command();
+        cmd.args([
+            "batch", "flip", "class", "--out", out, "--report", "json", "--cases",
+        ])
+        .arg(fixture("cases/flip-two"))
+        .args(extra);
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{said}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "grader: warning: student {who} not graded: {said}"
+            )),
+            "{stderr}"
+        );
+        let book: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let student = student(&book, who);
+        assert_eq!(student["verdict"], "--", "{book:#}");
+        assert!(
+            student["error"].as_str().unwrap_or_default().contains(said),
+            "{book:#}"
+        );
+        book
+    };
+    let book = ungraded(
+        &with_config,
+        "out-no-cc",
+        "alice",
+        "the compiler `no-such-cc` for c is not installed: install the Debian package `gcc`, or give the student another language with --lang-for",
+    );
+    assert_eq!(student(&book, "bob")["verdict"], "AC", "{book:#}");
+    // And in every gradebook form: the CSV has the student's row.
+    let csv = fs::read_to_string(class.path("out-no-cc/gradebook.csv")).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("alice,")), "{csv}");
     fs::write(
         &config,
         "[python]\nextensions = [\"py\"]\nrun = [\"no-such-python\", \"{src}\"]\n",
     )
     .unwrap();
-    refused(&mut batch(&with_config), "`no-such-python`: not found");
+    let book = ungraded(
+        &with_config,
+        "out-no-python",
+        "bob",
+        "`no-such-python`: not found",
+    );
+    assert_eq!(student(&book, "alice")["verdict"], "WA", "{book:#}");
     // A class that compiles nothing needs no cache.
     fs::remove_file(class.path("class/alice.c")).unwrap();
     let (book, status) = class.batch("out", &["--cache-dir", cache]);
