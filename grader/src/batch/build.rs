@@ -67,6 +67,9 @@ impl Builds for Builder<'_> {
     type Program = Program;
 
     fn build(&self, student: &Student) -> Build<Program> {
+        if let Some(why) = &student.not_graded {
+            return Build::Error(why.clone());
+        }
         if let Some(why) = self.missing.get(&student.name) {
             return Build::Error(why.clone());
         }
@@ -148,7 +151,7 @@ pub(crate) fn check_setup(
 ) -> Result<BTreeMap<String, String>, Fault> {
     let mut kinds: HashMap<(Option<OsString>, Option<&str>), Option<String>> = HashMap::new();
     let mut missing = BTreeMap::new();
-    for student in students {
+    for student in students.iter().filter(|s| s.not_graded.is_none()) {
         let language = choices.of(&student.name);
         let kind = (student.entry.extension().map(ToOwned::to_owned), language);
         if !kinds.contains_key(&kind) {

@@ -44,8 +44,13 @@ pub(crate) struct Student {
     /// The student: the path below the class folder of the file (without extension) or
     /// of the folder, with `/` separators (`section-a/alice`).
     pub(crate) name: String,
-    /// The entry file (a regular file, or a link to one inside the class folder).
+    /// The entry file (a regular file, or a link to one inside the class folder); for a
+    /// student who cannot be graded, the folder or the first of its files.
     pub(crate) entry: PathBuf,
+    /// Why a student who was found cannot be graded (a folder with several entry files,
+    /// two submissions for one name): such a student still has a row in every gradebook
+    /// form, with this as its status, never only a line among the skipped files.
+    pub(crate) not_graded: Option<String>,
 }
 
 /// Something in the class folder that is not graded, and why.
@@ -127,9 +132,13 @@ pub(crate) fn discover(
             roster.students.extend(same.pop());
         } else {
             let paths: Vec<String> = same.iter().map(|s| relative(dir, &s.entry)).collect();
-            roster.skipped.push(Skipped {
-                path: name.clone(),
-                why: format!("two submissions for `{name}`: {}", paths.join(", ")),
+            roster.students.push(Student {
+                entry: same.swap_remove(0).entry,
+                not_graded: Some(format!(
+                    "two submissions for `{name}`: {}",
+                    paths.join(", ")
+                )),
+                name,
             });
         }
     }
@@ -300,6 +309,7 @@ impl Walk<'_> {
                     found.students.push(Student {
                         name: relative(self.root, &path.with_extension("")),
                         entry: path,
+                        not_graded: None,
                     });
                 }
                 Node::File(path) => found.skipped.push(Skipped {
@@ -352,9 +362,17 @@ impl Walk<'_> {
                         ),
                     });
                 }
-                found.students.push(Student { name, entry });
+                found.students.push(Student {
+                    name,
+                    entry,
+                    not_graded: None,
+                });
             }
-            Role::NotGraded(why) => found.skipped.push(Skipped { path: name, why }),
+            Role::NotGraded(why) => found.students.push(Student {
+                name,
+                entry: path.to_path_buf(),
+                not_graded: Some(why),
+            }),
         }
     }
 
@@ -440,18 +458,30 @@ mod tests {
         names_in(dir, pattern, Layout::Auto)
     }
 
+    /// The students graded (`name <- entry`), and what is not: the skipped files and the
+    /// students found who cannot be graded (`path: why`), in path order.
     fn names_in(dir: &Path, pattern: Option<&str>, layout: Layout) -> (Vec<String>, Vec<String>) {
         let roster = roster(dir, pattern, layout);
+        let (graded, not): (Vec<&Student>, Vec<&Student>) =
+            roster.students.iter().partition(|s| s.not_graded.is_none());
+        let mut skipped: Vec<(String, String)> = roster
+            .skipped
+            .iter()
+            .map(|s| (s.path.clone(), s.why.clone()))
+            .chain(
+                not.iter()
+                    .map(|s| (s.name.clone(), s.not_graded.clone().unwrap_or_default())),
+            )
+            .collect();
+        skipped.sort();
         (
-            roster
-                .students
+            graded
                 .iter()
                 .map(|s| format!("{} <- {}", s.name, relative(dir, &s.entry)))
                 .collect(),
-            roster
-                .skipped
-                .iter()
-                .map(|s| format!("{}: {}", s.path, s.why))
+            skipped
+                .into_iter()
+                .map(|(path, why)| format!("{path}: {why}"))
                 .collect(),
         )
     }

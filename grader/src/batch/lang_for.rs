@@ -140,6 +140,7 @@ mod tests {
         let students = [Student {
             name: "sec/alice".to_owned(),
             entry: "sec/alice.cpp".into(),
+            not_graded: None,
         }];
         assert_eq!(
             c.warnings(&students),

@@ -384,6 +384,7 @@ mod tests {
             let student = |name: &str| Student {
                 name: name.to_owned(),
                 entry: PathBuf::from(format!("{name}.py")),
+                not_graded: None,
             };
             let ready = |name: &str| Build::Ready {
                 program: name.to_owned(),

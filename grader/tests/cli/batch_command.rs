@@ -573,6 +573,56 @@ fn links_out_of_the_class_or_to_folders_are_listed_never_followed() {
 }
 
 #[test]
+fn a_student_found_but_not_gradable_has_a_row_in_every_gradebook_form() {
+    // A folder with two entry files, and two submissions for one name.
+    let class = Class::new(&[
+        ("bob.c", "wa_off_by_one.c"),
+        ("hal.c", "wa_off_by_one.c"),
+        ("hal.py", "ac_rows.py"),
+        ("sam/main.cpp", "ac_rows.cpp"),
+        ("sam/main.py", "ac_rows.py"),
+    ]);
+    let (book, status) = class.batch("out", &[]);
+    assert_eq!(status, 1);
+    let why = [
+        ("hal", "two submissions for `hal`: hal.c, hal.py"),
+        (
+            "sam",
+            "several entry files: main.cpp, main.py (choose one with --entry)",
+        ),
+    ];
+    for (name, said) in why {
+        let row = student(&book, name);
+        assert_eq!(row["verdict"], "--", "{book:#}");
+        assert_eq!(row["error"], said, "{book:#}");
+    }
+    assert_eq!(book["skipped"], serde_json::json!([]), "{book:#}");
+    // Every form has the three students: CSV and --report csv, JUnit, HTML.
+    let csv = fs::read_to_string(class.path("out/gradebook.csv")).unwrap();
+    let printed = class
+        .command()
+        .args([
+            "batch", "flip", "class", "--out", "out", "--report", "csv", "--cases",
+        ])
+        .arg(fixture("cases/flip-two"))
+        .output()
+        .unwrap();
+    let printed = String::from_utf8(printed.stdout).unwrap();
+    let xml = fs::read_to_string(class.path("out/gradebook.xml")).unwrap();
+    let html = fs::read_to_string(class.path("out/gradebook.html")).unwrap();
+    for name in ["bob", "hal", "sam"] {
+        for (form, text) in [("gradebook.csv", &csv), ("--report csv", &printed)] {
+            assert!(
+                text.lines().any(|l| l.starts_with(&format!("{name},"))),
+                "{form}: {text}"
+            );
+        }
+        assert!(xml.contains(&format!("name=\"{name}\"")), "{xml}");
+    }
+    assert!(html.contains("3 students"), "the page counts every student");
+}
+
+#[test]
 fn no_layout_drops_a_student_folder_and_an_entry_that_matches_nothing_warns() {
     let class = Class::new(&[
         ("section-b/dave.c", "wa_off_by_one.c"),
