@@ -406,13 +406,19 @@ impl Walk<'_> {
     }
 
     /// The entry files of a folder: those `--entry` matches, else those of the first
-    /// conventional stem any file has (`main`, `solution`, `sol`, the folder's name).
+    /// conventional stem any file has (`main`, `solution`, `sol`, the folder's name), in
+    /// any case (Java's `Main.java`). A folder the pattern does not settle keeps the
+    /// conventional rule: following the advice "choose one with --entry" for one student
+    /// must not turn the others' folders into sections, renaming them by their files.
     fn candidates<'s>(&self, name: &str, sources: &'s [PathBuf]) -> Vec<&'s PathBuf> {
         if let Some(pattern) = &self.rule.pattern {
-            return sources
+            let matched: Vec<&PathBuf> = sources
                 .iter()
                 .filter(|p| pattern.matches(&file_name(p)))
                 .collect();
+            if !matched.is_empty() {
+                return matched;
+            }
         }
         let own = name.rsplit('/').next().unwrap_or(name);
         ENTRY_STEMS
@@ -422,7 +428,10 @@ impl Walk<'_> {
             .map(|stem| {
                 sources
                     .iter()
-                    .filter(|p| p.file_stem().is_some_and(|s| s.to_string_lossy() == stem))
+                    .filter(|p| {
+                        p.file_stem()
+                            .is_some_and(|s| s.to_string_lossy().eq_ignore_ascii_case(stem))
+                    })
                     .collect::<Vec<_>>()
             })
             .find(|matching| !matching.is_empty())
@@ -577,6 +586,29 @@ mod tests {
         }
         let (students, _) = names(dir.path(), Some("*.c"));
         assert_eq!(students, ["alice <- alice/main.c", "carol <- carol/main.c"]);
+    }
+
+    #[test]
+    fn a_student_is_named_by_its_folder_whatever_its_entry_file() {
+        let dir = class(&[
+            "leo/Main.java",
+            "sec/sam/main.c",
+            "sec/sam/main.py",
+            "sec/tom/main.cpp",
+            "sec/uma/solution.py",
+        ]);
+        // `--entry main.c` settles sam, and leaves tom and uma to the usual rule.
+        let (students, skipped) = names(dir.path(), Some("main.c"));
+        assert_eq!(
+            students,
+            [
+                "leo <- leo/Main.java",
+                "sec/sam <- sec/sam/main.c",
+                "sec/tom <- sec/tom/main.cpp",
+                "sec/uma <- sec/uma/solution.py",
+            ]
+        );
+        assert!(skipped.is_empty(), "{skipped:?}");
     }
 
     #[test]
