@@ -91,13 +91,15 @@ pub(crate) fn choose(
 }
 
 /// The points of the case folder `folder` (whose cases are `cases`): its manifest's, when
-/// it has one, with `rules` over them ([`choose`]).
+/// it has one, with `rules` over them ([`choose`]); and a warning when some groups are
+/// given points and others none (a group left out of `--points` silently counting for
+/// nothing is a teacher's mistake more often than a choice: `GROUP=0` says it is one).
 pub(crate) fn of_folder(
     folder: &Path,
     problem: Problem,
     rules: &[PointsRule],
     cases: &[Case],
-) -> Result<Option<Points>, Fault> {
+) -> Result<(Option<Points>, Option<String>), Fault> {
     let path = folder.join("manifest.toml");
     let manifest = if path.is_file() {
         Some(super::manifest::load(&path, problem)?)
@@ -108,7 +110,52 @@ pub(crate) fn of_folder(
     for case in cases {
         *groups.entry(case.group().to_owned()).or_default() += 1;
     }
-    choose(manifest.as_ref(), rules, &groups)
+    let points = choose(manifest.as_ref(), rules, &groups)?;
+    let given = given(manifest.as_ref(), rules);
+    let warning = points.as_ref().and_then(|_| unpriced(&groups, &given));
+    Ok((points, warning))
+}
+
+/// The groups some rule or the manifest gives points to (0 included).
+fn given(manifest: Option<&Manifest>, rules: &[PointsRule]) -> Vec<String> {
+    let mut given: Vec<String> = rules.iter().map(|r| r.group.clone()).collect();
+    if let Some(manifest) = manifest {
+        if manifest.sample_points.is_some() {
+            given.push(SAMPLE.to_owned());
+        }
+        given.extend(
+            manifest
+                .groups
+                .iter()
+                .filter(|g| g.points.is_some())
+                .map(|g| format!("secret/{}", g.name)),
+        );
+    }
+    given
+}
+
+/// The warning for the groups of `groups` nothing in `given` prices, if any.
+fn unpriced(groups: &BTreeMap<String, usize>, given: &[String]) -> Option<String> {
+    let left: Vec<String> = groups
+        .iter()
+        .filter(|(group, _)| !given.contains(group))
+        .map(|(group, cases)| {
+            let s = if *cases == 1 { "" } else { "s" };
+            format!("`{group}` ({cases} case{s})")
+        })
+        .collect();
+    if left.is_empty() {
+        return None;
+    }
+    let (they, counts, them) = if left.len() == 1 {
+        ("it", "counts", "it")
+    } else {
+        ("they", "count", "them")
+    };
+    Some(format!(
+        "no points for {}: {they} {counts} for nothing in the score; give {them} points with --points GROUP=N, or GROUP=0 to say so",
+        left.join(", ")
+    ))
 }
 
 /// The points earned with `passed` of `total` cases in each group, to two decimals.
@@ -180,6 +227,22 @@ mod tests {
             _ => (1, 1),
         };
         assert_eq!(earned(&points, tally).to_string(), "65");
+    }
+
+    #[test]
+    fn a_group_neither_the_manifest_nor_a_flag_prices_is_warned_of() {
+        let rule: PointsRule = "secret/answers=60".parse().unwrap();
+        let warning = unpriced(&groups(), &given(None, &[rule])).unwrap();
+        assert_eq!(
+            warning,
+            "no points for `sample` (1 case), `secret/hard` (2 cases): they count for nothing in the score; give them points with --points GROUP=N, or GROUP=0 to say so"
+        );
+        // An explicit 0 is a choice; so is the manifest's `sample_points = 0`.
+        let rules: Vec<PointsRule> = ["secret/answers=60", "secret/hard=0"]
+            .iter()
+            .map(|r| r.parse().unwrap())
+            .collect();
+        assert_eq!(unpriced(&groups(), &given(Some(&manifest()), &rules)), None);
     }
 
     #[test]

@@ -21,7 +21,11 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         .map(|sound| sound.case)
         .collect();
     let folder = super::case_folder(problem, args.cases.as_deref());
-    let points = crate::cases::points::of_folder(&folder, problem, &args.points, &cases)?;
+    let (points, unpriced) =
+        crate::cases::points::of_folder(&folder, problem, &args.points, &cases)?;
+    if let Some(warning) = unpriced {
+        crate::report::note(&format!("grader: warning: {warning}"));
+    }
     let rule = EntryRule {
         pattern: args
             .entry

@@ -22,7 +22,11 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     }
     let folder = super::case_folder(problem, args.cases.as_deref());
     let found: Vec<_> = cases.iter().map(|c| c.case.clone()).collect();
-    let points = crate::cases::points::of_folder(&folder, problem, &args.points, &found)?;
+    let (points, unpriced) =
+        crate::cases::points::of_folder(&folder, problem, &args.points, &found)?;
+    if let Some(warning) = unpriced {
+        crate::report::note(&format!("grader: warning: {warning}"));
+    }
     let scoring = Scoring::of(points, &found, args.gradescope_visibility);
     let limits = super::limits(&args.limits)?;
     let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();

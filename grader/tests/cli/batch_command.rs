@@ -955,7 +955,8 @@ fn a_resumed_students_journaled_failure_counts_for_its_progress_line_and_for_fai
 }
 
 #[test]
-fn points_per_group_come_from_the_manifest_or_the_flag_and_reach_every_gradebook_form() {
+fn points_per_group_come_from_the_manifest_or_the_flag_reach_every_gradebook_form_and_a_group_left_out_is_warned_of()
+ {
     let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ac_rows.cpp")]);
     // A case folder of two groups with a manifest that says what they are worth.
     let cases = class.path("cases");
@@ -1050,6 +1051,33 @@ fn points_per_group_come_from_the_manifest_or_the_flag_and_reach_every_gradebook
         .assert()
         .code(2)
         .stderr(predicate::str::contains("other cases or points"));
+    // Without the manifest, a flag that prices one group leaves the other worth nothing:
+    // said on stderr, by `batch` and `test` alike; `GROUP=0` says it is meant.
+    fs::remove_file(class.path("cases/manifest.toml")).unwrap();
+    let warning = "grader: warning: no points for `secret/impossible` (1 case): it counts for nothing in the score; give it points with --points GROUP=N, or GROUP=0 to say so";
+    for (args, warned) in [
+        (vec!["batch", "flip", "class", "--out", "out5"], true),
+        (vec!["test", "flip", "class/alice.c"], true),
+        (
+            vec![
+                "test",
+                "flip",
+                "class/alice.c",
+                "--points",
+                "secret/impossible=0",
+            ],
+            false,
+        ),
+    ] {
+        let output = class
+            .command()
+            .args(&args)
+            .args(["--cases", "cases", "--points", "sample=5"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.contains(warning), warned, "{args:?}: {stderr}");
+    }
 }
 
 #[test]
