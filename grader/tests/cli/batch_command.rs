@@ -954,9 +954,9 @@ fn a_resumed_students_journaled_failure_counts_for_its_progress_line_and_for_fai
     assert_eq!(journal_keys(&journal).len(), 2);
 }
 
-#[test]
-fn points_per_group_come_from_the_manifest_or_the_flag_reach_every_gradebook_form_and_a_group_left_out_is_warned_of()
- {
+/// Two students and a case folder of two groups (`sample`, `secret/impossible`) whose
+/// manifest says what they are worth.
+fn points_class() -> Class {
     let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ac_rows.cpp")]);
     // A case folder of two groups with a manifest that says what they are worth.
     let cases = class.path("cases");
@@ -984,6 +984,12 @@ fn points_per_group_come_from_the_manifest_or_the_flag_reach_every_gradebook_for
         ),
     )
     .unwrap();
+    class
+}
+
+#[test]
+fn points_per_group_come_from_the_manifest_or_the_flag_and_reach_every_gradebook_form() {
+    let class = points_class();
     let batch = |out: &str, extra: &[&str]| {
         let output = class
             .command()
@@ -1051,6 +1057,11 @@ fn points_per_group_come_from_the_manifest_or_the_flag_reach_every_gradebook_for
         .assert()
         .code(2)
         .stderr(predicate::str::contains("other cases or points"));
+}
+
+#[test]
+fn a_group_no_points_are_given_to_is_warned_of() {
+    let class = points_class();
     // Without the manifest, a flag that prices one group leaves the other worth nothing:
     // said on stderr, by `batch` and `test` alike; `GROUP=0` says it is meant.
     fs::remove_file(class.path("cases/manifest.toml")).unwrap();
