@@ -158,20 +158,22 @@ fn unpriced(groups: &BTreeMap<String, usize>, given: &[String]) -> Option<String
     ))
 }
 
-/// The points earned with `passed` of `total` cases in each group, to two decimals.
+/// The points earned with `passed` of `total` cases in each group: each group's share
+/// to two decimals, summed (so that a report listing the groups, or the cases, sums to
+/// the score exactly).
 pub(crate) fn earned(points: &Points, tally: impl Fn(&str) -> (usize, usize)) -> f64 {
-    let sum: f64 = points
+    let cents: i64 = points
         .iter()
         .map(|(group, &worth)| {
             let (passed, total) = tally(group);
             if total == 0 {
-                0.0
+                0
             } else {
-                worth * passed as f64 / total as f64
+                (worth * 100.0 * passed as f64 / total as f64).round() as i64
             }
         })
         .sum();
-    (sum * 100.0).round() / 100.0
+    cents as f64 / 100.0
 }
 
 /// What a whole folder is worth.

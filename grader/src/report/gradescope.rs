@@ -36,6 +36,9 @@ struct Test {
     max_score: f64,
     status: Status,
     output: String,
+    /// The case's group (`sample`, `secret/answers`): Gradescope shows and filters by it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tags: Vec<String>,
     visibility: Visibility,
 }
 
@@ -50,6 +53,63 @@ enum Status {
 /// `x` to two decimals (a third of a point is written 0.33).
 fn cents(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
+}
+
+/// `x` points as a whole number of cents.
+fn to_cents(x: f64) -> i64 {
+    (x * 100.0).round() as i64
+}
+
+/// Cents as points.
+fn points(cents: i64) -> f64 {
+    cents as f64 / 100.0
+}
+
+/// Shares `total` cents among `parts` as evenly as cents allow, the cents that do not
+/// divide going one each to the first: the shares sum to `total` exactly.
+fn share(total: i64, parts: usize) -> Vec<i64> {
+    let parts_i = i64::try_from(parts.max(1)).unwrap_or(i64::MAX);
+    let (each, left) = (total.div_euclid(parts_i), total.rem_euclid(parts_i));
+    (0..parts_i).map(|i| each + i64::from(i < left)).collect()
+}
+
+/// What each case's test is worth, in cents: its group's points shared among the
+/// group's cases to the cent ([`share`]), so that the tests sum to the points of the
+/// whole exactly, whatever the thirds; 1 a case without points. A passed test earns its
+/// worth, and the file's `score` is the sum of the tests' (which may differ from the
+/// other reports' per-group rounding by a cent a group: Gradescope shows the parts).
+fn worth(result: &SubmissionResult) -> Vec<i64> {
+    let scoring = &result.scoring;
+    let Some(points) = &scoring.points else {
+        return vec![100; result.names.len()];
+    };
+    let mut worth = vec![0; result.names.len()];
+    let mut by_group: std::collections::BTreeMap<&str, Vec<usize>> =
+        std::collections::BTreeMap::new();
+    for (i, name) in result.names.iter().enumerate() {
+        if let Some(group) = scoring.groups.get(name) {
+            by_group.entry(group).or_default().push(i);
+        }
+    }
+    for (group, cases) in by_group {
+        let total = to_cents(points.get(group).copied().unwrap_or(0.0));
+        for (i, cents) in cases
+            .into_iter()
+            .zip(share(total, cases_len(result, group)))
+        {
+            worth[i] = cents;
+        }
+    }
+    worth
+}
+
+/// How many of `result`'s cases are in `group`.
+fn cases_len(result: &SubmissionResult, group: &str) -> usize {
+    result
+        .names
+        .iter()
+        .filter(|n| result.scoring.groups.get(*n).is_some_and(|g| g == group))
+        .count()
 }
 
 /// `grader test --report gradescope`.
@@ -70,18 +130,24 @@ fn results(result: &SubmissionResult) -> Results {
     };
     let mut tests = Vec::new();
     if let Some(message) = result.build.compile_error() {
+        // The whole message: a student fixes a compile from every line of it.
         tests.push(Test {
             name: "build".to_owned(),
             score: 0.0,
             max_score: 0.0,
             status: Status::Failed,
-            output: format!("CE: {}", diagnosis::summary(message)),
+            output: format!("CE: {}", message.trim_end()),
+            tags: vec!["build".to_owned()],
             visibility: Visibility::Visible,
         });
     }
-    for name in &result.names {
-        let max_score = cents(scoring.worth(name));
+    let mut earned = 0;
+    for (name, cents) in result.names.iter().zip(worth(result)) {
+        let max_score = points(cents);
         let ran = result.cases.iter().find(|c| &c.name == name);
+        if ran.is_some_and(CaseResult::accepted) {
+            earned += cents;
+        }
         let (status, score, output) = match ran {
             Some(case) if case.accepted() => (Status::Passed, max_score, "AC".to_owned()),
             Some(case) => (Status::Failed, 0.0, case_output(case)),
@@ -96,12 +162,14 @@ fn results(result: &SubmissionResult) -> Results {
             max_score,
             status,
             output,
+            tags: scoring.groups.get(name).cloned().into_iter().collect(),
             visibility: visibility(name),
         });
     }
+    let score = points(earned);
     Results {
-        score: scoring.earned(&result.cases),
-        output: summary(result),
+        score,
+        output: summary(result, score),
         visibility: Visibility::Visible,
         stdout_visibility: Visibility::Hidden,
         tests,
@@ -118,8 +186,9 @@ fn case_output(case: &CaseResult) -> String {
     text
 }
 
-/// The one line about the whole submission: the verdict, the cases passed, the points.
-fn summary(result: &SubmissionResult) -> String {
+/// The one line about the whole submission: the verdict, the cases passed, the points
+/// (`score`, the tests' sum).
+fn summary(result: &SubmissionResult, score: f64) -> String {
     let verdict = result.verdict();
     let mut line = format!(
         "{} {}/{} passed",
@@ -135,12 +204,25 @@ fn summary(result: &SubmissionResult) -> String {
         line.push_str(&first.name);
     }
     if verdict != Verdict::CompileError || result.scoring.points.is_some() {
-        let _ = write!(
-            line,
-            "; {} of {} points",
-            result.scoring.earned(&result.cases),
-            cents(result.scoring.most())
-        );
+        let _ = write!(line, "; {score} of {} points", cents(result.scoring.most()));
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_sum_to_the_whole_to_the_cent() {
+        assert_eq!(share(1000, 3), [334, 333, 333]);
+        assert_eq!(share(100, 4), [25, 25, 25, 25]);
+        assert_eq!(share(2, 3), [1, 1, 0]);
+        for (total, parts) in [(9994, 7), (1, 1), (0, 5), (8250, 69)] {
+            let shares = share(total, parts);
+            assert_eq!(shares.len(), parts);
+            assert_eq!(shares.iter().sum::<i64>(), total);
+            assert!(shares.iter().max().unwrap() - shares.iter().min().unwrap() <= 1);
+        }
+    }
 }

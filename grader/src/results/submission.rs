@@ -128,45 +128,11 @@ impl Scoring {
         }
     }
 
-    /// How many cases group `group` has.
-    fn cases_in(&self, group: &str) -> usize {
-        self.groups.values().filter(|g| *g == group).count()
-    }
-
-    /// What case `name` is worth: its group's points shared equally by the group's cases;
-    /// 1 when no points are given.
-    pub(crate) fn worth(&self, name: &str) -> f64 {
-        let Some(points) = &self.points else {
-            return 1.0;
-        };
-        let Some(group) = self.groups.get(name) else {
-            return 0.0;
-        };
-        let worth = points.get(group).copied().unwrap_or(0.0);
-        worth / self.cases_in(group).max(1) as f64
-    }
-
     /// What the whole folder is worth.
     pub(crate) fn most(&self) -> f64 {
         self.points
             .as_ref()
             .map_or(self.groups.len() as f64, points::most)
-    }
-
-    /// The points earned by `cases` (the results; a case not among them earns nothing):
-    /// each group's share of its `AC` cases ([`points::earned`]), or the number of `AC`
-    /// cases when no points are given.
-    pub(crate) fn earned(&self, cases: &[CaseResult]) -> f64 {
-        let passed = |group: &str| {
-            cases
-                .iter()
-                .filter(|c| c.accepted() && self.groups.get(&c.name).is_some_and(|g| g == group))
-                .count()
-        };
-        match &self.points {
-            Some(points) => points::earned(points, |g| (passed(g), self.cases_in(g))),
-            None => cases.iter().filter(|c| c.accepted()).count() as f64,
-        }
     }
 
     /// Whether case `name` is a sample (every student sees it).
@@ -208,8 +174,6 @@ impl SubmissionResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::case::Figures;
-    use reference::Judgement;
 
     fn scoring(points: Option<Points>) -> Scoring {
         Scoring {
@@ -227,34 +191,19 @@ mod tests {
         }
     }
 
-    fn ac(name: &str) -> CaseResult {
-        CaseResult::new(
-            name,
-            Judgement::accepted(),
-            Figures::default(),
-            Vec::new(),
-            Vec::new(),
-        )
-    }
-
     #[test]
-    fn a_case_is_worth_its_groups_share_and_earns_it_when_ac() {
+    fn the_whole_is_worth_its_groups_points_and_samples_are_known() {
         let s = scoring(Some(Points::from([
             ("sample".to_owned(), 0.0),
             ("a".to_owned(), 10.0),
         ])));
-        assert!((s.worth("a/01") - 10.0 / 3.0).abs() < 1e-9);
-        assert!(s.worth("sample/01").abs() < f64::EPSILON);
         assert!((s.most() - 10.0).abs() < f64::EPSILON);
-        assert!((s.earned(&[ac("a/01"), ac("a/02")]) - 6.67).abs() < 1e-9);
         assert!(s.is_sample("sample/01") && !s.is_sample("a/01"));
     }
 
     #[test]
-    fn without_points_each_case_is_worth_one() {
+    fn without_points_the_whole_is_worth_a_point_a_case() {
         let s = scoring(None);
-        assert!((s.worth("a/02") - 1.0).abs() < f64::EPSILON);
         assert!((s.most() - 4.0).abs() < f64::EPSILON);
-        assert!((s.earned(&[ac("sample/01"), ac("a/03")]) - 2.0).abs() < f64::EPSILON);
     }
 }

@@ -79,9 +79,10 @@ fn documented(results: &Value) -> &Vec<Value> {
         let visibility = test["visibility"].as_str().unwrap();
         assert!(VISIBILITIES.contains(&visibility), "{test}");
     }
+    // The parts sum to the whole, to the cent.
     let score = results["score"].as_f64().unwrap();
     assert!(
-        (score - sum).abs() < 0.05,
+        (score - sum).abs() < 1e-9,
         "{score} is not the tests' {sum}"
     );
     tests
@@ -155,6 +156,49 @@ fn each_case_is_a_test_scored_by_its_groups_points() {
 }
 
 #[test]
+fn a_group_in_thirds_sums_to_its_points_and_each_test_is_tagged_with_its_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    let solved = "bbbb\nbbbb\nbbbb\nbbbb\n";
+    for (name, input, answer) in [
+        ("sample/01", FLIP_SAMPLE, "4\n"),
+        ("secret/t/01", solved, "0\n"),
+        ("secret/t/02", FLIP_SAMPLE, "4\n"),
+        ("secret/t/03", solved, "0\n"),
+    ] {
+        write(&cases, &format!("{name}.in"), input);
+        write(&cases, &format!("{name}.ans"), answer);
+    }
+    let (results, status) = test_of(&cases, &["--points", "sample=0", "--points", "secret/t=10"]);
+    assert_eq!(status, 1);
+    let tests = documented(&results);
+    let max: f64 = tests.iter().map(|t| t["max_score"].as_f64().unwrap()).sum();
+    assert!(
+        (max - 10.0).abs() < 1e-9,
+        "the tests are worth {max}: {results:#}"
+    );
+    let worth: Vec<f64> = tests[1..]
+        .iter()
+        .map(|t| t["max_score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(worth, [3.34, 3.33, 3.33], "{results:#}");
+    // `echo 4` passes the second: the score is its test's.
+    assert_eq!(results["score"], 3.33, "{results:#}");
+    assert!(
+        results["output"]
+            .as_str()
+            .unwrap()
+            .contains("3.33 of 10 points"),
+        "{results:#}"
+    );
+    for test in tests {
+        let name = test["name"].as_str().unwrap();
+        let group = name.rsplit_once('/').unwrap().0;
+        assert_eq!(test["tags"], serde_json::json!([group]), "{test}");
+    }
+}
+
+#[test]
 fn without_points_each_case_is_worth_one_and_the_teacher_picks_the_visibility() {
     let dir = tempfile::tempdir().unwrap();
     let cases = cases(dir.path());
@@ -191,8 +235,10 @@ fn a_compile_error_is_a_failed_build_test_and_every_case_at_zero() {
     assert_eq!(tests.len(), 5);
     assert_eq!(tests[0]["name"], "build");
     assert_eq!(tests[0]["status"], "failed");
+    // The whole message, every line of it, not only its first.
+    let said = tests[0]["output"].as_str().unwrap();
     assert!(
-        tests[0]["output"].as_str().unwrap().contains("error"),
+        said.starts_with("CE: ") && said.contains("error") && said.lines().count() > 1,
         "{results}"
     );
     assert!(
