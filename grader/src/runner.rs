@@ -130,7 +130,7 @@ impl Runner {
         stdin: Input,
         limits: &Limits,
     ) -> Result<Outcome, Fault> {
-        let files = program.staging.path();
+        let files = program.staging.path()?;
         let job = Job {
             argv: program.argv_in(&self.worker.files_dir(files), limits.memory),
             files,

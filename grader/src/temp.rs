@@ -46,6 +46,15 @@ pub(crate) fn dir(name: &str) -> io::Result<tempfile::TempDir> {
     Ok(dir)
 }
 
+/// A path `NAME-N` inside this process's folder that nothing holds yet, for a folder made
+/// later (or never): the folder is this process's alone, and `N` counts up, so no other
+/// name there is the same (those of [`dir`] have six random characters).
+pub(crate) fn reserve(name: &str) -> io::Result<PathBuf> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(root()?.join(format!("{name}-{n}")))
+}
+
 /// This process's folder, made (and the folders of graders that are gone removed) on
 /// first use.
 fn root() -> io::Result<PathBuf> {

@@ -12,7 +12,7 @@ use super::lookup::{Located, interpreter, resolve, run_path};
 use super::naming::{Names, PROGRAM};
 use super::program::{Built, Options, Program, Submission};
 use super::setup::not_installed;
-use super::staging::{copy_readable, stage_command, stage_dir, write_readable};
+use super::staging::{Staging, stage_bytes, stage_command, stage_copy};
 use crate::files;
 use crate::status::Fault;
 
@@ -32,7 +32,7 @@ pub(crate) fn build_one(
 
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
 fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
-    let staging = stage_dir()?;
+    let mut staging = Staging::reserve()?;
     // The language table's entry, for a source: what its runs need beyond the command.
     let (argv, language, cached, entry) = match submission {
         Submission::Command(line) => {
@@ -40,7 +40,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                 .filter(|w| !w.is_empty())
                 .ok_or_else(|| Fault::Usage(format!("--cmd {line:?}: not a command line")))?;
             (
-                stage_command(words, staging.path())?,
+                stage_command(words, &mut staging)?,
                 "command".to_owned(),
                 false,
                 None,
@@ -57,7 +57,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
             let chosen = language_of(path, options)?;
             match chosen {
                 Some((name, language)) => {
-                    match from_source(path, (name, language), options, staging.path())? {
+                    match from_source(path, (name, language), options, &mut staging)? {
                         Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
                         Err(message) => {
                             return Ok(Built::CompileError {
@@ -68,8 +68,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                     }
                 }
                 None if executable(&metadata) => {
-                    let program = staging.path().join(PROGRAM);
-                    copy_readable(path, &program)?;
+                    let program = stage_copy(&mut staging, PROGRAM, path);
                     (
                         vec![program.to_string_lossy().into_owned()],
                         "executable".to_owned(),
@@ -89,12 +88,15 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
         }
     };
     let mut argv = argv;
-    argv[0] = resolve(&argv[0], &run_path())?;
+    // A staged program is there once the folder is made; anything else must be now.
+    if !Path::new(&argv[0]).starts_with(staging.planned()) {
+        argv[0] = resolve(&argv[0], &run_path())?;
+    }
     let found = PathBuf::from(&argv[0]);
     // A staged program needs nothing of the machine. A language's interpreter runs from
     // where it really is (past a pyenv or asdf shim); a `--cmd` program runs as it was
     // named, with the links on the way and its installation shown.
-    let toolchain = if found.starts_with(staging.path()) {
+    let toolchain = if found.starts_with(staging.planned()) {
         Vec::new()
     } else if let Some(language) = entry {
         let located = interpreter(&found, &probe_args(language));
@@ -122,7 +124,7 @@ fn from_source(
     path: &Path,
     (name, language): (&str, &Language),
     options: &Options<'_>,
-    staging: &Path,
+    staging: &mut Staging,
 ) -> Result<Result<(Vec<String>, bool), String>, Fault> {
     let bytes = files::read_capped(path)?;
     let names = match Names::of(path, &bytes, language) {
@@ -146,21 +148,23 @@ fn from_source(
         }
         None => (None, false),
     };
-    let src = staging.join(&names.source);
+    let src = staging.planned().join(&names.source);
     if language.run.iter().any(|w| w.contains(languages::SRC)) {
-        write_readable(&bytes, &src)?;
+        stage_bytes(staging, &names.source, bytes);
     }
-    let program = staging.join(PROGRAM);
+    let program = staging.planned().join(PROGRAM);
     if let Some(out) = &out {
-        copy_readable(out, &program)?;
+        stage_copy(staging, PROGRAM, out);
     }
     let mut argv: Vec<String> = language
         .run
         .iter()
         .map(|w| names.fill(w, &src.to_string_lossy(), &program.to_string_lossy()))
         .collect();
-    argv[0] = resolve(&argv[0], &run_path())
-        .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
+    if !Path::new(&argv[0]).starts_with(staging.planned()) {
+        argv[0] = resolve(&argv[0], &run_path())
+            .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
+    }
     Ok(Ok((argv, cached)))
 }
 

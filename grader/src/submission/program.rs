@@ -10,7 +10,6 @@ use super::compile::{default_cache, hex};
 use super::languages::Languages;
 use super::naming;
 use crate::exec::sandbox::Tier;
-use crate::files;
 use crate::status::Fault;
 
 /// What the user asked to grade.
@@ -78,7 +77,7 @@ pub(crate) struct Program {
     pub(crate) compiled: bool,
     /// The staging folder: the program's files (a compiled program, a source for an
     /// interpreter, the files a `--cmd` line names), and nothing else.
-    pub(crate) staging: tempfile::TempDir,
+    pub(crate) staging: super::staging::Staging,
     /// Folders outside the system's its interpreter needs (a pyenv installation): a box
     /// shows them read-only.
     pub(crate) toolchain: Vec<PathBuf>,
@@ -93,7 +92,7 @@ impl Program {
     /// Its command line for a run with `memory` bytes of memory, with the staging
     /// folder's paths under `files` instead (where a box shows them).
     pub(crate) fn argv_in(&self, files: &Path, memory: u64) -> Vec<String> {
-        let staging = self.staging.path();
+        let staging = self.staging.planned();
         self.argv
             .iter()
             .map(|word| match Path::new(word).strip_prefix(staging) {
@@ -111,24 +110,13 @@ impl Program {
     pub(crate) fn hash(&self) -> Result<String, Fault> {
         let mut hash = Sha256::new();
         hash.update(self.language.as_bytes());
-        let staging = self.staging.path();
+        let staging = self.staging.planned();
         for word in &self.argv {
             let shape = word.replace(&*staging.to_string_lossy(), "{staging}");
             hash.update((shape.len() as u64).to_le_bytes());
             hash.update(shape.as_bytes());
         }
-        let mut names: Vec<_> = std::fs::read_dir(staging)
-            .map_err(|e| files::cannot(staging, "read", &e))?
-            .flatten()
-            .filter(|e| e.path().is_file())
-            .map(|e| e.path())
-            .collect();
-        names.sort();
-        for path in names {
-            let bytes = std::fs::read(&path).map_err(|e| files::cannot(&path, "read", &e))?;
-            hash.update((bytes.len() as u64).to_le_bytes());
-            hash.update(&bytes);
-        }
+        self.staging.hash_files(&mut hash)?;
         Ok(hex(&hash.finalize()))
     }
 }

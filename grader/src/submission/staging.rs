@@ -1,10 +1,131 @@
 //! The staging folder a program runs from: readable by the unprivileged user it may run
 //! as, holding the program's own files (a compiled program, a source for its interpreter,
 //! the files a `--cmd` line names) and nothing else of the machine.
+//!
+//! It is made when a run first needs it ([`Staging::path`]): its path is reserved when
+//! the program is built, and what goes in it is noted. A batch's rerun finds most
+//! students' runs in its journal and makes no folder for them: making a folder and
+//! copying the program for each of 3,000 students was half of such a rerun here (an
+//! ext4 folder's inode, where many were just deleted, is slow to find).
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use sha2::Digest;
+
+/// A program's staging folder: its path, what goes in it, and whether it was made.
+#[derive(Debug)]
+pub(crate) struct Staging {
+    /// Where it is, or will be (reserved in this process's temp folder).
+    path: PathBuf,
+    /// Its files: each one's name in it, and where its bytes come from.
+    files: Vec<(String, Part)>,
+    /// The folder, once made; why not, if it could not be.
+    made: OnceLock<Result<(), String>>,
+}
+
+/// Where a staged file's bytes come from.
+#[derive(Debug)]
+enum Part {
+    /// A file of the machine (a compiled program in the cache, a `--cmd` file), copied
+    /// with its executable bit.
+    Copy(PathBuf),
+    /// Bytes read already (a source for its interpreter), readable by all.
+    Bytes(Vec<u8>),
+}
+
+impl Staging {
+    /// A staging folder to be, with nothing in it yet.
+    pub(crate) fn reserve() -> Result<Staging, Fault> {
+        let path = crate::temp::reserve("staged")
+            .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))?;
+        Ok(Staging {
+            path,
+            files: Vec::new(),
+            made: OnceLock::new(),
+        })
+    }
+
+    /// Where it is, or will be: for command lines, before it is made.
+    pub(crate) fn planned(&self) -> &Path {
+        &self.path
+    }
+
+    /// Notes the file `name`, a copy of `from`; its path in the folder.
+    fn copy(&mut self, name: &str, from: &Path) -> PathBuf {
+        self.files
+            .push((name.to_owned(), Part::Copy(from.to_path_buf())));
+        self.path.join(name)
+    }
+
+    /// Notes the file `name`, holding `bytes`; its path in the folder.
+    fn bytes(&mut self, name: &str, bytes: Vec<u8>) -> PathBuf {
+        self.files.push((name.to_owned(), Part::Bytes(bytes)));
+        self.path.join(name)
+    }
+
+    /// Whether a file `name` is noted already.
+    fn holds(&self, name: &str) -> bool {
+        self.files.iter().any(|(n, _)| n == name)
+    }
+
+    /// The folder, made (mode 0755, its files readable by all) when first asked for.
+    pub(crate) fn path(&self) -> Result<&Path, Fault> {
+        let made = self
+            .made
+            .get_or_init(|| self.make().map_err(|e| e.to_string()));
+        match made {
+            Ok(()) => Ok(&self.path),
+            Err(why) => Err(Fault::Internal(format!(
+                "cannot create a staging folder: {why}"
+            ))),
+        }
+    }
+
+    fn make(&self) -> Result<(), Fault> {
+        fs::create_dir(&self.path).map_err(|e| files::cannot(&self.path, "create", &e))?;
+        fs::set_permissions(&self.path, fs::Permissions::from_mode(0o755))
+            .map_err(|e| files::cannot(&self.path, "create", &e))?;
+        for (name, part) in &self.files {
+            let to = self.path.join(name);
+            match part {
+                Part::Copy(from) => copy_readable(from, &to)?,
+                Part::Bytes(bytes) => write_readable(bytes, &to)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Feeds `hash` each file in name order, as its length then its bytes: the same
+    /// whether or not the folder was made.
+    pub(crate) fn hash_files(&self, hash: &mut sha2::Sha256) -> Result<(), Fault> {
+        let mut files: Vec<&(String, Part)> = self.files.iter().collect();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, part) in files {
+            let read;
+            let bytes: &[u8] = match part {
+                Part::Copy(from) => {
+                    read = fs::read(from).map_err(|e| files::cannot(from, "read", &e))?;
+                    &read
+                }
+                Part::Bytes(bytes) => bytes,
+            };
+            hash.update((bytes.len() as u64).to_le_bytes());
+            hash.update(bytes);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if matches!(self.made.get(), Some(Ok(()))) {
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
+}
 
 use crate::exec::sandbox::in_system_folders;
 use crate::files;
@@ -14,7 +135,10 @@ use crate::status::Fault;
 /// script, a data file) copied into the staging folder and named there: a box shows the
 /// program nothing else of the machine. Programs of the system (`python3`) stay as they
 /// are.
-pub(super) fn stage_command(words: Vec<String>, staging: &Path) -> Result<Vec<String>, Fault> {
+pub(super) fn stage_command(
+    words: Vec<String>,
+    staging: &mut Staging,
+) -> Result<Vec<String>, Fault> {
     let mut staged = Vec::with_capacity(words.len());
     for (i, word) in words.into_iter().enumerate() {
         let path = Path::new(&word);
@@ -31,33 +155,44 @@ pub(super) fn stage_command(words: Vec<String>, staging: &Path) -> Result<Vec<St
         let name = path
             .file_name()
             .map_or_else(|| format!("file-{i}"), |n| n.to_string_lossy().into_owned());
-        let to = staging.join(&name);
-        if to.exists() {
+        if staging.holds(&name) {
             return Err(Fault::Usage(format!(
                 "--cmd: two files named `{name}`; give them different names"
             )));
         }
-        copy_readable(path, &to)?;
+        // Read now, so that a file that cannot be read is the call's fault at once.
+        fs::File::open(path).map_err(|e| files::cannot(path, "read", &e))?;
+        let to = staging.copy(&name, &absolute);
         staged.push(to.to_string_lossy().into_owned());
     }
     Ok(staged)
 }
 
-/// A staging folder any user can enter: programs may run as a worker's own uid.
-pub(crate) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
+/// A folder any user can enter, for a compile's copy of its source.
+pub(super) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
     crate::temp::dir("run")
         .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))
 }
 
+/// Notes the compiled program `out` as the staged file `name`; its path.
+pub(super) fn stage_copy(staging: &mut Staging, name: &str, out: &Path) -> PathBuf {
+    staging.copy(name, out)
+}
+
+/// Notes `bytes` as the staged file `name`; its path.
+pub(super) fn stage_bytes(staging: &mut Staging, name: &str, bytes: Vec<u8>) -> PathBuf {
+    staging.bytes(name, bytes)
+}
+
 /// Writes `bytes` to `to`, readable by all.
-pub(super) fn write_readable(bytes: &[u8], to: &Path) -> Result<(), Fault> {
+fn write_readable(bytes: &[u8], to: &Path) -> Result<(), Fault> {
     fs::write(to, bytes).map_err(|e| files::cannot(to, "write", &e))?;
     fs::set_permissions(to, fs::Permissions::from_mode(0o644))
         .map_err(|e| files::cannot(to, "write", &e))
 }
 
 /// Copies `from` to `to`, readable (and, when `from` is executable, executable) by all.
-pub(super) fn copy_readable(from: &Path, to: &Path) -> Result<(), Fault> {
+fn copy_readable(from: &Path, to: &Path) -> Result<(), Fault> {
     // A hard link is free, but would let the run change the cached file's mode.
     fs::copy(from, to).map_err(|e| files::cannot(from, "copy", &e))?;
     let executable = fs::metadata(from).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
