@@ -94,10 +94,12 @@ impl Builds for Builder<'_> {
 }
 
 /// Builds every student on `jobs` worker threads; the builds in the students' order.
+/// `built` is told how many are built, as each is (on the calling thread).
 pub(crate) fn build_all<B: Builds>(
     builder: &B,
     students: &[Student],
     jobs: usize,
+    built: &mut dyn FnMut(usize),
 ) -> Vec<Build<B::Program>> {
     let tasks = |n: u64| usize::try_from(n).ok().filter(|&s| s < students.len());
     let schedule = pool::Schedule {
@@ -110,13 +112,16 @@ pub(crate) fn build_all<B: Builds>(
         .map(|_| BuildJob { builder, students })
         .collect();
     let mut builds: Vec<Option<Build<B::Program>>> = students.iter().map(|_| None).collect();
-    let built = pool::run(&mut workers, &schedule, |event| {
+    let mut done = 0;
+    let ran = pool::run(&mut workers, &schedule, |event| {
         if let pool::Event::Finished { index, output, .. } = event {
             builds[index as usize] = Some(output);
+            done += 1;
+            built(done);
         }
         Ok(())
     });
-    built.unwrap_or_else(|never| match never {});
+    ran.unwrap_or_else(|never| match never {});
     builds
         .into_iter()
         .map(|b| b.unwrap_or_else(|| Build::Error("grader fault: never built".to_owned())))

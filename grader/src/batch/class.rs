@@ -63,7 +63,7 @@ pub(crate) fn grade_class(
         choices: &batch.choices,
         missing: &batch.missing,
     };
-    let builds = build::build_all(&builder, students, batch.jobs);
+    let builds = build::build_all(&builder, students, batch.jobs, &mut |n| progress.built(n));
     // A build the stopping cut short is no student's result.
     crate::interrupt::check()?;
     let class = Class {

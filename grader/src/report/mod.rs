@@ -11,6 +11,7 @@ pub(crate) mod html;
 pub(crate) mod human;
 pub(crate) mod json;
 pub(crate) mod junit;
+pub(crate) mod pace;
 pub(crate) mod progress;
 pub(crate) mod style;
 pub(crate) mod tables;

@@ -49,13 +49,17 @@ impl Progress {
     }
 }
 
-/// The progress of `grader batch`: on a terminal a bar (runs done, runs per second, ETA,
-/// students done and failing); otherwise a plain line per finished student.
+/// The progress of `grader batch`: on a terminal a line while submissions are built, then
+/// a bar (runs done, their recent pace and the time left at it, students done and
+/// failing); otherwise a plain line per finished student.
 #[derive(Debug)]
 pub(crate) struct BatchProgress {
     bar: Option<indicatif::ProgressBar>,
     students: usize,
     done: usize,
+    /// When the runs started.
+    started: std::time::Instant,
+    pace: super::pace::Pace,
 }
 
 impl BatchProgress {
@@ -64,33 +68,62 @@ impl BatchProgress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} runs  {per_sec}  ETA {eta}  {msg}",
-                )
-                .expect("a valid template"),
+                indicatif::ProgressStyle::with_template("{msg}").expect("a valid template"),
             );
+            // At once: a cold compile cache takes a while before the first run.
+            bar.set_message(format!("building the submissions: 0/{students}"));
+            bar.enable_steady_tick(TICK);
             bar
         });
         BatchProgress {
             bar,
             students,
             done: 0,
+            started: std::time::Instant::now(),
+            pace: super::pace::Pace::default(),
+        }
+    }
+
+    /// `built` of the class's submissions are built (compiled, or found in the cache).
+    pub(crate) fn built(&mut self, built: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!(
+                "building the submissions: {built}/{}",
+                self.students
+            ));
         }
     }
 
     /// The runs to make are known.
     pub(crate) fn start(&mut self, runs: usize) {
+        self.started = std::time::Instant::now();
         if let Some(bar) = &self.bar {
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} runs  {msg}")
+                    .expect("a valid template"),
+            );
             bar.set_length(runs as u64);
+            bar.set_position(0);
+            bar.set_message(format!("0/{} students", self.students));
         }
     }
 
     /// One run finished; `failing` students have a failing case so far.
     pub(crate) fn run_done(&mut self, failing: usize) {
+        self.pace.done(self.started.elapsed());
         if let Some(bar) = &self.bar {
             bar.inc(1);
+            let left = bar.length().unwrap_or(0).saturating_sub(bar.position());
+            let pace = match (self.pace.rate(), self.pace.time_left(left)) {
+                (Some(rate), Some(time)) => format!(
+                    "{}  ETA {}  ",
+                    super::pace::rate(rate),
+                    super::pace::left(time)
+                ),
+                _ => String::new(),
+            };
             bar.set_message(format!(
-                "{}/{} students, {failing} failing",
+                "{pace}{}/{} students, {failing} failing",
                 self.done, self.students
             ));
         }

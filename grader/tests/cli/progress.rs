@@ -73,6 +73,7 @@ impl Scene {
             "slowcc",
             format!(
                 "#!/bin/sh\n\
+                 [ \"$1\" = --version ] && echo slowcc 1 && exit 0\n\
                  while [ ! -e '{}/gate-compile' ]; do sleep 0.02; done\n\
                  cp \"$1\" \"$2\" && chmod 755 \"$2\"\n",
                 self.path().display()
@@ -355,6 +356,45 @@ fn test_on_a_terminal_shows_the_header_before_compiling_and_says_it_compiles() {
     assert!(lines[0].contains("zero.sl (slow; 2 cases;"), "{lines:#?}");
     assert_eq!(lines[1], "  compiled", "{lines:#?}");
     assert!(lines[2].starts_with("  AC   01 "), "{lines:#?}");
+}
+
+#[test]
+fn batch_on_a_terminal_says_it_builds_before_the_first_run_then_counts_the_runs() {
+    let scene = Scene::new();
+    let config = scene.slow_compiler();
+    for name in ["ann", "bob"] {
+        fs::create_dir_all(scene.path().join("class")).unwrap();
+        fs::copy(
+            scene.path().join("zero.sl"),
+            scene.path().join(format!("class/{name}.sl")),
+        )
+        .unwrap();
+    }
+    let args: Vec<String> = [
+        "batch",
+        "flip",
+        &scene.path().join("class").display().to_string(),
+        "--cases",
+        &scene.path().join("cases").display().to_string(),
+        "--out",
+        &scene.path().join("book").display().to_string(),
+        "--config",
+        config.to_str().unwrap(),
+        "--sandbox",
+        "none",
+        "--jobs",
+        "1",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let mut screen = scene.start(&args, true, &[("NO_COLOR", "1")]);
+    // The compiler waits at its gate: the line says so, before any run.
+    screen.until("building the submissions: 0/2");
+    scene.open("gate-compile");
+    let (status, screen) = screen.finish();
+    assert_eq!(status, 0, "{screen}");
+    assert!(plain(&screen).contains("/4 runs"), "{screen}");
 }
 
 #[test]
