@@ -115,6 +115,6 @@ mod tests {
         assert_eq!(rate(0.254), "0.25 runs/s");
         assert_eq!(left(Duration::from_secs(45)), "45s");
         assert_eq!(left(Duration::from_secs(293)), "4m 53s");
-        assert_eq!(left(Duration::from_secs(3720)), "1h 02m");
+        assert_eq!(left(Duration::from_mins(62)), "1h 02m");
     }
 }
