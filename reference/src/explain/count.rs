@@ -93,7 +93,14 @@ impl Facts {
                 let verb = if n == 1 { "solves" } else { "solve" };
                 format!("no {} {verb} this board; the minimum is {m}", self.steps(n))
             }
-            (Count::Impossible, Said::Moves(_)) => self.impossible.clone(),
+            // The one thing wrong, once, with the exact text: a proof that the board cannot
+            // be solved is no help to a student who knew it and wrote `impossible` or `-1`,
+            // nor a line for each such case of a student who never prints the word.
+            (Count::Impossible, Said::Moves(_) | Said::Unreadable) => format!(
+                "this board cannot be solved, and the answer for that is `Impossible`, written \
+                 exactly so; you printed {}",
+                printed(output)
+            ),
             // Not an answer at all (or, defensively, the right one): the checker's message
             // says what was expected, and the statement why.
             _ => format!("{}; {}", judgement.message, self.statement()),
@@ -101,9 +108,54 @@ impl Facts {
     }
 }
 
+/// What a program printed, as a reason quotes it: its first line, trimmed and cut short.
+fn printed(output: &[u8]) -> String {
+    let Ok(text) = as_text(output) else {
+        return "bytes that are not text".to_owned();
+    };
+    let line = text.trim().lines().next().unwrap_or("").trim();
+    if line.is_empty() {
+        return "nothing".to_owned();
+    }
+    let cut: String = line.chars().take(40).collect();
+    if cut.len() < line.len() {
+        format!("`{cut}…`")
+    } else {
+        format!("`{cut}`")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unsolvable_board_answered_otherwise_is_told_the_exact_word_once() {
+        let facts = Facts {
+            answer: Count::Impossible,
+            noun: ("press", "presses"),
+            listing: String::new(),
+            solved: String::new(),
+            impossible: "a long proof".to_owned(),
+        };
+        let judgement = Judgement::wrong("expected `Impossible`, got `impossible`");
+        for (output, shown) in [
+            (&b"impossible\n"[..], "`impossible`"),
+            (b"-1\n", "`-1`"),
+            (b"17\n", "`17`"),
+            (b"\n", "nothing"),
+        ] {
+            let reason = facts.reason(output, &judgement);
+            assert_eq!(
+                reason,
+                format!(
+                    "this board cannot be solved, and the answer for that is `Impossible`, \
+                     written exactly so; you printed {shown}"
+                )
+            );
+            assert!(!reason.contains("a long proof"));
+        }
+    }
 
     #[test]
     fn outputs_are_read_as_one_answer_token() {
