@@ -92,6 +92,11 @@ fn verify(board: Row, k: usize, items: &[(usize, &str)]) -> Result<(), String> {
         ));
     }
     if let Some(&(line, extra)) = items.get(k + 1) {
+        // The first bad line is the one named (docs/judging.md): a row split across lines
+        // is a line that is not a row long before the pieces run past the count.
+        if let Some(fault) = replayed.fault.as_ref().filter(|f| f.line < line) {
+            return Err(fault.message());
+        }
         return Err(format!(
             "expected {k} rows after the count, got {}: line {line} ({}) is extra",
             replayed.printed,
@@ -310,6 +315,13 @@ mod tests {
         assert_eq!(
             message("WOB", "3\nOWB\nBWO\nBOW\n\n\nBOW\n"),
             "expected 3 rows after the count, got 4: line 7 (`BOW`) is extra"
+        );
+        // Rows split across lines: the first line that is not a row is named, not the
+        // pieces past the count further down.
+        assert_eq!(
+            message("WOB", "3\nO WB\nB WO\nB OW\n"),
+            "line 2: `O` is not a row: expected `W`, `B` or `O`, found the end of the line (a \
+             row holds 3 cells)"
         );
         assert_eq!(
             message("WOB", "3\nOWB\nBWO\nBWO\u{200b}\n"),
