@@ -620,6 +620,30 @@ fn a_student_found_but_not_gradable_has_a_row_in_every_gradebook_form() {
         assert!(xml.contains(&format!("name=\"{name}\"")), "{xml}");
     }
     assert!(html.contains("3 students"), "the page counts every student");
+    // The scores of those graded, and each student's first failure in the table.
+    assert!(
+        html.contains("Mean 50.0%, median 50.0% over 1 graded student; 2 not graded."),
+        "{html}"
+    );
+    let bob_first = student(&book, "bob")["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["verdict"] != "AC")
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        html.contains(&format!(
+            "<td class=\"first\" data-key=\"WA {bob_first}\">WA {bob_first}</td>"
+        )),
+        "{html}"
+    );
+    assert!(
+        html.contains("several entry files: main.cpp, main.py (choose one with --entry)</td>"),
+        "a student not graded says why in the table: {html}"
+    );
 }
 
 #[test]

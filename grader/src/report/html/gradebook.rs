@@ -36,6 +36,7 @@ pub(crate) fn page(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
                     (limits.memory_kib / 1024) " MiB memory, " (limits.output_kib / 1024) " MiB output."
                 } "\n"
                 (histogram(book))
+                (scores(book))
                 (students(book))
                 (groups::matrix(book))
                 (failures::section(book))
@@ -80,6 +81,83 @@ fn histogram(book: &Gradebook) -> Markup {
     }
 }
 
+/// How the graded students' scores spread: their mean and median, and how many fall in each
+/// tenth (the last holds only 100%), with bars as the verdicts have. Students who could not
+/// be graded are counted apart: they have no score.
+fn scores(book: &Gradebook) -> Markup {
+    let mut graded: Vec<f64> = book
+        .students
+        .iter()
+        .filter(|s| s.verdict != Mark::NotGraded)
+        .map(|s| s.score)
+        .collect();
+    graded.sort_by(f64::total_cmp);
+    if graded.is_empty() {
+        return html! {};
+    }
+    let (mean, median) = mean_and_median(&graded);
+    let mut bins = [0usize; 11];
+    for score in &graded {
+        // 100% alone in the last bin; 95.5% in the tenth that starts at 90.
+        let bin = if *score >= 100.0 {
+            10
+        } else {
+            ((score.max(0.0) / 10.0) as usize).min(9)
+        };
+        bins[bin] += 1;
+    }
+    let most = bins.iter().copied().max().unwrap_or(1).max(1);
+    let ungraded = book.students.len() - graded.len();
+    html! {
+        h2 { "Scores" } "\n"
+        p #score-summary {
+            "Mean " (format!("{mean:.1}%")) ", median " (format!("{median:.1}%"))
+            " over " (graded.len()) @if graded.len() == 1 { " graded student" } @else { " graded students" }
+            @if ungraded > 0 { "; " (ungraded) " not graded" }
+            "."
+        } "\n"
+        table #scores {
+            @for (i, n) in bins.iter().enumerate() {
+                tr {
+                    td {
+                        @if i == 10 { "100%" } @else { (i * 10) "–" (i * 10 + 9) "%" }
+                    }
+                    td.num { (n) }
+                    td { span.bar.AC style={ "width:" (n * 20 / most) "em" } {} }
+                } "\n"
+            }
+        } "\n"
+    }
+}
+
+/// The mean and the median of `sorted` (not empty).
+fn mean_and_median(sorted: &[f64]) -> (f64, f64) {
+    let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
+    let mid = sorted.len() / 2;
+    let median = if sorted.len() % 2 == 1 {
+        sorted[mid]
+    } else {
+        f64::midpoint(sorted[mid - 1], sorted[mid])
+    };
+    (mean, median)
+}
+
+/// What a student's first failure is, for the students' table: the first failing case and
+/// its verdict, the compile error's first line, or why it could not be graded; empty for
+/// all `AC`.
+fn first_failure(s: &crate::results::gradebook::StudentReport) -> String {
+    if let Some(message) = &s.compile_error {
+        return format!("CE: {}", crate::submission::diagnosis::summary(message));
+    }
+    if let Some(error) = &s.error {
+        return error.clone();
+    }
+    s.failures()
+        .next()
+        .map(|case| format!("{} {}", case.verdict.code(), case.name))
+        .unwrap_or_default()
+}
+
 /// The students' table, sortable by any column (each cell's sort key is its `data-key`).
 fn students(book: &Gradebook) -> Markup {
     html! {
@@ -94,6 +172,7 @@ fn students(book: &Gradebook) -> Markup {
                         th.sortable.num { "Points (of " (crate::cases::points::most(points)) ")" }
                     }
                     th.sortable.num { "Passed" }
+                    th.sortable { "First failure" }
                     th.sortable { "Language" }
                     th.sortable { "Submission" }
                 }
@@ -108,11 +187,26 @@ fn students(book: &Gradebook) -> Markup {
                             td.num data-key=(s.points.unwrap_or_default()) { (s.points.unwrap_or_default()) }
                         }
                         td.num data-key=(s.passed) { (s.passed) "/" (s.total) }
+                        @let first = first_failure(s);
+                        td.first data-key=(first) { (first) }
                         td data-key=(s.language) { (s.language) }
                         td data-key=(s.submission) { code { (s.submission) } }
                     } "\n"
                 }
             }
         } "\n"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mean_and_median;
+
+    #[test]
+    fn the_mean_and_median_of_scores() {
+        assert_eq!(mean_and_median(&[50.0]), (50.0, 50.0));
+        assert_eq!(mean_and_median(&[0.0, 50.0, 100.0]), (50.0, 50.0));
+        let (mean, median) = mean_and_median(&[10.0, 20.0, 90.0, 100.0]);
+        assert!((mean - 55.0).abs() < 1e-9 && (median - 55.0).abs() < 1e-9);
     }
 }
