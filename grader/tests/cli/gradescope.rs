@@ -2,7 +2,7 @@
 //! against the fields, types and values its documentation allows
 //! (<https://gradescope-autograders.readthedocs.io/en/latest/specs/>); points per group;
 //! the visibility of secret cases; a compile error; and the README's `run_autograder`
-//! command line, run as written with its paths moved into a temporary folder.
+//! script, run as written with its paths moved into a temporary folder.
 
 use std::fs;
 use std::path::Path;
@@ -269,56 +269,75 @@ fn gradescope_is_refused_by_fuzz_and_a_points_rule_must_name_a_group() {
 }
 
 /// The README's block marked `bash run_autograder`, and its `grader test` line.
-fn readme_command() -> String {
+/// The README's `run_autograder`, whole.
+fn readme_script() -> String {
     let readme = fs::read_to_string(repo().join("README.md")).unwrap();
     let start = readme
         .find("```bash run_autograder\n")
         .expect("the README shows run_autograder");
-    let block = &readme[start..];
-    let block = &block[..block[3..].find("```").unwrap()];
-    block
-        .lines()
-        .find(|l| l.starts_with("grader test "))
-        .expect("run_autograder calls grader test")
-        .to_owned()
+    let block = &readme[start + "```bash run_autograder\n".len()..];
+    block[..block.find("```").unwrap()].to_owned()
+}
+
+/// Runs the README's `run_autograder` as written, with `/autograder` moved to a folder of
+/// its own holding `submission` (the files `uploaded`, as named) and the repository as
+/// `source`, and `grader` found where `setup.sh` installs it (`$HOME/.cargo/bin`); the
+/// script's exit status and the `results.json` it left.
+fn run_autograder(uploaded: &[(&str, &Path)]) -> (i32, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("autograder");
+    for sub in ["submission", "results"] {
+        fs::create_dir_all(root.join(sub)).unwrap();
+    }
+    std::os::unix::fs::symlink(repo(), root.join("source")).unwrap();
+    for (name, from) in uploaded {
+        fs::copy(from, root.join("submission").join(name)).unwrap();
+    }
+    let home = dir.path().join("home");
+    fs::create_dir_all(home.join(".cargo/bin")).unwrap();
+    std::os::unix::fs::symlink(
+        assert_cmd::cargo::cargo_bin("grader"),
+        home.join(".cargo/bin/grader"),
+    )
+    .unwrap();
+    let script = readme_script().replace("/autograder/", &format!("{}/", root.display()));
+    let status = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .env("HOME", &home)
+        .env("TMPDIR", dir.path())
+        .status()
+        .unwrap();
+    let results = fs::read(root.join("results/results.json"))
+        .unwrap_or_else(|e| panic!("no results.json: {e}"));
+    (
+        status.code().unwrap_or(-1),
+        serde_json::from_slice(&results).unwrap(),
+    )
 }
 
 #[test]
-fn the_readmes_run_autograder_writes_a_valid_results_json() {
-    let line = readme_command();
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("autograder");
-    let line = line.replace("/autograder/", &format!("{}/", root.display()));
-    // `grader test ... || status=$?`: the command is what comes before the shell's `||`.
-    let command = line.split(" || ").next().unwrap();
-    let words: Vec<&str> = command.split_whitespace().collect();
-    assert_eq!(&words[..2], ["grader", "test"]);
-    let submission = words
-        .iter()
-        .find(|w| w.contains("/submission/"))
-        .expect("a submission");
-    // A classic wrong flip solution stands for the student's file.
-    let extension = Path::new(submission).extension().unwrap().to_str().unwrap();
-    let example = fs::read_dir(repo().join("examples").join(words[2]))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.extension().is_some_and(|e| e == extension) && p.to_str().unwrap().contains("wa_")
-        })
-        .expect("a wrong example in the submission's language");
-    let submission = Path::new(submission);
-    fs::create_dir_all(submission.parent().unwrap()).unwrap();
-    fs::copy(example, submission).unwrap();
-    fs::create_dir_all(root.join("results")).unwrap();
-    grader()
-        .current_dir(repo())
-        .args(&words[1..])
-        .args(["--jobs", "2", "--wall-limit", "60"])
-        .assert()
-        .code(1);
-    let results: Value =
-        serde_json::from_slice(&fs::read(root.join("results/results.json")).unwrap()).unwrap();
+fn the_readmes_run_autograder_grades_any_one_file_and_explains_a_refusal() {
+    let wrong = repo().join("examples/flip/wa_one_colour.py");
+    // Whatever the student named the file.
+    let (status, results) = run_autograder(&[("my flip answer.py", &wrong)]);
+    assert_eq!(status, 0, "{results}");
     let tests = documented(&results);
     assert!(tests.iter().any(|t| t["status"] == "failed"), "{results}");
     assert!(tests.iter().any(|t| t["status"] == "passed"), "{results}");
+    // Two files, or a file the grader refuses: a results.json that says why, score 0.
+    let (status, results) = run_autograder(&[("a.py", &wrong), ("b.py", &wrong)]);
+    assert_eq!(status, 0);
+    assert_eq!(results["score"], 0);
+    assert_eq!(
+        results["output"],
+        "Upload exactly one source file (found 2)."
+    );
+    let (status, results) = run_autograder(&[("answer.txt", &wrong)]);
+    assert_eq!(status, 0);
+    assert_eq!(results["score"], 0);
+    let said = results["output"].as_str().unwrap();
+    assert!(
+        said.starts_with("Not graded: grader: error: ") && said.contains("unknown extension"),
+        "{said}"
+    );
 }
