@@ -153,7 +153,11 @@ fn from_source(
         stage_bytes(staging, &names.source, bytes);
     }
     let program = staging.planned().join(PROGRAM);
-    if let Some(out) = &out {
+    // What a compile made runs when the run command names it (a check of the syntax, as
+    // Python's, makes nothing the run reads).
+    if let Some(out) = &out
+        && language.run.iter().any(|w| w.contains(languages::OUT))
+    {
         stage_copy(staging, PROGRAM, out);
     }
     let mut argv: Vec<String> = language

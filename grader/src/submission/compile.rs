@@ -476,7 +476,14 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
     if let Some(t) = known.lock().expect("not poisoned").get(&cache_key) {
         return Ok(t.clone());
     }
-    let search = compile_path();
+    // A check run by the language's own interpreter (Python's syntax check) finds it where
+    // the runs do, the system's folders first: a worker's uid may enter those, and the
+    // check must judge the source with the interpreter that will run it.
+    let search = if language.run.first() == Some(&command[0]) {
+        super::lookup::run_path()
+    } else {
+        compile_path()
+    };
     // `what` (a program the compile needs) in the compile's PATH, or why it is missing.
     let installed = |program: &str, what: String| {
         resolve(program, &search)

@@ -789,9 +789,30 @@ fn a_fault_of_the_setup_is_exit_2_and_a_missing_toolchain_leaves_only_its_studen
         "`no-such-python`: not found",
     );
     assert_eq!(student(&book, "alice")["verdict"], "WA", "{book:#}");
-    // A class that compiles nothing needs no cache.
-    fs::remove_file(class.path("class/alice.c")).unwrap();
-    let (book, status) = class.batch("out", &["--cache-dir", cache]);
+}
+
+#[test]
+fn a_class_that_compiles_nothing_needs_no_compile_cache() {
+    // Python here without its syntax check, which is a compile; the cache cannot be made
+    // (its parent is a file), and nothing asks for it.
+    let class = Class::new(&[("bob.py", "ac_rows.py")]);
+    fs::write(class.path("file"), "").unwrap();
+    let cache = class.path("file/cache");
+    let config = class.path("languages.toml");
+    fs::write(
+        &config,
+        "[python]\nextensions = [\"py\"]\nrun = [\"python3\", \"{src}\"]\n",
+    )
+    .unwrap();
+    let (book, status) = class.batch(
+        "out",
+        &[
+            "--cache-dir",
+            cache.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    );
     assert_eq!(status, 0, "{book:#}");
     assert_eq!(verdicts(&book), [("bob".to_owned(), "AC".to_owned(), 2)]);
 }

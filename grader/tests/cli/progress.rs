@@ -283,7 +283,8 @@ fn test_on_a_terminal_shows_the_header_at_once_and_each_case_as_it_finishes() {
     let scene = Scene::new();
     let args = scene.args("test", &scene.gated_python(), &["--jobs", "1"]);
     let mut screen = scene.start(&args, true, &[]);
-    // The header as known before building (the piped report's says `python, ready`).
+    // The header as known before building (the piped report's says `python, compiled`:
+    // Python's syntax is checked once, as a compile).
     let shown = plain(&screen.until("gated.py (python; 2 cases; limits 10 s CPU"));
     assert!(shown.starts_with("flip "), "{shown}");
     assert!(!shown.contains(" 01 "), "a case before its gate:\n{shown}");
@@ -300,7 +301,13 @@ fn test_on_a_terminal_shows_the_header_at_once_and_each_case_as_it_finishes() {
     let (status, screen) = screen.finish();
     assert_eq!(status, 0, "{screen}");
     let lines = visible_lines(&plain(&screen));
-    let expected = ["flip ", "  AC   01 ", "  AC   02 ", "AC 2/2 passed"];
+    let expected = [
+        "flip ",
+        "  compiled",
+        "  AC   01 ",
+        "  AC   02 ",
+        "AC 2/2 passed",
+    ];
     assert_eq!(lines.len(), expected.len(), "{lines:#?}");
     for (line, start) in lines.iter().zip(expected) {
         assert!(
@@ -420,17 +427,22 @@ fn off_a_terminal_the_report_is_printed_whole_as_before_and_the_status_goes_to_s
     let lines: Vec<&str> = report.lines().collect();
     assert!(
         lines[0].starts_with("flip ")
-            && lines[0].contains("gated.py (python, ready; 2 cases; limits 10 s CPU, 100 s wall,"),
+            && lines[0]
+                .contains("gated.py (python, compiled; 2 cases; limits 10 s CPU, 100 s wall,"),
         "{report}"
     );
     assert!(lines[1].starts_with("  AC   01  "), "{report}");
     assert!(lines[2].starts_with("  AC   02  "), "{report}");
     assert_eq!(&lines[3..], ["", "AC 2/2 passed"], "{report}");
-    // The same report, with the same command, when nothing is a terminal.
+    // The same report, with the same command, when nothing is a terminal (and a compile
+    // cache as empty as the first run's, so that the header says the same).
+    let cache = scene.path().join("cache-again");
+    fs::create_dir(&cache).unwrap();
+    fs::set_permissions(&cache, fs::Permissions::from_mode(0o700)).unwrap();
     let output = assert_cmd::Command::cargo_bin("grader")
         .unwrap()
         .args(&args)
-        .env("GRADER_CACHE_DIR", scene.path().join("cache"))
+        .env("GRADER_CACHE_DIR", &cache)
         .env("TMPDIR", scene.path().join("tmp"))
         .timeout(PATIENCE)
         .output()

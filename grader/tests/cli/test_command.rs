@@ -219,6 +219,8 @@ fn ce_with_the_compilers_message_in_every_language() {
         ("ce_syntax.cpp", "ce_syntax.cpp:4"),
         ("ce_types.rs", "mismatched types"),
         ("ce_cpp98_only.cpp", "ce_cpp98_only.cpp"),
+        // Python's syntax, checked once in the box: a `CE`, not an `RE` on every case.
+        ("ce_syntax.py", "ce_syntax.py:4:"),
     ] {
         let report = expect(name, "CE", "compile error", &[]);
         assert!(
