@@ -219,11 +219,15 @@ impl Drop for Client {
     fn drop(&mut self) {
         // Closing the socket ends the launcher's loop (and its box with it).
         let _ = self.socket.shutdown(std::net::Shutdown::Both);
+        // Reaped before it leaves the registry: a second Ctrl-C meanwhile (`reap_all`)
+        // must still see it, or the grader exits while this thread waits, and the
+        // launcher is left a zombie. Whichever of the two reaps it, the other finds no
+        // child and goes on.
+        let _ = self.process.wait();
         LAUNCHERS
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .retain(|(pid, _)| *pid != self.process.id());
-        let _ = self.process.wait();
     }
 }
 
