@@ -478,17 +478,62 @@ struct Scene {
     /// Unique to this test: in the names of the sources it writes.
     nonce: String,
     failures: Vec<String>,
+    /// Held while the scene lives: a scene whose lock is free belongs to a test process
+    /// that was killed, and the next scene removes it ([`sweep_dead_scenes`]).
+    _lock: nix::fcntl::Flock<fs::File>,
     _serial: MutexGuard<'static, ()>,
+}
+
+/// What scenes' folders are called in the temp folder.
+const SCENE_PREFIX: &str = "grader-box-test-";
+/// A scene's lock file.
+const SCENE_LOCK: &str = ".scene-lock";
+
+/// Removes the scenes of test processes that were killed outright (their `Drop` never
+/// ran): those whose lock no process holds, and, without a lock file, those an hour old
+/// (a scene is locked a moment after it is made).
+fn sweep_dead_scenes() {
+    let Ok(entries) = fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(SCENE_PREFIX)
+        {
+            continue;
+        }
+        let path = entry.path();
+        let dead = match fs::File::open(path.join(SCENE_LOCK)) {
+            Ok(file) => {
+                nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusiveNonblock).is_ok()
+            }
+            Err(_) => entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > Duration::from_hours(1))),
+        };
+        if dead {
+            remove_all(&path);
+        }
+    }
 }
 
 impl Scene {
     fn new() -> Scene {
         let serial = crate::machine_wide();
+        sweep_dead_scenes();
         let root = tempfile::Builder::new()
-            .prefix("grader-box-test-")
+            .prefix(SCENE_PREFIX)
             .tempdir()
             .unwrap()
             .keep();
+        let lock = nix::fcntl::Flock::lock(
+            fs::File::create(root.join(SCENE_LOCK)).unwrap(),
+            nix::fcntl::FlockArg::LockExclusiveNonblock,
+        )
+        .unwrap_or_else(|(_, e)| panic!("cannot lock the scene: {e}"));
         fs::set_permissions(&root, fs::Permissions::from_mode(0o755)).unwrap();
         let tmp = root.join("tmp");
         fs::create_dir(&tmp).unwrap();
@@ -510,6 +555,7 @@ impl Scene {
             cache,
             nonce,
             failures: Vec::new(),
+            _lock: lock,
             _serial: serial,
         }
     }
