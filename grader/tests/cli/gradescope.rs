@@ -88,21 +88,31 @@ fn documented(results: &Value) -> &Vec<Value> {
     tests
 }
 
+/// A solved flip board, whose answer is 0: a program printing `4` fails it.
+const SOLVED: &str = "bbbb\nbbbb\nbbbb\nbbbb\n";
+
+/// A case folder `cases` in `dir` of `(name, input, answer)`.
+fn case_folder(dir: &Path, cases: &[(&str, &str, &str)]) -> std::path::PathBuf {
+    let folder = dir.join("cases");
+    for (name, input, answer) in cases {
+        write(&folder, &format!("{name}.in"), input);
+        write(&folder, &format!("{name}.ans"), answer);
+    }
+    folder
+}
+
 /// Four flip cases in a sample and two secret groups: a program printing `4` passes the
 /// sample and one case of `secret/a`, and fails the other two (solved boards).
 fn cases(dir: &Path) -> std::path::PathBuf {
-    let cases = dir.join("cases");
-    let solved = "bbbb\nbbbb\nbbbb\nbbbb\n";
-    for (name, input, answer) in [
-        ("sample/01", FLIP_SAMPLE, "4\n"),
-        ("secret/a/01", FLIP_SAMPLE, "4\n"),
-        ("secret/a/02", solved, "0\n"),
-        ("secret/b/01", solved, "0\n"),
-    ] {
-        write(&cases, &format!("{name}.in"), input);
-        write(&cases, &format!("{name}.ans"), answer);
-    }
-    cases
+    case_folder(
+        dir,
+        &[
+            ("sample/01", FLIP_SAMPLE, "4\n"),
+            ("secret/a/01", FLIP_SAMPLE, "4\n"),
+            ("secret/a/02", SOLVED, "0\n"),
+            ("secret/b/01", SOLVED, "0\n"),
+        ],
+    )
 }
 
 fn test_of(cases: &Path, extra: &[&str]) -> (Value, i32) {
@@ -158,17 +168,15 @@ fn each_case_is_a_test_scored_by_its_groups_points() {
 #[test]
 fn a_group_in_thirds_sums_to_its_points_and_each_test_is_tagged_with_its_group() {
     let dir = tempfile::tempdir().unwrap();
-    let cases = dir.path().join("cases");
-    let solved = "bbbb\nbbbb\nbbbb\nbbbb\n";
-    for (name, input, answer) in [
-        ("sample/01", FLIP_SAMPLE, "4\n"),
-        ("secret/t/01", solved, "0\n"),
-        ("secret/t/02", FLIP_SAMPLE, "4\n"),
-        ("secret/t/03", solved, "0\n"),
-    ] {
-        write(&cases, &format!("{name}.in"), input);
-        write(&cases, &format!("{name}.ans"), answer);
-    }
+    let cases = case_folder(
+        dir.path(),
+        &[
+            ("sample/01", FLIP_SAMPLE, "4\n"),
+            ("secret/t/01", SOLVED, "0\n"),
+            ("secret/t/02", FLIP_SAMPLE, "4\n"),
+            ("secret/t/03", SOLVED, "0\n"),
+        ],
+    );
     let (results, status) = test_of(&cases, &["--points", "sample=0", "--points", "secret/t=10"]);
     assert_eq!(status, 1);
     let tests = documented(&results);
