@@ -112,19 +112,19 @@ pub(crate) fn run() -> Status {
 
 /// Whether the launcher, living in its runs' memory group, is kept from the OOM killer.
 fn oom_shield(m: &Machine) -> String {
-    match (&m.cgroups, sandbox::oom_shield()) {
-        // The launcher joins its runs' groups only on v1 (their children are born
-        // there); on v2 each run's first process moves in alone.
-        (Ok(Hierarchy::V2 { .. }), _) => {
+    // The launcher joins its runs' groups only on v1 (their children are born there); on
+    // v2 each run's first process moves in alone, and nothing needs probing.
+    match &m.cgroups {
+        Ok(Hierarchy::V2 { .. }) => {
             "not needed: on cgroup v2 it stays outside its runs' memory group".to_owned()
         }
-        (Err(_), _) => "not needed: no memory group to fill".to_owned(),
-        (Ok(Hierarchy::V1 { .. }), Ok(())) => {
-            "yes: a run that fills its memory is killed, its box stays".to_owned()
-        }
-        (Ok(Hierarchy::V1 { .. }), Err(why)) => format!(
-            "no ({why}): a run that fills its memory with files no process maps can take its box's init with it; it is still MLE, and the next run gets a new box"
-        ),
+        Err(_) => "not needed: no memory group to fill".to_owned(),
+        Ok(Hierarchy::V1 { .. }) => match sandbox::oom_shield() {
+            Ok(()) => "yes: a run that fills its memory is killed, its box stays".to_owned(),
+            Err(why) => format!(
+                "no ({why}): a run that fills its memory with files no process maps can take its box's init with it; it is still MLE, and the next run gets a new box"
+            ),
+        },
     }
 }
 

@@ -93,23 +93,12 @@ fn worth(result: &SubmissionResult) -> Vec<i64> {
     }
     for (group, cases) in by_group {
         let total = to_cents(points.get(group).copied().unwrap_or(0.0));
-        for (i, cents) in cases
-            .into_iter()
-            .zip(share(total, cases_len(result, group)))
-        {
+        let shares = share(total, cases.len());
+        for (i, cents) in cases.into_iter().zip(shares) {
             worth[i] = cents;
         }
     }
     worth
-}
-
-/// How many of `result`'s cases are in `group`.
-fn cases_len(result: &SubmissionResult, group: &str) -> usize {
-    result
-        .names
-        .iter()
-        .filter(|n| result.scoring.groups.get(*n).is_some_and(|g| g == group))
-        .count()
 }
 
 /// `grader test --report gradescope`.

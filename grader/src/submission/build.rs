@@ -12,7 +12,7 @@ use super::lookup::{Located, interpreter, resolve, run_path};
 use super::naming::{Names, PROGRAM};
 use super::program::{Built, Options, Program, Submission};
 use super::setup::not_installed;
-use super::staging::{Staging, stage_bytes, stage_command, stage_copy};
+use super::staging::{Staging, stage_command};
 use crate::files;
 use crate::status::Fault;
 
@@ -68,7 +68,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                     }
                 }
                 None if executable(&metadata) => {
-                    let program = stage_copy(&mut staging, PROGRAM, path);
+                    let program = staging.copy(PROGRAM, path);
                     (
                         vec![program.to_string_lossy().into_owned()],
                         "executable".to_owned(),
@@ -150,7 +150,7 @@ fn from_source(
     };
     let src = staging.planned().join(&names.source);
     if language.run.iter().any(|w| w.contains(languages::SRC)) {
-        stage_bytes(staging, &names.source, bytes);
+        staging.bytes(&names.source, bytes);
     }
     let program = staging.planned().join(PROGRAM);
     // What a compile made runs when the run command names it (a check of the syntax, as
@@ -158,7 +158,7 @@ fn from_source(
     if let Some(out) = &out
         && language.run.iter().any(|w| w.contains(languages::OUT))
     {
-        stage_copy(staging, PROGRAM, out);
+        staging.copy(PROGRAM, out);
     }
     let mut argv: Vec<String> = language
         .run

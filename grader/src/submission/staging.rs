@@ -54,14 +54,14 @@ impl Staging {
     }
 
     /// Notes the file `name`, a copy of `from`; its path in the folder.
-    fn copy(&mut self, name: &str, from: &Path) -> PathBuf {
+    pub(super) fn copy(&mut self, name: &str, from: &Path) -> PathBuf {
         self.files
             .push((name.to_owned(), Part::Copy(from.to_path_buf())));
         self.path.join(name)
     }
 
     /// Notes the file `name`, holding `bytes`; its path in the folder.
-    fn bytes(&mut self, name: &str, bytes: Vec<u8>) -> PathBuf {
+    pub(super) fn bytes(&mut self, name: &str, bytes: Vec<u8>) -> PathBuf {
         self.files.push((name.to_owned(), Part::Bytes(bytes)));
         self.path.join(name)
     }
@@ -172,16 +172,6 @@ pub(super) fn stage_command(
 pub(super) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
     crate::temp::dir("run")
         .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))
-}
-
-/// Notes the compiled program `out` as the staged file `name`; its path.
-pub(super) fn stage_copy(staging: &mut Staging, name: &str, out: &Path) -> PathBuf {
-    staging.copy(name, out)
-}
-
-/// Notes `bytes` as the staged file `name`; its path.
-pub(super) fn stage_bytes(staging: &mut Staging, name: &str, bytes: Vec<u8>) -> PathBuf {
-    staging.bytes(name, bytes)
 }
 
 /// Writes `bytes` to `to`, readable by all.
