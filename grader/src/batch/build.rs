@@ -161,11 +161,7 @@ pub(crate) fn check_setup(
         let kind = (student.entry.extension().map(ToOwned::to_owned), language);
         if !kinds.contains_key(&kind) {
             let options = options_for(options, choices, student);
-            let lacking = submission::missing_toolchain(&student.entry, &options)?;
-            if lacking.is_none() {
-                submission::check_setup(&student.entry, &options)?;
-            }
-            let said = lacking.map(|m| {
+            let said = submission::check_toolchain(&student.entry, &options)?.map(|m| {
                 format!(
                     "{}: {}, or give the student another language with --lang-for",
                     m.what, m.install

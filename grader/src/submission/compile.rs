@@ -463,6 +463,20 @@ struct Toolchain {
     identity: String,
 }
 
+/// Where the programs of language `language`'s compile are looked up: the compile's own
+/// `PATH` (the user's first), except for a check run by the language's own interpreter
+/// (Python's syntax check), found where the runs find it, the system's folders first: a
+/// worker's uid may enter those, and the check must judge the source with the interpreter
+/// that will run it.
+pub(super) fn search_path(language: &Language) -> String {
+    let command = language.compile.as_ref().expect("a compiled language");
+    if language.run.first() == Some(&command[0]) {
+        super::lookup::run_path()
+    } else {
+        compile_path()
+    }
+}
+
 /// The toolchain of language `name`, probed once per process: where the compiler really
 /// is (through its `sysroot` command when it has one, else through the links on the way
 /// and what its traced version probe starts: `lookup::follow`), what the box must show,
@@ -476,14 +490,7 @@ fn toolchain(name: &str, language: &Language, source: &Path) -> Result<Toolchain
     if let Some(t) = known.lock().expect("not poisoned").get(&cache_key) {
         return Ok(t.clone());
     }
-    // A check run by the language's own interpreter (Python's syntax check) finds it where
-    // the runs do, the system's folders first: a worker's uid may enter those, and the
-    // check must judge the source with the interpreter that will run it.
-    let search = if language.run.first() == Some(&command[0]) {
-        super::lookup::run_path()
-    } else {
-        compile_path()
-    };
+    let search = search_path(language);
     // `what` (a program the compile needs) in the compile's PATH, or why it is missing.
     let installed = |program: &str, what: String| {
         resolve(program, &search)

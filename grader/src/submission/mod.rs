@@ -23,4 +23,4 @@ mod staging;
 pub(crate) use build::{Foreseen, build_one};
 pub(crate) use lookup::PATH;
 pub(crate) use program::{Built, Options, Program, Submission};
-pub(crate) use setup::{check_setup, missing_toolchain};
+pub(crate) use setup::check_toolchain;

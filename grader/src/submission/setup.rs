@@ -1,35 +1,16 @@
 //! The grader's setup a source's language needs (its compiler and a usable compile cache,
-//! or its interpreter), checked once before anything is built: a fault here is the setup's
-//! (exit 2), never every student's mark.
+//! or its interpreter), checked once per language before a class is built: a fault of the
+//! setup is exit 2, never every student's mark, and a program that is not installed is
+//! said ([`Missing`]), for `batch` to leave only that language's students ungraded.
 
 use std::path::Path;
 
 use super::build::language_of;
 use super::compile;
 use super::languages::{self, Language};
-use super::lookup::{compile_path, resolve, run_path};
+use super::lookup::{resolve, run_path};
 use super::program::Options;
 use crate::status::Fault;
-
-/// Checks what the grader's setup must give the language of the source `path`, before
-/// anything is built: its compiler and a usable compile cache, or its interpreter. A
-/// fault here is the setup's (exit 2), found once rather than as every student's error.
-pub(crate) fn check_setup(path: &Path, options: &Options<'_>) -> Result<(), Fault> {
-    if let Some(missing) = missing_toolchain(path, options)? {
-        return Err(Fault::Usage(format!(
-            "{}: {}: {}, or choose another language with --lang, or run it with --cmd",
-            path.display(),
-            missing.what,
-            missing.install
-        )));
-    }
-    if let Some((name, language)) = language_of(path, options)?
-        && language.compile.is_some()
-    {
-        compile::check_compiler(path, name, language)?;
-    }
-    Ok(())
-}
 
 /// A program a source's language needs that is not installed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,9 +22,11 @@ pub(crate) struct Missing {
 }
 
 /// The first program the language of the source `path` needs that is not installed: its
-/// compiler and version probe (on the compile's `PATH`), its interpreter (on the runs').
-/// `Err` for what is no missing program: an unusable compile cache, an unknown language.
-pub(crate) fn missing_toolchain(
+/// compiler and version probe (where the compile looks), its interpreter (where the runs
+/// do); when none is missing, the compiler is probed as a compile will. `Err` for a fault
+/// that is no missing program: an unusable compile cache, an unknown language, a probe
+/// that fails.
+pub(crate) fn check_toolchain(
     path: &Path,
     options: &Options<'_>,
 ) -> Result<Option<Missing>, Fault> {
@@ -58,7 +41,7 @@ pub(crate) fn missing_toolchain(
     };
     if let Some(command) = &language.compile {
         compile::usable_cache(&options.cache)?;
-        let search = compile_path();
+        let search = compile::search_path(language);
         if resolve(&command[0], &search).is_err() {
             return missing(format!(
                 "the compiler `{}` for {name} is not installed",
@@ -83,6 +66,9 @@ pub(crate) fn missing_toolchain(
         if let Err(e) = resolve(program, &run_path()) {
             return missing(format!("{e} ({name})"));
         }
+    }
+    if language.compile.is_some() {
+        compile::check_compiler(path, name, language)?;
     }
     Ok(None)
 }
