@@ -47,14 +47,13 @@ impl std::str::FromStr for PointsRule {
     }
 }
 
-/// The points of `groups` (each group of the case folder with its number of cases): the
-/// manifest's, with `rules` over them; `None` when neither gives any (scores are then the
-/// share of cases passed). A rule for a group the folder does not have is refused.
-pub(crate) fn choose(
+/// The points the manifest and `rules` give, group by group (0 included): only the groups
+/// they name. A rule for a group the folder does not have is refused.
+fn priced(
     manifest: Option<&Manifest>,
     rules: &[PointsRule],
     groups: &BTreeMap<String, usize>,
-) -> Result<Option<Points>, Fault> {
+) -> Result<Points, Fault> {
     let mut points = Points::new();
     if let Some(manifest) = manifest {
         if let Some(p) = manifest.sample_points {
@@ -78,20 +77,22 @@ pub(crate) fn choose(
         }
         points.insert(rule.group.clone(), rule.points);
     }
-    if points.is_empty() {
-        return Ok(None);
-    }
-    // Every group has an entry, so a gradebook says what each is worth.
-    Ok(Some(
+    Ok(points)
+}
+
+/// `priced` with every group of `groups` (those it does not name at 0), so a gradebook
+/// says what each is worth; `None` when nothing is priced.
+fn every_group(priced: &Points, groups: &BTreeMap<String, usize>) -> Option<Points> {
+    (!priced.is_empty()).then(|| {
         groups
             .keys()
-            .map(|g| (g.clone(), points.get(g).copied().unwrap_or(0.0)))
-            .collect(),
-    ))
+            .map(|g| (g.clone(), priced.get(g).copied().unwrap_or(0.0)))
+            .collect()
+    })
 }
 
 /// The points of the case folder `folder` (whose cases are `cases`): its manifest's, when
-/// it has one, with `rules` over them ([`choose`]); and a warning when some groups are
+/// it has one, with `rules` over them ([`priced`], every group listed); and a warning when some groups are
 /// given points and others none (a group left out of `--points` silently counting for
 /// nothing is a teacher's mistake more often than a choice: `GROUP=0` says it is one).
 pub(crate) fn of_folder(
@@ -110,35 +111,20 @@ pub(crate) fn of_folder(
     for case in cases {
         *groups.entry(case.group().to_owned()).or_default() += 1;
     }
-    let points = choose(manifest.as_ref(), rules, &groups)?;
-    let given = given(manifest.as_ref(), rules);
-    let warning = points.as_ref().and_then(|_| unpriced(&groups, &given));
-    Ok((points, warning))
+    let priced = priced(manifest.as_ref(), rules, &groups)?;
+    let warning = if priced.is_empty() {
+        None
+    } else {
+        unpriced(&groups, &priced)
+    };
+    Ok((every_group(&priced, &groups), warning))
 }
 
-/// The groups some rule or the manifest gives points to (0 included).
-fn given(manifest: Option<&Manifest>, rules: &[PointsRule]) -> Vec<String> {
-    let mut given: Vec<String> = rules.iter().map(|r| r.group.clone()).collect();
-    if let Some(manifest) = manifest {
-        if manifest.sample_points.is_some() {
-            given.push(SAMPLE.to_owned());
-        }
-        given.extend(
-            manifest
-                .groups
-                .iter()
-                .filter(|g| g.points.is_some())
-                .map(|g| format!("secret/{}", g.name)),
-        );
-    }
-    given
-}
-
-/// The warning for the groups of `groups` nothing in `given` prices, if any.
-fn unpriced(groups: &BTreeMap<String, usize>, given: &[String]) -> Option<String> {
+/// The warning for the groups of `groups` that `priced` does not name, if any.
+fn unpriced(groups: &BTreeMap<String, usize>, priced: &Points) -> Option<String> {
     let left: Vec<String> = groups
         .iter()
-        .filter(|(group, _)| !given.contains(group))
+        .filter(|(group, _)| !priced.contains_key(*group))
         .map(|(group, cases)| {
             let s = if *cases == 1 { "" } else { "s" };
             format!("`{group}` ({cases} case{s})")
@@ -184,6 +170,15 @@ pub(crate) fn most(points: &Points) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The points of `groups` as [`of_folder`] chooses them, without a folder.
+    fn choose(
+        manifest: Option<&Manifest>,
+        rules: &[PointsRule],
+        groups: &BTreeMap<String, usize>,
+    ) -> Result<Option<Points>, Fault> {
+        Ok(every_group(&priced(manifest, rules, groups)?, groups))
+    }
 
     fn groups() -> BTreeMap<String, usize> {
         BTreeMap::from([
@@ -234,7 +229,7 @@ mod tests {
     #[test]
     fn a_group_neither_the_manifest_nor_a_flag_prices_is_warned_of() {
         let rule: PointsRule = "secret/answers=60".parse().unwrap();
-        let warning = unpriced(&groups(), &given(None, &[rule])).unwrap();
+        let warning = unpriced(&groups(), &priced(None, &[rule], &groups()).unwrap()).unwrap();
         assert_eq!(
             warning,
             "no points for `sample` (1 case), `secret/hard` (2 cases): they count for nothing in the score; give them points with --points GROUP=N, or GROUP=0 to say so"
@@ -244,7 +239,8 @@ mod tests {
             .iter()
             .map(|r| r.parse().unwrap())
             .collect();
-        assert_eq!(unpriced(&groups(), &given(Some(&manifest()), &rules)), None);
+        let all = priced(Some(&manifest()), &rules, &groups()).unwrap();
+        assert_eq!(unpriced(&groups(), &all), None);
     }
 
     #[test]
