@@ -100,7 +100,7 @@ fn c_path(path: &str) -> io::Result<CString> {
 }
 
 /// `-1` from a system call as an `io::Error` naming what failed.
-fn check(result: libc::c_long, what: &str) -> io::Result<()> {
+pub(super) fn check(result: libc::c_long, what: &str) -> io::Result<()> {
     if result < 0 {
         let e = io::Error::last_os_error();
         return Err(io::Error::new(e.kind(), format!("{what}: {e}")));
@@ -108,7 +108,8 @@ fn check(result: libc::c_long, what: &str) -> io::Result<()> {
     Ok(())
 }
 
-fn mount(
+/// `mount(2)`; an empty `source`, `fstype` or `data` is NULL.
+pub(super) fn mount(
     source: &str,
     target: &str,
     fstype: &str,
@@ -182,13 +183,22 @@ fn seal(target: &str, recursive: bool, devices: bool) -> io::Result<()> {
     check(r, &format!("make {target} read-only"))
 }
 
-/// Enters a new box. Returns in the box's init process, with the root changed; the
-/// process that called it stays outside, waits for that init and exits as it does.
-pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
+/// In a user namespace just made: maps this process's own uid and gid to `inside` (the
+/// only mapping an unprivileged user may write: its own ids, to any). Programs keep that
+/// uid, which is never 0 in the namespace, so they hold no capability.
+pub(super) fn map_own_ids((inside_uid, inside_gid): (u32, u32)) -> io::Result<()> {
     let (uid, gid) = (
         nix::unistd::geteuid().as_raw(),
         nix::unistd::getegid().as_raw(),
     );
+    fs::write("/proc/self/setgroups", "deny")?;
+    fs::write("/proc/self/uid_map", format!("{inside_uid} {uid} 1"))?;
+    fs::write("/proc/self/gid_map", format!("{inside_gid} {gid} 1"))
+}
+
+/// Enters a new box. Returns in the box's init process, with the root changed; the
+/// process that called it stays outside, waits for that init and exits as it does.
+pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
     let mut flags = libc::CLONE_NEWNS
         | libc::CLONE_NEWPID
         | libc::CLONE_NEWNET
@@ -200,13 +210,7 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
     // SAFETY: unshare with namespace flags changes only this (single-threaded) process.
     check(unsafe { libc::unshare(flags) }.into(), "unshare")?;
     if setup.user_namespace {
-        // The grader's own uid and gid, mapped to the owner's ids (the only mapping an
-        // unprivileged user may write: its own ids, to any). Programs keep that uid,
-        // which is not 0 in the namespace, so they hold no capability.
-        let (inside_uid, inside_gid) = setup.owner;
-        fs::write("/proc/self/setgroups", "deny")?;
-        fs::write("/proc/self/uid_map", format!("{inside_uid} {uid} 1"))?;
-        fs::write("/proc/self/gid_map", format!("{inside_gid} {gid} 1"))?;
+        map_own_ids(setup.owner)?;
     }
     // Init asks the launcher outside for each new work folder on this socket.
     let (renewals, renewer) = UnixStream::pair()?;

@@ -15,35 +15,20 @@
 //! new `/proc`) gets `basic` without it, and `grader doctor` says so.
 #![expect(
     unsafe_code,
-    reason = "unshare, fork and mount have no safe wrapper that fits"
+    reason = "unshare, fork and prctl have no safe wrapper that fits"
 )]
 
-use std::ffi::CString;
-use std::fs;
 use std::io;
 
-/// `-1` from a system call as an `io::Error` naming what failed.
-fn check(result: libc::c_long, what: &str) -> io::Result<()> {
-    if result < 0 {
-        let e = io::Error::last_os_error();
-        return Err(io::Error::new(e.kind(), format!("{what}: {e}")));
-    }
-    Ok(())
-}
+use super::boxed::{check, map_own_ids, mount};
 
 /// Enters the new namespaces. Returns in their init process; the process that called it
 /// stays outside, waits for that init and exits as it does.
-pub(crate) fn enter((inside_uid, inside_gid): (u32, u32)) -> io::Result<()> {
-    let (uid, gid) = (
-        nix::unistd::geteuid().as_raw(),
-        nix::unistd::getegid().as_raw(),
-    );
+pub(crate) fn enter(owner: (u32, u32)) -> io::Result<()> {
     let flags = libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS;
     // SAFETY: unshare with namespace flags changes only this (single-threaded) process.
     check(unsafe { libc::unshare(flags) }.into(), "unshare")?;
-    fs::write("/proc/self/setgroups", "deny")?;
-    fs::write("/proc/self/uid_map", format!("{inside_uid} {uid} 1"))?;
-    fs::write("/proc/self/gid_map", format!("{inside_gid} {gid} 1"))?;
+    map_own_ids(owner)?;
     // SAFETY: the launcher is single-threaded, so fork is sound; the child returns into
     // ordinary code.
     let pid = unsafe { libc::fork() };
@@ -62,40 +47,18 @@ pub(crate) fn enter((inside_uid, inside_gid): (u32, u32)) -> io::Result<()> {
         // (environment, descriptors, memory) from them.
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
     }
-    let root = CString::new("/").expect("no NUL");
-    let (proc, proc_type) = (
-        CString::new("/proc").expect("no NUL"),
-        CString::new("proc").expect("no NUL"),
-    );
-    // SAFETY: valid NUL-terminated strings (or NULL) that outlive the calls.
-    unsafe {
-        // Nothing mounted here may reach the machine's mount table.
-        check(
-            libc::mount(
-                std::ptr::null(),
-                root.as_ptr(),
-                std::ptr::null(),
-                libc::MS_REC | libc::MS_PRIVATE,
-                std::ptr::null(),
-            )
-            .into(),
-            "make the mounts private",
-        )?;
-        // The machine's `/proc` lists its processes by their pids there, which are not
-        // the ones kill and wait use here: the launcher's scans of its run must see the
-        // namespace's own.
-        check(
-            libc::mount(
-                proc_type.as_ptr(),
-                proc.as_ptr(),
-                proc_type.as_ptr(),
-                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                std::ptr::null(),
-            )
-            .into(),
-            "mount the namespace's own /proc",
-        )?;
-    }
+    // Nothing mounted here may reach the machine's mount table.
+    mount("", "/", "", libc::MS_REC | libc::MS_PRIVATE, "")?;
+    // The machine's `/proc` lists its processes by their pids there, which are not the
+    // ones kill and wait use here: the launcher's scans of its run must see the
+    // namespace's own.
+    mount(
+        "proc",
+        "/proc",
+        "proc",
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+        "",
+    )?;
     Ok(())
 }
 

@@ -147,13 +147,18 @@ pub(crate) fn basic_kept_apart() -> Result<&'static str, String> {
     if machine.worker_ids.is_some() {
         return Ok("a uid of each worker's own");
     }
-    if !machine.user_namespaces {
-        return Err("the machine allows no unprivileged user namespace".to_owned());
+    if pid_space_wanted(machine) {
+        return Ok("a PID space of each worker's own (the grader's uid, mapped)");
     }
-    match pid_space_refused() {
-        None => Ok("a PID space of each worker's own (the grader's uid, mapped)"),
-        Some(why) => Err(why),
-    }
+    Err(pid_space_refused()
+        .unwrap_or_else(|| "the machine allows no unprivileged user namespace".to_owned()))
+}
+
+/// Whether `basic`'s launchers make a PID space of their own: its programs would share the
+/// grader's uid (no uid per worker), and the machine gives one (it allows unprivileged user
+/// namespaces, and did not refuse the first).
+fn pid_space_wanted(machine: &Machine) -> bool {
+    machine.worker_ids.is_none() && machine.user_namespaces && pid_space_refused().is_none()
 }
 
 impl Worker {
@@ -226,11 +231,7 @@ impl Worker {
         }
         // Programs that would share the grader's uid get a PID space of their own, where
         // the machine gives one.
-        let own_pids = (tier == Tier::Basic
-            && lease.is_none()
-            && machine.user_namespaces
-            && pid_space_refused().is_none())
-        .then_some(owner);
+        let own_pids = (tier == Tier::Basic && pid_space_wanted(machine)).then_some(owner);
         let mut setup = Setup {
             boxed,
             own_pids,
