@@ -183,14 +183,23 @@ fn seal(target: &str, recursive: bool, devices: bool) -> io::Result<()> {
     check(r, &format!("make {target} read-only"))
 }
 
-/// In a user namespace just made: maps this process's own uid and gid to `inside` (the
-/// only mapping an unprivileged user may write: its own ids, to any). Programs keep that
-/// uid, which is never 0 in the namespace, so they hold no capability.
-pub(super) fn map_own_ids((inside_uid, inside_gid): (u32, u32)) -> io::Result<()> {
-    let (uid, gid) = (
+/// This process's effective uid and gid: read before `unshare(CLONE_NEWUSER)`, after which
+/// they read as the overflow ids until [`map_own_ids`] maps them.
+pub(super) fn own_ids() -> (u32, u32) {
+    (
         nix::unistd::geteuid().as_raw(),
         nix::unistd::getegid().as_raw(),
-    );
+    )
+}
+
+/// In a user namespace just made: maps this process's own ids, `outside` ([`own_ids`],
+/// read before the namespace was made), to `inside` (the only mapping an unprivileged user
+/// may write: its own ids, to any). Programs keep that uid, which is never 0 in the
+/// namespace, so they hold no capability.
+pub(super) fn map_own_ids(
+    (uid, gid): (u32, u32),
+    (inside_uid, inside_gid): (u32, u32),
+) -> io::Result<()> {
     fs::write("/proc/self/setgroups", "deny")?;
     fs::write("/proc/self/uid_map", format!("{inside_uid} {uid} 1"))?;
     fs::write("/proc/self/gid_map", format!("{inside_gid} {gid} 1"))
@@ -199,6 +208,7 @@ pub(super) fn map_own_ids((inside_uid, inside_gid): (u32, u32)) -> io::Result<()
 /// Enters a new box. Returns in the box's init process, with the root changed; the
 /// process that called it stays outside, waits for that init and exits as it does.
 pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
+    let ids = own_ids();
     let mut flags = libc::CLONE_NEWNS
         | libc::CLONE_NEWPID
         | libc::CLONE_NEWNET
@@ -210,7 +220,7 @@ pub(crate) fn enter(setup: &BoxSetup) -> io::Result<Boxed> {
     // SAFETY: unshare with namespace flags changes only this (single-threaded) process.
     check(unsafe { libc::unshare(flags) }.into(), "unshare")?;
     if setup.user_namespace {
-        map_own_ids(setup.owner)?;
+        map_own_ids(ids, setup.owner)?;
     }
     // Init asks the launcher outside for each new work folder on this socket.
     let (renewals, renewer) = UnixStream::pair()?;

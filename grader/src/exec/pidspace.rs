@@ -20,15 +20,16 @@
 
 use std::io;
 
-use super::boxed::{check, map_own_ids, mount};
+use super::boxed::{check, map_own_ids, mount, own_ids};
 
 /// Enters the new namespaces. Returns in their init process; the process that called it
 /// stays outside, waits for that init and exits as it does.
 pub(crate) fn enter(owner: (u32, u32)) -> io::Result<()> {
+    let outside = own_ids();
     let flags = libc::CLONE_NEWUSER | libc::CLONE_NEWPID | libc::CLONE_NEWNS;
     // SAFETY: unshare with namespace flags changes only this (single-threaded) process.
     check(unsafe { libc::unshare(flags) }.into(), "unshare")?;
-    map_own_ids(owner)?;
+    map_own_ids(outside, owner)?;
     // SAFETY: the launcher is single-threaded, so fork is sound; the child returns into
     // ordinary code.
     let pid = unsafe { libc::fork() };
