@@ -38,7 +38,7 @@ pub(crate) fn judge(
                 "the machine was busy (the program waited {} for a CPU)",
                 seconds(outcome.waited)
             ),
-            Stall::Slept => "the program slept or waited".to_owned(),
+            Stall::Slept => SLEPT.to_owned(),
             Stall::Computed => {
                 "the program computed all along (the wall limit is below the CPU limit)".to_owned()
             }
@@ -100,6 +100,10 @@ fn with_account(head: String, outcome: &Outcome) -> String {
 /// How a `TLE` at the wall limit's message begins (judging.md): what tells it, in a
 /// record, from a `TLE` by CPU time.
 pub(crate) const WALL_TLE: &str = "wall time over the ";
+
+/// How the message of a `TLE` at the wall limit ends when the program was mostly idle:
+/// what `grader batch` stops a sleeping student by (`batch::sleepers`).
+pub(crate) const SLEPT: &str = "the program slept or waited";
 
 /// The scheduling figures of a run the grader killed at the wall limit: what shows whose
 /// its time was. Kept by a record of a `TLE` at the wall limit (as

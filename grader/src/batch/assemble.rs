@@ -10,6 +10,7 @@ use super::build::Build;
 use super::discover::{Skipped, Student};
 use super::keys::Keys;
 use super::runs::Ran;
+use super::sleepers;
 use crate::cases::discover::Case;
 use crate::cases::points::{self, Points};
 use crate::exec::Limits;
@@ -64,6 +65,11 @@ pub(crate) fn gradebook<P>(
                 (None, Build::Ready { language, hash, .. }) => {
                     report.language.clone_from(language);
                     add_runs(&mut report, cases, |c| ran.records.get(&keys.run(hash, c)));
+                    report.stopped = ran.slept.get(&s).and_then(|row| {
+                        let not_run = cases.len() - report.cases.len();
+                        let row: Vec<&str> = row.clone().map(|c| cases[c].name.as_str()).collect();
+                        (not_run > 0).then(|| sleepers::why(&row, not_run))
+                    });
                 }
             }
             report.score = mark::score(report.passed, cases.len());
@@ -131,6 +137,7 @@ fn blank(
         compile_error: None,
         suggestion: None,
         error: None,
+        stopped: None,
         cases: Vec::new(),
     }
 }

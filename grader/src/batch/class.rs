@@ -34,6 +34,9 @@ pub(crate) struct Batch<'a> {
     pub(crate) jobs: usize,
     /// Stop a submission's runs after its first failing case.
     pub(crate) fail_fast: bool,
+    /// Stop a submission's runs after it slept through this many cases in a row (0:
+    /// never).
+    pub(crate) sleepers: usize,
     /// How submissions are built.
     pub(crate) options: Options<'a>,
     /// `--lang-for`: the students built as another language than their extension's.
@@ -72,6 +75,7 @@ pub(crate) fn grade_class(
         builds: &builds,
         keys: &keys,
         fail_fast: batch.fail_fast,
+        sleepers: batch.sleepers,
     };
     let todo = Todo::new(&class, &known);
     let programs: Vec<_> = builds.iter().filter_map(build::Build::program).collect();

@@ -11,4 +11,5 @@ pub(crate) mod keys;
 pub(crate) mod lang_for;
 pub(crate) mod runs;
 pub(crate) mod shard;
+pub(crate) mod sleepers;
 pub(crate) mod validate;

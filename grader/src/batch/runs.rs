@@ -6,7 +6,8 @@
 //! student's) marks only that student as not graded, and its worker starts afresh; the
 //! batch goes on. With `--fail-fast-per-submission`, a student's first failing run skips
 //! the rest of that student's runs: a failure journaled by an earlier, interrupted batch
-//! counts as much as one made now.
+//! counts as much as one made now. By the same path, a student whose program slept
+//! through cases in a row (`sleepers`) is stopped, its journaled runs counted alike.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -14,6 +15,7 @@ use super::build::Build;
 use super::discover::Student;
 use super::journal::{Journal, Record};
 use super::keys::Keys;
+use super::sleepers::Sleepers;
 use crate::cases::discover::Case;
 use crate::grade::RunsCases;
 use crate::report::progress::BatchProgress;
@@ -62,6 +64,9 @@ pub(crate) struct Class<'a, P> {
     pub(crate) keys: &'a Keys,
     /// `--fail-fast-per-submission`.
     pub(crate) fail_fast: bool,
+    /// `--stop-after-wall-tles`: how many cases in a row that the program slept through
+    /// stop a student (0: never).
+    pub(crate) sleepers: usize,
 }
 
 /// One run to make.
@@ -81,16 +86,20 @@ pub(crate) struct Todo {
     ends: Vec<u64>,
     /// Whether each student has a failing run in the journal.
     failed: Vec<bool>,
+    /// The cases each student slept through, the journal's and then the new.
+    sleepers: Sleepers,
 }
 
 impl Todo {
     /// The runs of `class` that `known` (the journal) does not hold. A student with a
-    /// journaled failure gets none under `fail_fast`.
+    /// journaled failure gets none under `fail_fast`, nor one whose journaled runs slept
+    /// through enough cases in a row: a resumed batch stops whom the first one did.
     pub(crate) fn new<P>(class: &Class<'_, P>, known: &HashMap<String, Record>) -> Todo {
         let mut todo = Todo {
             runs: Vec::new(),
             ends: Vec::new(),
             failed: vec![false; class.students.len()],
+            sleepers: Sleepers::new(class.students.len(), class.sleepers),
         };
         for (student, build) in class.builds.iter().enumerate() {
             if let Build::Ready { hash, .. } = build {
@@ -98,11 +107,15 @@ impl Todo {
                 let mut missing = Vec::new();
                 for (case, key) in keys {
                     match known.get(&key) {
-                        Some(record) => todo.failed[student] |= !record.result.accepted(),
+                        Some(record) => {
+                            todo.failed[student] |= !record.result.accepted();
+                            todo.sleepers.note(student, case, &record.result);
+                        }
                         None => missing.push(Run { student, case, key }),
                     }
                 }
-                if !(class.fail_fast && todo.failed[student]) {
+                let stopped = todo.sleepers.stopped(student).is_some();
+                if !(class.fail_fast && todo.failed[student] || stopped) {
                     todo.runs.extend(missing);
                 }
             }
@@ -131,6 +144,8 @@ pub(crate) struct Ran {
     pub(crate) records: HashMap<String, Record>,
     /// Students not graded because a run could not be made.
     pub(crate) faults: BTreeMap<usize, String>,
+    /// Students stopped for sleeping (`sleepers`), with the cases in a row that did it.
+    pub(crate) slept: BTreeMap<usize, std::ops::RangeInclusive<usize>>,
 }
 
 /// What one run gave.
@@ -156,9 +171,12 @@ pub(crate) fn run_all<R: RunsCases>(
     let mut reporter = Reporter::new(class, todo, journal, known, progress);
     reporter.before();
     let tasks = |n| todo.get(n);
-    // A student's failing run skips the rest of that student: its runs end at `ends`.
+    // A student's failing run (under fail-fast), or the last of the cases in a row it
+    // slept through, skips the rest of that student: its runs end at `ends`.
     let stop = |n: u64, outcome: &Outcome| match (outcome, todo.get(n)) {
-        (Outcome::Ran(result), Some((s, _))) if class.fail_fast && !result.accepted() => {
+        (Outcome::Ran(result), Some((s, c)))
+            if class.fail_fast && !result.accepted() || todo.sleepers.note(s, c, result) =>
+        {
             pool::Stop::SkipTo(todo.ends[s])
         }
         _ => pool::Stop::Go,
@@ -178,7 +196,11 @@ pub(crate) fn run_all<R: RunsCases>(
         })
         .collect();
     pool::run(&mut jobs, &schedule, |event| reporter.event(event))?;
-    Ok(reporter.ran)
+    let mut ran = reporter.ran;
+    ran.slept = (0..class.students.len())
+        .filter_map(|s| Some((s, todo.sleepers.stopped(s)?)))
+        .collect();
+    Ok(ran)
 }
 
 /// One worker of [`run_all`]: its case runner, started before its first run and again
@@ -226,6 +248,8 @@ struct Reporter<'a, P> {
     progress: &'a mut dyn ClassProgress,
     /// Runs left per student (made or skipped).
     remaining: Vec<usize>,
+    /// Runs skipped per student.
+    skipped: Vec<usize>,
     /// Whether each student has a failing run, the journal's included.
     failed: Vec<bool>,
     /// How many students have a failing run: counted as each first fails, not by a scan
@@ -251,12 +275,13 @@ impl<'a, P> Reporter<'a, P> {
             todo,
             journal,
             progress,
+            skipped: vec![0; remaining.len()],
             remaining,
             failed: todo.failed.clone(),
             failing: todo.failed.iter().filter(|&&f| f).count(),
             ran: Ran {
                 records: known,
-                faults: BTreeMap::new(),
+                ..Ran::default()
             },
         }
     }
@@ -269,6 +294,9 @@ impl<'a, P> Reporter<'a, P> {
                 continue;
             }
             let how = match &self.class.builds[s] {
+                Build::Ready { .. } if self.todo.sleepers.stopped(s).is_some() => {
+                    "stopped: it slept through cases in a row (graded earlier, journal)"
+                }
                 Build::Ready { .. } if self.failed[s] => "failing (graded earlier, journal)",
                 Build::Ready { .. } => "graded earlier (journal)",
                 Build::CompileError { message, .. } => {
@@ -294,17 +322,20 @@ impl<'a, P> Reporter<'a, P> {
             Some(Outcome::Fault(why)) => {
                 self.ran.faults.entry(run.student).or_insert(why);
             }
-            None => {}
+            None => self.skipped[run.student] += 1,
         }
         self.remaining[run.student] -= 1;
         if self.remaining[run.student] == 0 {
-            let how = if self.failed[run.student] {
-                "failing"
+            let skipped = self.skipped[run.student];
+            let how = if self.todo.sleepers.stopped(run.student).is_some() && skipped > 0 {
+                format!("stopped: it slept through cases in a row, {skipped} runs not made")
+            } else if self.failed[run.student] {
+                "failing".to_owned()
             } else {
-                "all AC"
+                "all AC".to_owned()
             };
             let name = &self.class.students[run.student].name;
-            self.progress.student_done(name, how);
+            self.progress.student_done(name, &how);
         }
         Ok(())
     }
@@ -377,6 +408,8 @@ mod tests {
         builds: Vec<Build<String>>,
         keys: Keys,
         dir: tempfile::TempDir,
+        /// `Class::sleepers`.
+        sleepers: usize,
     }
 
     impl Scene {
@@ -410,6 +443,7 @@ mod tests {
                 ],
                 keys: Keys::without_texts(cases),
                 dir: tempfile::tempdir().unwrap(),
+                sleepers: 0,
             }
         }
 
@@ -420,6 +454,7 @@ mod tests {
                 builds: &self.builds,
                 keys: &self.keys,
                 fail_fast,
+                sleepers: self.sleepers,
             }
         }
 
@@ -650,5 +685,39 @@ mod tests {
                 .contains(&"alice: failing (graded earlier, journal)".to_owned())
         );
         assert_eq!(ran.unwrap().records.len(), 5);
+    }
+
+    #[test]
+    fn a_resumed_student_that_slept_through_cases_in_a_row_gets_no_more_runs() {
+        let mut scene = Scene::new(5);
+        scene.sleepers = 2;
+        let slept = |student, case| {
+            let (key, mut record) = scene.record(student, case, Verdict::TimeLimit);
+            record.result.message = format!(
+                "{}4 s limit with 2 ms of CPU: {}",
+                crate::judge::WALL_TLE,
+                crate::judge::SLEPT
+            );
+            (key, record)
+        };
+        // Alice slept through 1 and 2: stopped. Carol through 0 and 2, not in a row.
+        let known: HashMap<_, _> = [slept(0, 1), slept(0, 2), slept(2, 0), slept(2, 2)].into();
+        let Graded {
+            runs, lines, ran, ..
+        } = scene.grade(1, false, ALL_AC, known);
+        assert!(of(&runs, "alice").is_empty(), "{runs:?}");
+        assert_eq!(of(&runs, "carol"), [1, 3, 4]);
+        assert_eq!(
+            ran.unwrap().slept.into_iter().collect::<Vec<_>>(),
+            [(0, 1..=2)]
+        );
+        assert!(
+            lines.students.contains(
+                &"alice: stopped: it slept through cases in a row (graded earlier, journal)"
+                    .to_owned()
+            ),
+            "{:?}",
+            lines.students
+        );
     }
 }

@@ -303,6 +303,7 @@ mod tests {
                     compile_error: None,
                     suggestion: None,
                     error: None,
+                    stopped: None,
                     cases: vec![
                         case("sample/01", Verdict::Accepted),
                         case("secret/02", Verdict::WrongAnswer),
@@ -325,6 +326,7 @@ mod tests {
                     compile_error: Some("bob.cpp:1:1: error".to_owned()),
                     suggestion: None,
                     error: None,
+                    stopped: None,
                     cases: Vec::new(),
                 },
             ],

@@ -81,6 +81,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         limits,
         jobs: super::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
+        sleepers: args.stop_after_wall_tles,
         options,
         choices,
         class: &args.dir,

@@ -288,6 +288,7 @@ fn student(name: &str, language: &str, cases: Vec<CaseResult>) -> StudentReport 
         compile_error: None,
         suggestion: None,
         error: None,
+        stopped: None,
         cases,
     }
 }

@@ -161,6 +161,14 @@ impl CaseResult {
         self.verdict == Verdict::Accepted
     }
 
+    /// Whether it is a `TLE` at the wall limit with the program idle (it slept or waited,
+    /// not computed), told by its message as a record keeps it.
+    pub(crate) fn slept(&self) -> bool {
+        self.verdict == Verdict::TimeLimit
+            && self.message.starts_with(crate::judge::WALL_TLE)
+            && self.message.ends_with(crate::judge::SLEPT)
+    }
+
     /// Wall time.
     pub(crate) fn wall(&self) -> Duration {
         Duration::from_secs_f64(self.wall_ms / 1e3)

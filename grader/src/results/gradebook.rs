@@ -54,6 +54,10 @@ pub(crate) struct StudentReport {
     pub(crate) suggestion: Option<Suggestion>,
     /// Why it could not be graded (an unreadable or oversized file, ...).
     pub(crate) error: Option<String>,
+    /// Why some of its cases were not run, when `grader batch` stopped it early (its
+    /// program slept through cases in a row): they count as failed.
+    #[serde(default)]
+    pub(crate) stopped: Option<String>,
     /// The cases, in name order (fewer than `total` after a per-submission fail-fast).
     pub(crate) cases: Vec<CaseResult>,
 }
@@ -264,6 +268,7 @@ mod tests {
             compile_error: None,
             suggestion: None,
             error: None,
+            stopped: None,
             cases,
         }
     }

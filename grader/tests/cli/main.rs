@@ -24,6 +24,7 @@ mod outputs;
 mod poj;
 mod progress;
 mod report_injection;
+mod sleepers;
 mod test_command;
 mod timing;
 mod toolchains;

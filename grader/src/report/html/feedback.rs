@@ -168,6 +168,7 @@ fn body(book: &Gradebook, s: &StudentReport, reveal: Reveal) -> Markup {
             @let not_run: Vec<&str> = book.cases.iter().map(String::as_str).filter(|n| !s.cases.iter().any(|c| c.name == *n)).collect();
             @if !not_run.is_empty() {
                 h2 { "Not run" } "\n"
+                @if let Some(why) = &s.stopped { p.stopped { "Your program was " (why) "." } "\n" }
                 (folded(&format!("{} {} not run", not_run.len(), cases_word(not_run.len())), &not_run))
             }
             @let passed: Vec<&str> = s.cases.iter().filter(|c| c.accepted()).map(|c| c.name.as_str()).collect();

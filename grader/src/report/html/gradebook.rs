@@ -37,6 +37,7 @@ pub(crate) fn page(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
                 } "\n"
                 (histogram(book))
                 (scores(book))
+                (stopped(book))
                 (students(book))
                 (groups::matrix(book))
                 (failures::section(book))
@@ -130,6 +131,27 @@ fn scores(book: &Gradebook) -> Markup {
     }
 }
 
+/// How many students were stopped early for sleeping, and the cases that cost them, said
+/// once above the table: their scores do not come from every case.
+fn stopped(book: &Gradebook) -> Markup {
+    let stopped: Vec<_> = book
+        .students
+        .iter()
+        .filter(|s| s.stopped.is_some())
+        .collect();
+    let not_run: usize = stopped.iter().map(|s| s.total - s.cases.len()).sum();
+    html! {
+        @if !stopped.is_empty() {
+            p #stopped {
+                (stopped.len()) @if stopped.len() == 1 { " student was" } @else { " students were" }
+                " stopped early, their program asleep at the wall limit on cases in a row: "
+                (not_run) " cases not run, counted as failed ("
+                code { "--stop-after-wall-tles 0" } " runs every case)."
+            } "\n"
+        }
+    }
+}
+
 /// The mean and the median of `sorted` (not empty).
 fn mean_and_median(sorted: &[f64]) -> (f64, f64) {
     let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
@@ -152,10 +174,16 @@ fn first_failure(s: &crate::results::gradebook::StudentReport) -> String {
     if let Some(error) = &s.error {
         return error.clone();
     }
-    s.failures()
-        .next()
-        .map(|case| format!("{} {}", case.verdict.code(), case.name))
-        .unwrap_or_default()
+    let first = s.failures().next();
+    let first = first.map(|case| format!("{} {}", case.verdict.code(), case.name));
+    match (first, &s.stopped) {
+        // The cases not run are as much the student's mark as the first failure.
+        (Some(first), Some(_)) => format!(
+            "{first}; stopped early, {} not run",
+            s.total - s.cases.len()
+        ),
+        (first, _) => first.unwrap_or_default(),
+    }
 }
 
 /// The students' table, sortable by any column (each cell's sort key is its `data-key`).

@@ -58,6 +58,7 @@ pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> 
             paint(dim, &why(s))
         )?;
     }
+    stopped(book, out)?;
     if !book.skipped.is_empty() {
         writeln!(out, "\n{}", paint(dim, "not graded:"))?;
         for s in &book.skipped {
@@ -77,6 +78,31 @@ pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> 
     writeln!(out, "{}", paint(dim, &files))
 }
 
+/// How many students `grader batch` stopped early for sleeping, and what it cost them,
+/// once under the students: a teacher sees the marks are not every case's.
+fn stopped(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
+    let stopped: Vec<&StudentReport> = book
+        .students
+        .iter()
+        .filter(|s| s.stopped.is_some())
+        .collect();
+    if stopped.is_empty() {
+        return Ok(());
+    }
+    let not_run: usize = stopped.iter().map(|s| s.total - s.cases.len()).sum();
+    let students = if stopped.len() == 1 {
+        "student"
+    } else {
+        "students"
+    };
+    writeln!(
+        out,
+        "\n{} {students} stopped early (their program slept through cases in a row): {not_run} \
+         cases not run, counted as failed; --stop-after-wall-tles 0 runs every case",
+        stopped.len()
+    )
+}
+
 /// What went wrong for a student, in a few words: the compiler's first error (and the
 /// profile it points to), why it was not graded, or the first failing case.
 fn why(s: &StudentReport) -> String {
@@ -90,10 +116,13 @@ fn why(s: &StudentReport) -> String {
             None => diagnosis::summary(m),
         },
         (None, Some(m)) => m.clone(),
-        (None, None) => s
-            .failures()
-            .next()
-            .map(|c| format!("first failure {}: {}", c.name, c.message))
-            .unwrap_or_default(),
+        (None, None) => {
+            let first = s.failures().next();
+            let first = first.map(|c| format!("first failure {}: {}", c.name, c.message));
+            match (first, &s.stopped) {
+                (Some(first), Some(stopped)) => format!("{first}; {stopped}"),
+                (first, _) => first.unwrap_or_default(),
+            }
+        }
     }
 }

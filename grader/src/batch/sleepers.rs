@@ -1,0 +1,145 @@
+//! Students whose programs sleep: a program killed at the wall limit while idle costs two
+//! runs of the whole wall limit per case (judging.md), so one student that waits for
+//! input that never comes would hold a worker for minutes. After `in_a_row` cases next
+//! to each other in case order all ended in a `TLE` at the wall limit with the program
+//! idle (`CaseResult::slept`), the rest of that student's runs are not made: they count
+//! as failed, and the gradebook says so (`StudentReport::stopped`).
+//!
+//! The rule reads only which cases ended so, never the order the runs finished in: a
+//! batch resumed from its journal (which holds those `TLE`s) decides exactly as the
+//! batch that wrote it, whatever the number of workers.
+
+use std::collections::BTreeSet;
+use std::ops::RangeInclusive;
+use std::sync::Mutex;
+
+use crate::results::case::CaseResult;
+
+/// The cases (by number) of one student that ended in a `TLE` at the wall limit, and
+/// whether they stop it.
+#[derive(Debug)]
+pub(crate) struct Sleepers {
+    /// How many such cases in a row stop a student; 0: never.
+    in_a_row: usize,
+    /// Per student, its cases that ended in a `TLE` at the wall limit. Noted on the
+    /// workers as runs finish (the pool's stopping rule runs there), hence the lock.
+    tles: Vec<Mutex<BTreeSet<usize>>>,
+}
+
+impl Sleepers {
+    /// No student stopped yet, of `students`; `in_a_row` 0 stops none.
+    pub(crate) fn new(students: usize, in_a_row: usize) -> Sleepers {
+        Sleepers {
+            in_a_row,
+            tles: (0..students).map(|_| Mutex::default()).collect(),
+        }
+    }
+
+    /// Notes `student`'s result on case `case`; true when the student is stopped (now or
+    /// before).
+    pub(crate) fn note(&self, student: usize, case: usize, result: &CaseResult) -> bool {
+        if self.in_a_row == 0 {
+            return false;
+        }
+        let mut tles = self.tles[student]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if result.slept() {
+            tles.insert(case);
+        }
+        first_row(&tles, self.in_a_row).is_some()
+    }
+
+    /// The cases in a row that stopped `student`, if it is stopped.
+    pub(crate) fn stopped(&self, student: usize) -> Option<RangeInclusive<usize>> {
+        if self.in_a_row == 0 {
+            return None;
+        }
+        let tles = self.tles[student]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        first_row(&tles, self.in_a_row)
+    }
+}
+
+/// The first `n` numbers in a row in `cases`, if any (`n` > 0).
+fn first_row(cases: &BTreeSet<usize>, n: usize) -> Option<RangeInclusive<usize>> {
+    let mut start = None;
+    let mut last = None;
+    for &c in cases {
+        if last.is_none_or(|l: usize| l + 1 != c) {
+            start = Some(c);
+        }
+        last = Some(c);
+        let first = start?;
+        if c + 1 - first >= n {
+            return Some(first..=c);
+        }
+    }
+    None
+}
+
+/// What a student stopped so is told: `stopped after 3 wall-limit TLEs in a row (a/01 to
+/// a/03: the program slept or waited): 6 cases not run, counted as failed`.
+pub(crate) fn why(row: &[&str], not_run: usize) -> String {
+    let (first, last) = (row.first().copied(), row.last().copied());
+    let cases = if not_run == 1 { "case" } else { "cases" };
+    format!(
+        "stopped after {} wall-limit TLEs in a row ({} to {}: the program slept or waited): \
+         {not_run} {cases} not run, counted as failed",
+        row.len(),
+        first.unwrap_or_default(),
+        last.unwrap_or_default()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use reference::{Judgement, Verdict};
+
+    use super::*;
+    use crate::results::case::Figures;
+
+    fn result(verdict: Verdict, message: &str) -> CaseResult {
+        let judgement = Judgement {
+            verdict,
+            message: message.to_owned(),
+        };
+        CaseResult::new("x", judgement, Figures::default(), Vec::new(), Vec::new())
+    }
+
+    fn set(cases: &[usize]) -> BTreeSet<usize> {
+        cases.iter().copied().collect()
+    }
+
+    #[test]
+    fn only_cases_next_to_each_other_make_a_row() {
+        assert_eq!(first_row(&set(&[0, 2, 4, 6]), 2), None);
+        assert_eq!(first_row(&set(&[0, 2, 3, 5]), 2), Some(2..=3));
+        assert_eq!(first_row(&set(&[1, 2, 4, 5, 6]), 3), Some(4..=6));
+        assert_eq!(first_row(&set(&[7]), 1), Some(7..=7));
+        assert_eq!(first_row(&set(&[]), 1), None);
+    }
+
+    #[test]
+    fn a_tle_by_cpu_or_another_failure_breaks_no_row_and_makes_none() {
+        let sleepers = Sleepers::new(2, 2);
+        let wall = result(
+            Verdict::TimeLimit,
+            "wall time over the 4 s limit with 3 ms of CPU: the program slept or waited",
+        );
+        let cpu = result(Verdict::TimeLimit, "CPU time over the 1 s limit");
+        assert!(!sleepers.note(0, 0, &wall));
+        assert!(!sleepers.note(0, 1, &cpu));
+        assert!(!sleepers.note(0, 3, &wall));
+        assert_eq!(sleepers.stopped(0), None);
+        // Finished out of order, 2 joins 3: the row is 2..=3.
+        assert!(sleepers.note(0, 2, &wall));
+        assert_eq!(sleepers.stopped(0), Some(2..=3));
+        assert_eq!(sleepers.stopped(1), None, "only that student");
+        // Off: never.
+        let off = Sleepers::new(1, 0);
+        assert!(!off.note(0, 0, &wall) && !off.note(0, 1, &wall));
+        assert_eq!(off.stopped(0), None);
+    }
+}

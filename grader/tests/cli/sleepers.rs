@@ -1,0 +1,211 @@
+//! End-to-end tests of `grader batch`'s stop of a sleeping student: after three cases in
+//! a row that its program slept through to the wall limit, its other cases are not run
+//! and count as failed; the summary, the gradebook and the pages say so; a resumed batch
+//! decides exactly as the first; `--stop-after-wall-tles 0` runs every case.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/flip")
+        .join(name)
+}
+
+/// A class of a sleeper and an honest student, six generated cases, and a cache.
+struct Scene {
+    root: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+/// What one batch gave.
+struct Batch {
+    /// stdout (the gradebook as JSON, or the human summary).
+    stdout: String,
+    /// The progress.
+    stderr: String,
+}
+
+impl Scene {
+    fn new() -> Scene {
+        let scene = Scene {
+            root: tempfile::tempdir().unwrap(),
+            cache: tempfile::tempdir().unwrap(),
+        };
+        fs::create_dir(scene.path("class")).unwrap();
+        fs::copy(fixture("tle_sleep.py"), scene.path("class/sleeper.py")).unwrap();
+        fs::copy(fixture("ac_rows.py"), scene.path("class/honest.py")).unwrap();
+        scene
+            .command()
+            .args([
+                "gen", "flip", "--seed", "27", "--count", "6", "--out", "cases",
+            ])
+            .assert()
+            .success();
+        scene
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.path().join(rel)
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("grader").unwrap();
+        cmd.env("NO_COLOR", "1")
+            .env("GRADER_CACHE_DIR", self.cache.path())
+            .current_dir(self.root.path())
+            .timeout(Duration::from_mins(5));
+        cmd
+    }
+
+    /// `grader batch` of the class into `out` on one worker, the sleeper's runs a second
+    /// of wall time each (the honest student's take milliseconds of CPU: a wide margin).
+    fn batch(&self, extra: &[&str]) -> Batch {
+        let output = self
+            .command()
+            .args(["batch", "flip", "class", "--cases", "cases", "--out", "out"])
+            .args(["--jobs", "1", "--time-limit", "0.5", "--wall-limit", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        Batch {
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr,
+        }
+    }
+
+    /// The gradebook of a batch made again until the sleeper is graded: a machine that
+    /// holds a run back twice leaves it ungraded, and the journal resumes.
+    fn settled(&self, extra: &[&str]) -> Value {
+        for _ in 0..5 {
+            let book: Value = serde_json::from_str(&self.batch(extra).stdout).unwrap();
+            if sleeper(&book)["verdict"] != "--" {
+                return book;
+            }
+        }
+        panic!("the sleeper was never graded");
+    }
+
+    fn journal(&self) -> Vec<String> {
+        let text = fs::read_to_string(self.path("out/journal.jsonl")).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+}
+
+fn sleeper(book: &Value) -> &Value {
+    &book["students"][1]
+}
+
+fn case_names(student: &Value) -> Vec<&str> {
+    let cases = student["cases"].as_array().unwrap();
+    cases.iter().map(|c| c["name"].as_str().unwrap()).collect()
+}
+
+const JSON: [&str; 2] = ["--report", "json"];
+
+#[test]
+fn a_student_asleep_on_three_cases_in_a_row_is_stopped_and_a_resume_decides_alike() {
+    let scene = Scene::new();
+    let book = scene.settled(&JSON);
+    let honest = &book["students"][0];
+    assert_eq!(honest["verdict"], "AC", "{book:#}");
+    assert_eq!(honest["stopped"], Value::Null);
+    let slept = sleeper(&book);
+    assert_eq!(slept["student"], "sleeper");
+    assert_eq!(slept["verdict"], "TLE", "{slept:#}");
+    assert_eq!(slept["passed"], 0);
+    let ran = case_names(slept);
+    // Three in a row stop it (one more when a held-back run left a gap).
+    assert!((3..6).contains(&ran.len()), "{slept:#}");
+    for case in slept["cases"].as_array().unwrap() {
+        assert!(
+            case["message"].as_str().unwrap().contains("slept"),
+            "{case}"
+        );
+    }
+    let stopped = slept["stopped"].as_str().unwrap();
+    let not_run = format!("{} cases not run, counted as failed", 6 - ran.len());
+    assert!(stopped.contains("3 wall-limit TLEs in a row"), "{stopped}");
+    assert!(stopped.contains(&not_run), "{stopped}");
+    // Resumed: nothing run again, the same decision, said in the summary.
+    let lines = scene.journal();
+    let again = scene.batch(&[]);
+    assert_eq!(scene.journal(), lines, "no run made again");
+    assert!(
+        again.stderr.contains(
+            "sleeper: stopped: it slept through cases in a row (graded earlier, journal)"
+        ),
+        "{}",
+        again.stderr
+    );
+    assert!(
+        again.stdout.contains(&format!(
+            "1 student stopped early (their program slept through cases in a row): {} cases \
+             not run, counted as failed; --stop-after-wall-tles 0 runs every case",
+            6 - ran.len()
+        )),
+        "{}",
+        again.stdout
+    );
+    // A journal cut between its second and third sleep: the third is run, and the
+    // student stopped there as before.
+    let kept: Vec<&String> = lines
+        .iter()
+        .filter(|l| !l.contains("\"sleeper\"") || !l.contains(&format!("\"{}\"", ran[2])))
+        .collect();
+    let text: Vec<String> = kept.iter().map(|l| format!("{l}\n")).collect();
+    fs::write(scene.path("out/journal.jsonl"), text.concat()).unwrap();
+    let resumed = scene.settled(&JSON);
+    assert_eq!(case_names(sleeper(&resumed)), ran, "{resumed:#}");
+    assert_eq!(sleeper(&resumed)["stopped"], slept["stopped"]);
+    // Turned off, the cases not run are run.
+    let all = scene.settled(&["--report", "json", "--stop-after-wall-tles", "0"]);
+    assert_eq!(case_names(sleeper(&all)).len(), 6, "{all:#}");
+    assert_eq!(sleeper(&all)["stopped"], Value::Null);
+}
+
+#[test]
+fn the_pages_say_a_student_was_stopped_early_and_why() {
+    let scene = Scene::new();
+    let book = scene.settled(&["--report", "json", "--feedback", "fb"]);
+    let not_run = 6 - case_names(sleeper(&book)).len();
+    let gradebook = scene.path("out/gradebook.html");
+    let feedback = scene.path("fb/sleeper.html");
+    let (gradebook, feedback) = if let Some(browser) = super::chromium() {
+        (
+            super::rendered(browser, &scene.path("chromium"), &gradebook),
+            super::rendered(browser, &scene.path("chromium"), &feedback),
+        )
+    } else {
+        eprintln!("the pages are not rendered: no chromium on this machine");
+        (
+            fs::read_to_string(gradebook).unwrap(),
+            fs::read_to_string(feedback).unwrap(),
+        )
+    };
+    assert!(
+        gradebook.contains(&format!(
+            "1 student was stopped early, their program asleep at the wall limit on cases in \
+             a row: {not_run} cases not run, counted as failed"
+        )),
+        "{gradebook}"
+    );
+    assert!(
+        gradebook.contains(&format!("; stopped early, {not_run} not run</td>")),
+        "the first-failure cell: {gradebook}"
+    );
+    assert!(
+        feedback.contains("Your program was stopped after 3 wall-limit TLEs in a row"),
+        "{feedback}"
+    );
+    assert!(
+        feedback.contains(&format!("{not_run} cases not run, counted as failed.")),
+        "{feedback}"
+    );
+}
