@@ -74,6 +74,7 @@ impl Runner {
             tier: limits.sandbox,
             memory: limits.memory,
             toolchain,
+            headers: None,
         };
         let worker = Worker::start(&config)
             .map_err(|e| Fault::Internal(format!("cannot start a worker: {e}")))?;

@@ -63,6 +63,8 @@ use super::protocol::{BoxSetup, Staged};
 pub(crate) const WORK: &str = "/box";
 /// Where a program's staged files are, read-only.
 pub(crate) const PROGRAM: &str = "/prog";
+/// Where a compile's precompiled headers are shown, read-only.
+pub(crate) const HEADERS: &str = "/headers";
 
 /// How much a program's staged files may take.
 const STAGE_SIZE: &str = "size=512m";
@@ -294,7 +296,10 @@ fn build(setup: &BoxSetup) -> io::Result<OwnedFd> {
     let nosuid = libc::MS_NOSUID | libc::MS_NODEV;
     mount("tmpfs", root, "tmpfs", nosuid, "size=4m,mode=0755")?;
     for path in &setup.read_only {
-        show(root, path)?;
+        show(root, path, path)?;
+    }
+    if let Some(headers) = &setup.headers {
+        show(root, headers, HEADERS)?;
     }
     let dev = format!("{root}/dev");
     fs::create_dir(&dev)?;
@@ -381,13 +386,14 @@ fn build(setup: &BoxSetup) -> io::Result<OwnedFd> {
     Ok(stage)
 }
 
-/// Shows the machine's `path` at the same place in the box, read-only: a symbolic link
-/// as the same link (Debian's `/bin -> usr/bin`), a folder or file as a bind mount.
-fn show(root: &str, path: &str) -> io::Result<()> {
+/// Shows the machine's `path` at `at` in the box (its own path, but for the headers),
+/// read-only: a symbolic link as the same link (Debian's `/bin -> usr/bin`), a folder or
+/// file as a bind mount.
+fn show(root: &str, path: &str, at: &str) -> io::Result<()> {
     let Ok(meta) = fs::symlink_metadata(path) else {
         return Ok(());
     };
-    let inside = format!("{root}{path}");
+    let inside = format!("{root}{at}");
     if let Some(parent) = Path::new(&inside).parent() {
         fs::create_dir_all(parent)?;
     }

@@ -46,6 +46,8 @@ pub(crate) struct BoxSetup {
     /// Paths of the machine shown read-only at the same place in the box (system folders,
     /// a toolchain); symbolic links among them are copied as links.
     pub(crate) read_only: Vec<String>,
+    /// A folder of the machine shown read-only at `/headers` (precompiled headers).
+    pub(crate) headers: Option<String>,
     /// Bytes of the box's writable folder (`/box`, also `/tmp`), a memory file system.
     pub(crate) work_size: u64,
     /// Who owns `/box`: the uid and gid programs run as, seen from inside the box.

@@ -217,6 +217,7 @@ fn try_tier(tier: Tier, memory: u64) -> Result<(), String> {
         tier,
         memory,
         toolchain: Vec::new(),
+        headers: None,
     };
     let mut worker = Worker::start(&config).map_err(|e| failed("start", &e))?;
     let files = crate::temp::dir("try").map_err(|e| failed("make its folder", &e))?;

@@ -47,6 +47,23 @@ pub(crate) struct Config {
     /// Folders of the machine outside the system's that runs need (an interpreter's or a
     /// compiler's installation), shown read-only in a box.
     pub(crate) toolchain: Vec<PathBuf>,
+    /// A folder of precompiled headers for a compile (in the compile cache), shown
+    /// read-only in a box at [`boxed::HEADERS`]: [`Worker::headers_dir`] says where.
+    pub(crate) headers: Option<PathBuf>,
+}
+
+impl Config {
+    /// Where programs see the folder of precompiled headers: its own path, or in a box
+    /// [`boxed::HEADERS`] (a path of the machine's may lie where the box has folders of
+    /// its own: a cache under `/tmp`).
+    pub(crate) fn headers_dir(&self) -> Option<PathBuf> {
+        let headers = self.headers.as_ref()?;
+        Some(if self.tier == Tier::Strict {
+            PathBuf::from(boxed::HEADERS)
+        } else {
+            headers.clone()
+        })
+    }
 }
 
 /// One run asked of a worker.
@@ -215,6 +232,10 @@ impl Worker {
             boxed = Some(BoxSetup {
                 root: dir.path().to_string_lossy().into_owned(),
                 read_only,
+                headers: config
+                    .headers
+                    .as_ref()
+                    .map(|p| p.to_string_lossy().into_owned()),
                 work_size: config.memory.max(MIN_WORK),
                 owner,
                 user_namespace: lease.is_none(),

@@ -25,6 +25,7 @@ use sha2::{Digest, Sha256};
 use super::languages::{CompileLimits, Language};
 use super::lookup::{Located, compile_path, follow, resolve};
 use super::naming::{Names, PROGRAM};
+use super::precompiled;
 use super::setup::not_installed;
 use super::staging::stage_dir;
 use crate::exec::sandbox::Tier;
@@ -152,7 +153,38 @@ pub(crate) fn compile(
         return Ok(cached);
     }
     let limits = limits(&language.compile_limits, tier);
-    let (outcome, built) = run_compiler(source, bytes, names, language, &toolchain, &limits)?;
+    let header = precompiled::folder(bytes, (name, language), &toolchain, tier, cache)?;
+    let command = language
+        .compile
+        .as_ref()
+        .expect("only compiled languages are compiled");
+    let file_name = &names.source;
+    let run = |headers: Option<&Path>| {
+        run_compiler(
+            source,
+            (file_name, bytes),
+            (language, &toolchain),
+            headers,
+            &limits,
+            |out, headers| {
+                let mut args: Vec<String> = command[1..]
+                    .iter()
+                    .map(|w| names.fill(w, file_name, out))
+                    .collect();
+                // Last: the command's first word may be a wrapper of the compiler, and
+                // GCC takes an include folder anywhere among its words.
+                args.extend(headers.map(|dir| format!("-I{}", dir.display())));
+                args
+            },
+        )
+    };
+    let (mut outcome, mut built) = run(header.as_deref())?;
+    if header.is_some() && refusal(&outcome, &limits).is_some() {
+        // A failed compile again without the precompiled header: its message is then the
+        // compiler's own for the source as written (with one, GCC names the file the
+        // header was built from where an include chain would name the student's).
+        (outcome, built) = run(None)?;
+    }
     if let Some(refusal) = refusal(&outcome, &limits) {
         if refusal.own {
             publish(&mut refusal.message.as_bytes(), cache, &entry, MESSAGE)?;
@@ -218,24 +250,22 @@ fn from_cache(entry: &Path) -> Option<Compiled> {
     cached_message(entry).map(Compiled::Error)
 }
 
-/// Runs the compiler on a copy of `source` in a worker of the limits' tier: how it ended,
-/// and the program it wrote, if any.
-fn run_compiler(
+/// Runs the compiler of `toolchain` on `file` (its name and bytes, staged beside the
+/// compile, which runs in its folder) in a worker of the limits' tier, with the words
+/// `args` gives for a program written to the path it is handed and the folder of
+/// precompiled `headers` (when given) where the compile sees it: how it ended, and the
+/// program it wrote, if any. `source` is named in errors.
+pub(super) fn run_compiler(
     source: &Path,
-    bytes: &[u8],
-    names: &Names,
-    language: &Language,
-    toolchain: &Toolchain,
+    (file_name, bytes): (&str, &[u8]),
+    (language, toolchain): (&Language, &Toolchain),
+    headers: Option<&Path>,
     limits: &Limits,
+    args: impl FnOnce(&str, Option<&Path>) -> Vec<String>,
 ) -> Result<(Outcome, Option<fs::File>), Fault> {
-    let command = language
-        .compile
-        .as_ref()
-        .expect("only compiled languages are compiled");
     let staging = stage_dir()?;
     // The compiler runs beside a copy of the source under its own name (or the one its
     // language gives it), so its messages say `sol.cpp:4:23`, not a path of this machine.
-    let file_name = &names.source;
     let copy = staging.path().join(file_name);
     fs::write(&copy, bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
     fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
@@ -244,16 +274,16 @@ fn run_compiler(
         tier: limits.sandbox,
         memory: limits.memory,
         toolchain: toolchain.folders.clone(),
+        headers: headers.map(Path::to_path_buf),
     };
     let fault = |e: io::Error| Fault::Internal(format!("cannot compile {}: {e}", source.display()));
     let mut worker = Worker::start(&config).map_err(fault)?;
     let out = worker.work_dir().join(PROGRAM);
     let mut argv = vec![toolchain.compiler.clone()];
-    argv.extend(
-        command[1..]
-            .iter()
-            .map(|w| names.fill(w, file_name, &out.to_string_lossy())),
-    );
+    argv.extend(args(
+        &out.to_string_lossy(),
+        config.headers_dir().as_deref(),
+    ));
     let mut env = vec![
         format!("PATH={}", toolchain.path),
         "LANG=C.UTF-8".to_owned(),
@@ -283,7 +313,7 @@ fn run_compiler(
 }
 
 /// The limits of a compile in `tier`.
-fn limits(limits: &CompileLimits, tier: Tier) -> Limits {
+pub(super) fn limits(limits: &CompileLimits, tier: Tier) -> Limits {
     Limits {
         cpu: Duration::from_secs(limits.cpu_secs),
         wall: Duration::from_secs(limits.wall_secs),
@@ -295,7 +325,7 @@ fn limits(limits: &CompileLimits, tier: Tier) -> Limits {
 }
 
 /// Why a compile failed.
-struct Refusal {
+pub(super) struct Refusal {
     /// The `CE` message.
     message: String,
     /// Whether the failure is the source's own: the compiler exited with a status and said
@@ -306,7 +336,7 @@ struct Refusal {
 
 /// Why a compile failed; `None` when it succeeded. A limit is decided by cause, by the
 /// same rules as any run's verdict.
-fn refusal(outcome: &Outcome, limits: &Limits) -> Option<Refusal> {
+pub(super) fn refusal(outcome: &Outcome, limits: &Limits) -> Option<Refusal> {
     let judgement = judge::judge(outcome, limits, |_| Judgement::accepted());
     let said = said(outcome);
     let head = match judgement.verdict {
@@ -339,7 +369,7 @@ fn above(head: &str, said: &str) -> String {
 
 /// Whether the cache entry holds the file `name` (the program or a failure's message)
 /// with the hash recorded beside it.
-fn verified(entry: &Path, name: &str) -> bool {
+pub(super) fn verified(entry: &Path, name: &str) -> bool {
     let (Ok(recorded), Ok(mut file)) = (
         fs::read_to_string(entry.join(format!("{name}.sha256"))),
         fs::File::open(entry.join(name)),
@@ -404,12 +434,34 @@ impl<W: Write> Write for Hashing<W> {
 /// Copies the compiled program (or a failure's message), as the file `name`, into the
 /// cache with its hash, and publishes the entry atomically: a concurrent grader either
 /// finds the whole entry or none.
-fn publish(built: &mut impl Read, cache: &Path, entry: &Path, name: &str) -> Result<(), Fault> {
+pub(super) fn publish(
+    built: &mut impl Read,
+    cache: &Path,
+    entry: &Path,
+    name: &str,
+) -> Result<(), Fault> {
     let work = tempfile::Builder::new()
         .prefix(".compile-")
         .tempdir_in(cache)
         .map_err(|e| files::cannot(cache, "write into", &e))?;
+    // Readable by all (the cache itself is the grader's user's alone): a precompiled
+    // header's entry is shown to boxes whose programs run as another uid.
+    let open = |dir: &Path| {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o755))
+            .map_err(|e| files::cannot(dir, "write", &e))
+    };
+    open(work.path())?;
     let program = work.path().join(name);
+    let mut dir = work.path().to_path_buf();
+    for folder in Path::new(name)
+        .parent()
+        .into_iter()
+        .flat_map(Path::components)
+    {
+        dir.push(folder);
+        fs::create_dir(&dir).map_err(|e| files::cannot(&dir, "write", &e))?;
+        open(&dir)?;
+    }
     let to = fs::File::create(&program).map_err(|e| files::cannot(&program, "write", &e))?;
     // Hashed as it is written: the record is of these very bytes.
     let mut to = Hashing::new(to);
@@ -450,7 +502,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
 
 /// A compiler as the box runs it.
 #[derive(Debug, Clone)]
-struct Toolchain {
+pub(super) struct Toolchain {
     /// The compiler's absolute path.
     compiler: String,
     /// What of the machine outside the system folders it needs shown.
@@ -458,9 +510,9 @@ struct Toolchain {
     /// `PATH` in the compile's environment.
     path: String,
     /// The first line of its `--version`, for the cache key.
-    version: String,
+    pub(super) version: String,
     /// The real files the compile runs, with their sizes and times, for the cache key.
-    identity: String,
+    pub(super) identity: String,
 }
 
 /// Where the programs of language `language`'s compile are looked up: the compile's own

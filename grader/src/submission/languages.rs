@@ -67,6 +67,21 @@ pub(crate) struct Language {
     /// The limits of a compile.
     #[serde(default)]
     pub(crate) compile_limits: CompileLimits,
+    /// A header most of its sources include, compiled once and shown to their compiles
+    /// (`precompiled.rs`).
+    #[serde(default)]
+    pub(crate) precompiled: Option<Precompiled>,
+}
+
+/// A system header compiled once per toolchain and compile command (GCC's precompiled
+/// headers), for the sources that include it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Precompiled {
+    /// The header as sources name it in `#include <...>`: `bits/stdc++.h`.
+    pub(crate) header: String,
+    /// The compiler's language for it (its `-x`): `c++-header`.
+    pub(crate) kind: String,
 }
 
 impl Language {
@@ -232,6 +247,14 @@ struct Words {
     version: Option<Vec<toml::Spanned<String>>>,
     #[serde(default)]
     source_name: Option<toml::Spanned<String>>,
+    #[serde(default)]
+    precompiled: Option<HeaderWords>,
+}
+
+/// The header of an entry's `precompiled`, with where it is in the file.
+#[derive(Deserialize)]
+struct HeaderWords {
+    header: toml::Spanned<String>,
 }
 
 impl Words {
@@ -291,6 +314,28 @@ impl Words {
                         ));
                     }
                 }
+            }
+        }
+        if let Some(header) = self.precompiled.as_ref().map(|p| &p.header) {
+            // The header names a file of the cache entry the compiles are shown: a path
+            // that climbs out of it, or is absolute, would name another.
+            let plain = !header.get_ref().is_empty()
+                && Path::new(header.get_ref())
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !plain {
+                return Err((
+                    header.span().start + 1,
+                    format!(
+                        "`{name}.precompiled.header` must be a header as `#include <...>` names it, such as bits/stdc++.h"
+                    ),
+                ));
+            }
+            if self.compile.is_none() {
+                return Err((
+                    header.span().start + 1,
+                    format!("`{name}.precompiled` needs a `compile`"),
+                ));
             }
         }
         if let Some(compile) = &self.compile {

@@ -6,7 +6,7 @@
 //! checks its toolchain first, `staging.rs` holds its files, `lookup.rs` finds programs
 //! (and where they really are, through what `exec/trace.rs` sees them start), and
 //! `compile.rs` compiles with its cache (`cache_sweep.rs` clears what killed graders left
-//! in it).
+//! in it, `precompiled.rs` keeps a header most sources include compiled once).
 
 mod build;
 mod cache_sweep;
@@ -16,6 +16,7 @@ pub(crate) mod languages;
 mod lookup;
 mod main_class;
 pub(crate) mod naming;
+mod precompiled;
 mod program;
 mod setup;
 mod staging;

@@ -22,6 +22,7 @@ mod languages;
 mod messages;
 mod outputs;
 mod poj;
+mod precompiled;
 mod progress;
 mod report_injection;
 mod sleepers;
