@@ -472,14 +472,16 @@ pub(super) fn publish(
         .map_err(|e| files::cannot(&program, "write", &e))?;
     let record = work.path().join(format!("{name}.sha256"));
     fs::write(&record, hash).map_err(|e| files::cannot(&record, "write", &e))?;
-    // A stale entry (it failed verification) makes way.
-    if entry.exists() && !intact(entry) {
+    // A stale entry (it failed verification) makes way; a whole one stays (another
+    // grader published it meanwhile, and may be using it).
+    let whole = |entry: &Path| verified(entry, name) || intact(entry);
+    if entry.exists() && !whole(entry) {
         let _ = fs::remove_dir_all(entry);
     }
     let staged = work.keep();
     match fs::rename(&staged, entry) {
         Ok(()) => Ok(()),
-        Err(_) if intact(entry) => {
+        Err(_) if whole(entry) => {
             let _ = fs::remove_dir_all(&staged);
             Ok(())
         }
