@@ -19,6 +19,7 @@ mod gradescope;
 mod hostile;
 mod interrupt;
 mod languages;
+mod layout_mistakes;
 mod messages;
 mod outputs;
 mod poj;

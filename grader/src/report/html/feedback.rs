@@ -26,6 +26,7 @@ use crate::report::export::Exporter;
 use crate::results::case::{Board, CaseResult, Explained};
 use crate::results::feedback::{Mistake, Reveal, by_mistake, page_names};
 use crate::results::gradebook::{Gradebook, StudentReport};
+use crate::results::layout::Layout;
 use crate::results::mark::Mark;
 use crate::status::Fault;
 use crate::submission::diagnosis;
@@ -307,6 +308,9 @@ fn kind_section(book: &Gradebook, kind: Mistake, cases: &[&CaseResult], reveal: 
                 span.v.(verdict) { (verdict) } " " (title(kind, book.problem.parse().ok()))
                 " " span.count { "(" (cases.len()) " " (cases_word(cases.len())) ")" }
             } "\n"
+            @if let Some(mistake) = layout_mistake(book, kind, cases, reveal) {
+                p.mistake { "What is wrong: " (mistake.says()) "." } "\n"
+            }
             @if let Some(c) = drawn {
                 article.case id={ "case-" (c.name) } {
                     h4 {
@@ -340,6 +344,27 @@ fn kind_section(book: &Gradebook, kind: Mistake, cases: &[&CaseResult], reveal: 
             }
         } "\n"
     }
+}
+
+/// The layout mistake of a `PE` kind, said once for all its cases: read from the first
+/// case whose page shows its answer and output (a layout mistake is read against the
+/// expected answer, which a page shows only so), `None` when none does.
+fn layout_mistake(
+    book: &Gradebook,
+    kind: Mistake,
+    cases: &[&CaseResult],
+    reveal: Reveal,
+) -> Option<Layout> {
+    if kind != Mistake::Layout {
+        return None;
+    }
+    cases.iter().find_map(|c| {
+        let board = book
+            .boards
+            .get(&c.name)
+            .filter(|_| reveal.of(&c.name).answer)?;
+        Some(Layout::of(&board.answer, &c.output))
+    })
 }
 
 /// Whether the page shows more of case `c` than its name and verdict.
@@ -608,6 +633,13 @@ mod tests {
         );
         assert!(page.contains("<span class=\"v PE\">PE</span> Right answer, wrong layout"));
         assert!(page.contains("(6 cases)"), "{page}");
+        // The mistake in words, once.
+        assert_eq!(
+            page.matches("What is wrong: your output starts with an empty line")
+                .count(),
+            1,
+            "{page}"
+        );
         // Each case's message once (the sample's in full, the others folded), no reason.
         assert!(page.contains(
             "<h4><code>sample/01</code>: right answer, wrong layout: line 1: expected `4`, got ``</h4>"
@@ -629,6 +661,8 @@ mod tests {
             "{page}"
         );
         assert!(!page.contains("class=\"steps\""), "{page}");
+        // The sample shows its answer: the mistake is said from it.
+        assert!(page.contains("What is wrong: your output starts"), "{page}");
     }
 
     #[test]

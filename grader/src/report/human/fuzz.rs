@@ -139,7 +139,11 @@ pub(crate) fn after_header(result: &FuzzResult, out: &mut dyn Write) -> io::Resu
     let expected = answer_of(result.problem, &s.input);
     let got = reference::visible::escape_lines(&s.failure.output);
     side_by_side(out, ("expected", &expected), ("got", &got))?;
-    if let Some(explained) = found.explanation(result.problem) {
+    if s.failure.verdict == reference::Verdict::Presentation {
+        // A layout mistake is said in words: a minimum solution has nothing to do with it.
+        let mistake = crate::results::layout::Layout::of(&expected, &s.failure.output);
+        writeln!(out, "\n  why: {}", mistake.says())?;
+    } else if let Some(explained) = found.explanation(result.problem) {
         writeln!(out)?;
         explanation::write(out, result.problem, &s.input, &s.failure.output, &explained)?;
     }

@@ -1,6 +1,7 @@
 //! The human report of `grader test`: a header, the table of cases, the failures in full
 //! (input, a diff of the answer, the reference's explanation, the end of stderr) and a
-//! summary; or the compiler's refusal.
+//! summary; or the compiler's refusal. The `PE` cases of one layout mistake are one
+//! failure: the first in full, the mistake said once, the others named.
 
 use std::io::{self, Write};
 
@@ -12,12 +13,16 @@ use super::{compile_error, explanation};
 use crate::judge::{mebibytes, seconds};
 use crate::report::style::{paint, verdict_style};
 use crate::results::case::{Board, CaseResult};
+use crate::results::layout::{self, Block, Layout};
 use crate::results::limits::LimitsRecord;
 use crate::results::submission::SubmissionResult;
 use crate::submission::diagnosis;
 
-/// How many failing cases the report shows in full.
+/// How many failures (a case, or the cases of one layout mistake) the report shows in full.
 const DETAILED_FAILURES: usize = 3;
+
+/// How many groups of cases a layout mistake's list names before summing up the rest.
+const LISTED_GROUPS: usize = 12;
 
 /// The first line of the report: what is graded, how it was built, and under which
 /// limits.
@@ -109,14 +114,23 @@ fn body(result: &SubmissionResult, with_table: bool, out: &mut dyn Write) -> io:
         }
     }
     let failures: Vec<&CaseResult> = result.failures().collect();
-    for r in failures.iter().take(DETAILED_FAILURES) {
-        details(out, result.problem, r, result.boards.get(&r.name))?;
+    let blocks = layout::blocks(failures.iter().copied(), |name| {
+        result.boards.get(name).map(|b| b.answer.as_str())
+    });
+    for block in blocks.iter().take(DETAILED_FAILURES) {
+        let first = block.cases[0];
+        details(out, result.problem, first, result.boards.get(&first.name))?;
+        if let Some(mistake) = block.layout {
+            same_mistake(out, mistake, block)?;
+        }
     }
-    if failures.len() > DETAILED_FAILURES {
-        let more = format!(
-            "... and {} more failing cases",
-            failures.len() - DETAILED_FAILURES
-        );
+    let shown: usize = blocks
+        .iter()
+        .take(DETAILED_FAILURES)
+        .map(|b| b.cases.len())
+        .sum();
+    if failures.len() > shown {
+        let more = format!("... and {} more failing cases", failures.len() - shown);
         writeln!(out, "\n{}", paint(Style::new().dimmed(), &more))?;
     }
     let verdict = result.verdict();
@@ -163,7 +177,9 @@ fn details(
         let got = reference::visible::escape_lines(&r.output);
         writeln!(out, "{}", paint(dim, "  expected (-) and got (+):"))?;
         diff(out, expected, &got)?;
-        if let Some(explained) = &r.explanation {
+        // A layout mistake is said by `same_mistake`: a minimum solution has nothing to
+        // do with it.
+        if let (Verdict::WrongAnswer, Some(explained)) = (r.verdict, &r.explanation) {
             explanation::write(out, problem, input, &r.output, explained)?;
         }
     }
@@ -174,6 +190,46 @@ fn details(
         for line in &lines[lines.len().saturating_sub(6)..] {
             writeln!(out, "    {line}")?;
         }
+    }
+    Ok(())
+}
+
+/// A layout mistake, once for all its cases (the first shown in full above it): what is
+/// wrong, and the other cases it spoils, by group.
+fn same_mistake(out: &mut dyn Write, mistake: Layout, block: &Block<'_>) -> io::Result<()> {
+    let dim = Style::new().dimmed();
+    writeln!(
+        out,
+        "  {} {}",
+        paint(Style::new().bold(), "why:"),
+        mistake.says()
+    )?;
+    let others = &block.cases[1..];
+    if others.is_empty() {
+        return Ok(());
+    }
+    let cases = if others.len() == 1 { "case" } else { "cases" };
+    let head = format!("  the same mistake in {} more {cases}:", others.len());
+    writeln!(out, "{}", paint(dim, &head))?;
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for case in others {
+        let (group, leaf) = case.name.rsplit_once('/').unwrap_or(("", &case.name));
+        match groups.last_mut() {
+            Some((last, leaves)) if *last == group => leaves.push(leaf),
+            _ => groups.push((group, vec![leaf])),
+        }
+    }
+    for (group, leaves) in groups.iter().take(LISTED_GROUPS) {
+        let group = if group.is_empty() {
+            String::new()
+        } else {
+            format!("{group}/")
+        };
+        writeln!(out, "    {group} {}", leaves.join(" "))?;
+    }
+    if groups.len() > LISTED_GROUPS {
+        let rest: usize = groups[LISTED_GROUPS..].iter().map(|(_, l)| l.len()).sum();
+        writeln!(out, "    ... and {rest} more")?;
     }
     Ok(())
 }
