@@ -100,6 +100,9 @@ pub(crate) enum Command {
     /// Run one of a problem's classic wrong solutions on an input (for demonstrations
     /// and for measuring `grader fuzz`).
     Mutant(MutantArgs),
+    /// Problem packages in the Kattis/ICPC format (docs/packages.md).
+    #[command(subcommand)]
+    Package(PackageCommand),
 }
 
 /// Arguments of `grader test`.
@@ -467,6 +470,26 @@ pub(crate) enum CasesCommand {
         /// The folder holding one case folder per problem.
         #[arg(long, default_value = "cases")]
         root: PathBuf,
+    },
+}
+
+/// `grader package ...`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum PackageCommand {
+    /// Write a built-in problem as a problem package: its cases, input validator, output
+    /// validator (swap), statement, and the reference and a classic wrong solution as
+    /// submissions.
+    Export {
+        /// flip, fourinrow or swap.
+        #[arg(value_parser = parse_problem)]
+        problem: Problem,
+        /// The package folder to write (made if missing; an existing one must be empty).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Replace the package already in DIR (a folder with a `problem.yaml`; no other
+        /// folder is ever replaced).
+        #[arg(long)]
+        force: bool,
     },
 }
 

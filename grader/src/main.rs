@@ -18,6 +18,7 @@ mod interrupt;
 mod judge;
 mod limits;
 mod outputs;
+mod package;
 mod remove;
 mod report;
 mod results;

@@ -4,7 +4,8 @@ use crate::cli::Command;
 use crate::status::{Fault, Status};
 
 use super::{
-    batch, cases, check, doctor, fuzz, generate, merge, mutant, problems, solve, test, validate,
+    batch, cases, check, doctor, fuzz, generate, merge, mutant, package, problems, solve, test,
+    validate,
 };
 
 /// Runs one subcommand.
@@ -34,5 +35,6 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
         Command::Batch(args) => batch::run(&args),
         Command::Doctor => Ok(doctor::run()),
         Command::Merge(args) => merge::run(&args),
+        Command::Package(command) => package::run(command),
     }
 }

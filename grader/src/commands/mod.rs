@@ -12,6 +12,7 @@ pub(crate) mod fuzz;
 mod generate;
 mod merge;
 mod mutant;
+mod package;
 mod problems;
 mod solve;
 mod test;

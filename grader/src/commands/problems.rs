@@ -76,6 +76,12 @@ fn listing() -> String {
     text
 }
 
+/// The section of docs/problems.md about `problem` (its heading, rules, formats and
+/// examples), as built into this binary: the statement of an exported package.
+pub(super) fn section(problem: Problem) -> &'static str {
+    statement(PROBLEMS_MD, problem)
+}
+
 /// The section of `page` about `problem`: from the `## ` heading that starts with the id in
 /// backticks up to the next `## ` heading (subsections stay in). Empty when the page has
 /// no such section, which the tests below rule out for the page built in.

@@ -22,6 +22,7 @@ mod languages;
 mod layout_mistakes;
 mod messages;
 mod outputs;
+mod package;
 mod poj;
 mod precompiled;
 mod progress;
