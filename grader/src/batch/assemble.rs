@@ -32,6 +32,8 @@ pub(crate) struct Heading<'a> {
     pub(crate) class: &'a Path,
     /// What each group is worth, if anything.
     pub(crate) points: Option<&'a Points>,
+    /// What each group is for (`cases::about`).
+    pub(crate) about: &'a BTreeMap<String, String>,
 }
 
 /// The gradebook of `students` (with `builds`) on `cases`, from what `ran`.
@@ -87,6 +89,7 @@ pub(crate) fn gradebook<P>(
         cases: cases.iter().map(|c| c.name.clone()).collect(),
         groups,
         points: heading.points.cloned(),
+        about: heading.about.clone(),
         students: reports,
         boards: cases.iter().filter_map(board).collect(),
         skipped: skipped

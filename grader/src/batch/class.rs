@@ -45,6 +45,8 @@ pub(crate) struct Batch<'a> {
     pub(crate) class: &'a Path,
     /// What each group of cases is worth, if anything.
     pub(crate) points: Option<crate::cases::points::Points>,
+    /// What each group of cases is for (`cases::about`).
+    pub(crate) about: std::collections::BTreeMap<String, String>,
     /// The students whose language's toolchain is not installed, with why: not graded.
     pub(crate) missing: std::collections::BTreeMap<String, String>,
 }
@@ -94,6 +96,7 @@ pub(crate) fn grade_class(
         limits: &batch.limits,
         class: batch.class,
         points: batch.points.as_ref(),
+        about: &batch.about,
     };
     Ok(assemble::gradebook(
         &heading, students, skipped, cases, &builds, &ran, &keys,

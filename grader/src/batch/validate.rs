@@ -285,6 +285,7 @@ mod tests {
                 ("sample".to_owned(), 0.0),
                 ("secret".to_owned(), 10.0),
             ])),
+            about: BTreeMap::new(),
             students: vec![
                 StudentReport {
                     student: "alice".to_owned(),

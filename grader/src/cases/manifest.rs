@@ -74,6 +74,9 @@ pub(crate) struct Group {
     pub(crate) count: u32,
     /// Where `count` was written (or the group, when absent), for messages.
     pub(crate) count_at: (usize, usize),
+    /// What the group is for, in a line (`about`): shown to students on their feedback
+    /// pages; empty when the manifest says nothing.
+    pub(crate) about: String,
     /// What the group is worth, when the manifest says.
     pub(crate) points: Option<f64>,
 }
@@ -93,9 +96,10 @@ struct RawManifest {
 #[serde(deny_unknown_fields)]
 struct RawGroup {
     name: Spanned<String>,
-    /// Documentation for readers of the manifest; not used.
-    #[serde(default, rename = "about")]
-    _about: String,
+    /// What the group is for: for readers of the manifest, and for students on their
+    /// feedback pages.
+    #[serde(default)]
+    about: String,
     #[serde(default)]
     boards: Vec<Spanned<String>>,
     #[serde(default)]
@@ -265,6 +269,7 @@ impl Reader<'_> {
             seed,
             count,
             count_at,
+            about: group.about.clone(),
             points: group.points.as_ref().map(|p| self.points(p)).transpose()?,
         })
     }

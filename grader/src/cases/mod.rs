@@ -5,6 +5,7 @@
 //! Layout (the ICPC/Kattis package layout): `ROOT/<problem>/manifest.toml` and
 //! `ROOT/<problem>/data/{sample,secret/<group>}/NN.in|.ans`.
 
+pub(crate) mod about;
 pub(crate) mod discover;
 pub(crate) mod manifest;
 pub(crate) mod plan;

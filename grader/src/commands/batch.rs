@@ -26,6 +26,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     if let Some(warning) = unpriced {
         crate::report::note(&format!("grader: warning: {warning}"));
     }
+    let about = crate::cases::about::of_folder(&folder, problem)?;
     let rule = EntryRule {
         pattern: args
             .entry
@@ -86,6 +87,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         choices,
         class: &args.dir,
         points,
+        about,
         missing,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;

@@ -331,6 +331,7 @@ pub(super) fn gradebook() -> Gradebook {
         cases: names.iter().map(|&n| n.to_owned()).collect(),
         groups: BTreeMap::from([("sample".to_owned(), 1), ("secret/answers".to_owned(), 1)]),
         points: None,
+        about: BTreeMap::new(),
         students,
         skipped: vec![
             SkippedReport {
@@ -624,6 +625,10 @@ pub(super) fn explained_gradebook(
         cases: names.iter().map(|&n| n.to_owned()).collect(),
         groups: BTreeMap::from([("sample".to_owned(), 1), ("secret/answers".to_owned(), 1)]),
         points: None,
+        about: BTreeMap::from([(
+            "secret/answers".to_owned(),
+            "every answer value, uniformly".to_owned(),
+        )]),
         students: vec![alice, bob],
         skipped: Vec::new(),
         boards,

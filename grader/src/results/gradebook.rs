@@ -94,6 +94,10 @@ pub(crate) struct Gradebook {
     /// What each group is worth, when points were given (`cases::points`).
     #[serde(default)]
     pub(crate) points: Option<BTreeMap<String, f64>>,
+    /// What each group is for, by group, from the case folder's manifest
+    /// (`cases::about`): the groups it says nothing of are left out.
+    #[serde(default)]
+    pub(crate) about: BTreeMap<String, String>,
     /// The students, by name.
     pub(crate) students: Vec<StudentReport>,
     /// What was not graded.
@@ -301,6 +305,7 @@ mod tests {
             cases: vec!["sample/01".to_owned(), "secret/01".to_owned()],
             groups: [("sample".to_owned(), 1), ("secret".to_owned(), 1)].into(),
             points: Some([("sample".to_owned(), 10.0), ("secret".to_owned(), 10.0)].into()),
+            about: BTreeMap::new(),
             students: vec![
                 // Graded by an older grader: no figures.
                 student(

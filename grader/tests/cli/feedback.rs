@@ -234,8 +234,11 @@ fn check_witnesses(page: &str) -> usize {
         .chain(SECRETS.iter().map(|(_, input, answer)| (*input, *answer)))
         .collect();
     let mut checked = 0;
-    // A case starts at a heading (the gradebook) or at its element (a feedback page).
-    let marked = page.replace("class=\"case\"", "<h3>");
+    // A case starts at a heading (the gradebook's `h4`, under its reason's `h3`) or at
+    // its element (a feedback page).
+    let marked = page
+        .replace("class=\"case\"", "<h3>")
+        .replace("<h4>", "<h3>");
     for block in marked.split("<h3>").skip(1) {
         let Some(at) = block.find("<div class=\"explanation\">") else {
             continue;

@@ -15,6 +15,7 @@ mod explain;
 mod explain_reports;
 mod feedback;
 mod fuzz_command;
+mod gradebook_reasons;
 mod gradescope;
 mod hostile;
 mod interrupt;

@@ -1,80 +1,242 @@
-//! Every student's failing cases: the input board, expected and got, and their diff; or
-//! the compiler's message (with the profile it points to), or why it was not graded.
+//! The class's failing cases by reason, not by student: one section per reason (a layout
+//! mistake, a count above the minimum, a `TLE`, a compile error, ...) with the students
+//! under it, most students first. Thirty students who print one empty line too many are
+//! one section with one example, not thirty blocks that push the rest off the page.
+//!
+//! A wrong number keeps its case in full per student (input, expected, got, diff, and the
+//! reference's explanation drawn), folded under the student's name: each student's is a
+//! different board. A layout mistake is said once, with one example and no drawing.
+
+use std::collections::BTreeMap;
 
 use maud::{Markup, html};
 
-use reference::Problem;
+use reference::{Problem, Verdict};
 
 use super::gradebook::css_class;
 use super::witness;
 use crate::results::case::{Board, CaseResult};
+use crate::results::feedback::{Mistake, Reveal};
 use crate::results::gradebook::{Gradebook, StudentReport};
+use crate::results::layout::Layout;
 use crate::submission::diagnosis;
 
-/// Failing cases shown in full per student: the rest are listed by name.
-const DETAILED: usize = 5;
+/// A student's cases of one reason shown in full: the rest are named.
+const DETAILED: usize = 3;
 
-/// The section, a `<section id="s-N">` per student (the students' table links to them).
-pub(super) fn section(book: &Gradebook) -> Markup {
-    html! {
-        h2 { "Failing cases" } "\n"
-        @for (index, s) in book.students.iter().enumerate() {
-            section id={ "s-" (index) } { (student(book, s)) } "\n"
+/// Why a student fails, as the page groups students.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Reason {
+    /// It did not compile.
+    Build,
+    /// It could not be graded.
+    NotGraded,
+    /// A right answer laid out wrongly: the mistake, when the answer is known.
+    Layout(Option<Layout>),
+    /// Any other failing case, by the kind a feedback page gives it (the teacher sees
+    /// every case's answer, so a `WA` is told apart by what it printed).
+    Case(Mistake),
+}
+
+impl Reason {
+    /// The reason of failing case `c` (its board `board`).
+    fn of(c: &CaseResult, board: Option<&Board>) -> Reason {
+        if c.verdict == Verdict::Presentation {
+            return Reason::Layout(board.map(|b| Layout::of(&b.answer, &c.output)));
+        }
+        Reason::Case(Mistake::of(c, board, Reveal::All.of("")))
+    }
+
+    /// Its verdict's code.
+    fn code(self) -> &'static str {
+        match self {
+            Reason::Build => Verdict::CompileError.code(),
+            Reason::NotGraded => "--",
+            Reason::Layout(_) => Verdict::Presentation.code(),
+            Reason::Case(mistake) => mistake.verdict().code(),
         }
     }
 }
 
-/// One student's failures.
-fn student(book: &Gradebook, s: &StudentReport) -> Markup {
-    let failing: Vec<&CaseResult> = s.failures().collect();
+/// A student under a reason: the cases of it (none for a build or not graded).
+struct Entry<'a> {
+    /// Its place in the gradebook, for the table's link.
+    index: usize,
+    student: &'a StudentReport,
+    cases: Vec<&'a CaseResult>,
+    /// Whether the table's link lands here: the student's first entry on the page.
+    anchor: bool,
+}
+
+/// The reasons with their students, most students first (then in the order of
+/// [`Reason`]), each student's first entry marked as its anchor.
+fn by_reason<'a>(book: &'a Gradebook) -> Vec<(Reason, Vec<Entry<'a>>)> {
+    let mut reasons: BTreeMap<Reason, Vec<Entry<'a>>> = BTreeMap::new();
+    for (index, s) in book.students.iter().enumerate() {
+        let mut add = |reason: Reason, case: Option<&'a CaseResult>| {
+            let entries = reasons.entry(reason).or_default();
+            match entries.last_mut() {
+                Some(entry) if entry.index == index => entry.cases.extend(case),
+                _ => entries.push(Entry {
+                    index,
+                    student: s,
+                    cases: case.into_iter().collect(),
+                    anchor: false,
+                }),
+            }
+        };
+        if s.compile_error.is_some() {
+            add(Reason::Build, None);
+        } else if s.error.is_some() {
+            add(Reason::NotGraded, None);
+        } else {
+            for c in s.failures() {
+                add(Reason::of(c, book.boards.get(&c.name)), Some(c));
+            }
+        }
+    }
+    let mut reasons: Vec<_> = reasons.into_iter().collect();
+    reasons.sort_by_key(|(reason, entries)| (std::cmp::Reverse(entries.len()), *reason));
+    let mut anchored = vec![false; book.students.len()];
+    for (_, entries) in &mut reasons {
+        for entry in entries {
+            entry.anchor = !std::mem::replace(&mut anchored[entry.index], true);
+        }
+    }
+    reasons
+}
+
+/// The section.
+pub(super) fn section(book: &Gradebook) -> Markup {
+    let problem: Option<Problem> = book.problem.parse().ok();
+    let reasons = by_reason(book);
     html! {
-        @if let Some(message) = s.compile_error.as_ref().or(s.error.as_ref()) {
-            details {
-                summary {
-                    (s.student) " " span.v.(css_class(s.verdict)) { (s.verdict.code()) }
+        h2 { "Failing cases, by reason" } "\n"
+        @for (at, (reason, entries)) in reasons.iter().enumerate() {
+            @let cases: usize = entries.iter().map(|e| e.cases.len()).sum();
+            section.reason id={ "r-" (at) } {
+                h3 {
+                    span.v.(reason.code()) { (reason.code()) } " " (title(*reason, problem))
+                    " " span.count {
+                        "(" (count(entries.len(), "student"))
+                        @if cases > 0 { ", " (count(cases, "case")) }
+                        ")"
+                    }
+                } "\n"
+                @match reason {
+                    Reason::Layout(mistake) => (layout(book, *mistake, entries)),
+                    _ => {
+                        @for entry in entries { (student(book, *reason, entry, problem)) }
+                    }
+                }
+            } "\n"
+        }
+    }
+}
+
+/// `1 student`, `3 cases`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// How the page names a reason.
+fn title(reason: Reason, problem: Option<Problem>) -> Markup {
+    match reason {
+        Reason::Build => html! { "Did not compile" },
+        Reason::NotGraded => html! { "Not graded" },
+        Reason::Layout(_) => html! { "Right answer, wrong layout" },
+        Reason::Case(mistake) => super::feedback::title(mistake, problem),
+    }
+}
+
+/// A layout mistake: said once, one case in full as the example (no drawing: a minimum
+/// solution has nothing to do with it), and the students with how many cases each.
+fn layout(book: &Gradebook, mistake: Option<Layout>, entries: &[Entry<'_>]) -> Markup {
+    let example = entries
+        .first()
+        .and_then(|e| Some((e.student, *e.cases.first()?)));
+    html! {
+        @if let Some(mistake) = mistake { p.mistake { "What is wrong: " (mistake.says()) "." } "\n" }
+        @if let Some((s, c)) = example {
+            details.example {
+                summary { "For example, " (s.student) " on " code { (c.name) } }
+                (case(c, book.boards.get(&c.name), None))
+            } "\n"
+        }
+        ul.students {
+            @for entry in entries {
+                li id=[entry.anchor.then(|| format!("s-{}", entry.index))] {
+                    (entry.student.student) ": " (count(entry.cases.len(), "case"))
+                    @if entry.cases.len() < entry.student.total { " (" (names(&entry.cases)) ")" }
+                } "\n"
+            }
+        }
+    }
+}
+
+/// One student under a reason, folded: its first cases of it in full, the others named;
+/// or its compile error, or why it was not graded.
+fn student(
+    book: &Gradebook,
+    reason: Reason,
+    entry: &Entry<'_>,
+    problem: Option<Problem>,
+) -> Markup {
+    let s = entry.student;
+    html! {
+        details.student id=[entry.anchor.then(|| format!("s-{}", entry.index))] {
+            summary {
+                (s.student) " " span.v.(css_class(s.verdict)) { (s.verdict.code()) }
+                @match reason {
                     // A compile error says its first error up front.
-                    @if let Some(m) = &s.compile_error { ": " (diagnosis::summary(m)) }
+                    Reason::Build => { ": " (s.compile_error.as_deref().map(diagnosis::summary).unwrap_or_default()) }
+                    Reason::NotGraded => {}
+                    _ => { ": " (count(entry.cases.len(), "case")) }
                 }
-                @if let (Some(_), Some(x)) = (&s.compile_error, &s.suggestion) {
-                    p.suggestion { (x.for_student(&s.student)) }
-                }
+            }
+            @if let (Reason::Build, Some(x)) = (reason, &s.suggestion) {
+                p.suggestion { (x.for_student(&s.student)) }
+            }
+            @if let Some(message) = s.compile_error.as_ref().or(s.error.as_ref()) {
                 pre { (message) }
             }
-        } @else if !failing.is_empty() {
-            details {
-                summary { (s.student) ": " (failing.len()) " failing of " (s.total) }
-                @for c in failing.iter().take(DETAILED) {
-                    (case(c, book.boards.get(&c.name), book.problem.parse().ok()))
-                }
-                @if failing.len() > DETAILED {
-                    @let rest: Vec<&str> = failing[DETAILED..].iter().map(|c| c.name.as_str()).collect();
-                    p { "Also failing: " (rest.join(", ")) }
-                }
+            @for c in entry.cases.iter().take(DETAILED) {
+                (case(c, book.boards.get(&c.name), problem))
             }
-        }
+            @if entry.cases.len() > DETAILED {
+                p { "Also: " (names(&entry.cases[DETAILED..])) }
+            }
+        } "\n"
     }
 }
 
-/// A failing case: input, expected, got, diff, the end of stderr, and the reference's
-/// explanation of a wrong answer.
+/// Case names, comma-separated.
+fn names(cases: &[&CaseResult]) -> String {
+    let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    names.join(", ")
+}
+
+/// A failing case: input, expected, got, diff, the end of stderr, and for a wrong number
+/// (`problem` given) the reference's explanation.
 fn case(c: &CaseResult, board: Option<&Board>, problem: Option<Problem>) -> Markup {
     let input = board.map_or("", |b| b.input.as_str());
     let expected = board.map_or("", |b| b.answer.as_str());
     // What a browser would hide in the contestant's text, escaped.
     let shown = reference::visible::escape_lines(&c.output);
     let stderr = reference::visible::escape_lines(&c.stderr);
+    let drawn = problem.filter(|_| c.verdict == Verdict::WrongAnswer);
     html! {
-        h3 { span.v.(c.verdict.code()) { (c.verdict.code()) } " " (c.name) ": " (c.message) }
+        h4 { span.v.(c.verdict.code()) { (c.verdict.code()) } " " (c.name) ": " (c.message) }
         div.cols {
             div { "input" pre { (input) } }
             div { "expected" pre { (expected) } }
-            div { "got" pre { (shown) } }
+            div { "got" pre { @if shown.starts_with('\n') { "\n" } (shown) } }
             div { "diff" pre { (diff(expected, &shown)) } }
         }
         @if !stderr.trim().is_empty() {
             div { "stderr (end)" pre { (stderr) } }
         }
-        @if let (Some(problem), Some(board), Some(explained)) = (problem, board, &c.explanation) {
+        @if let (Some(problem), Some(board), Some(explained)) = (drawn, board, &c.explanation) {
             (witness::explanation(problem, &board.input, explained, Some(&c.output)))
         }
     }

@@ -158,7 +158,6 @@ fn body(book: &Gradebook, s: &StudentReport, reveal: Reveal) -> Markup {
             h2 { "Not graded" } "\n"
             p { (why) } "\n"
         } @else {
-            (groups(book, s))
             @let kinds = by_mistake(s.failures(), &book.boards, reveal);
             @if !kinds.is_empty() {
                 h2 { "Failing cases" } "\n"
@@ -166,6 +165,9 @@ fn body(book: &Gradebook, s: &StudentReport, reveal: Reveal) -> Markup {
                     (kind_section(book, *kind, cases, reveal))
                 }
             }
+            // After the mistakes, whose first explanation is on a phone's first screen:
+            // the groups' table, with what each tests and its margins, is taller there.
+            (groups(book, s))
             @let not_run: Vec<&str> = book.cases.iter().map(String::as_str).filter(|n| !s.cases.iter().any(|c| c.name == *n)).collect();
             @if !not_run.is_empty() {
                 h2 { "Not run" } "\n"
@@ -221,9 +223,13 @@ fn leaf(name: &str) -> &str {
 }
 
 /// The student's row of each group of cases: passed of total, coloured as the
-/// gradebook's "Students by group" colours it, and the points earned when groups are
-/// worth points.
+/// gradebook's "Students by group" colours it, the points earned when groups are worth
+/// points, the margin its runs left under the limits, and what the group tests (its
+/// manifest's `about`): on a page that shows only verdicts, what a failing group is for.
+/// What a group tests is a row of its own under the group's: as a column it would make
+/// the table wider than a phone.
 fn groups(book: &Gradebook, s: &StudentReport) -> Markup {
+    let columns = 3 + usize::from(book.points.is_some());
     html! {
         h2 { "By group" } "\n"
         table.groups {
@@ -231,6 +237,7 @@ fn groups(book: &Gradebook, s: &StudentReport) -> Markup {
                 tr {
                     th { "Group" } th.num { "Passed" }
                     @if book.points.is_some() { th.num { "Points" } }
+                    th { "Margin: most CPU, memory" }
                 }
             }
             tbody {
@@ -244,15 +251,44 @@ fn groups(book: &Gradebook, s: &StudentReport) -> Markup {
                             @let one = std::collections::BTreeMap::from([(group.clone(), worth)]);
                             td.num { (crate::cases::points::earned(&one, |_| (tally.passed, tally.total))) " of " (worth) }
                         }
+                        td.margin { (margin(book, s, group)) }
                     } "\n"
+                    @if let Some(about) = book.about.get(group) {
+                        tr.about { td colspan=(columns) { "What it tests: " (about) } } "\n"
+                    }
                 }
             }
         } "\n"
     }
 }
 
+/// How close the student's runs in `group` came to the limits: the most CPU time and
+/// the most memory of one run, against each limit (`12 ms of 1 s CPU, 9 MiB of 256
+/// MiB`): an `AC` at nine tenths of the limit is a warning a verdict does not give.
+/// Empty when none of its runs was made.
+fn margin(book: &Gradebook, s: &StudentReport, group: &str) -> String {
+    let runs = s
+        .cases
+        .iter()
+        .filter(|c| c.name.rsplit_once('/').map_or(".", |(g, _)| g) == group);
+    let Some((cpu_ms, memory_kib)) = runs.fold(None, |most: Option<(f64, u64)>, c| {
+        let (cpu, memory) = most.unwrap_or_default();
+        Some((cpu.max(c.cpu_ms), memory.max(c.memory_kib)))
+    }) else {
+        return String::new();
+    };
+    let limits = &book.limits;
+    format!(
+        "{} of {} CPU, {} of {}",
+        crate::judge::seconds(std::time::Duration::from_secs_f64(cpu_ms / 1e3)),
+        crate::judge::seconds(limits.cpu()),
+        crate::judge::mebibytes(memory_kib.saturating_mul(1024)),
+        crate::judge::mebibytes(limits.memory())
+    )
+}
+
 /// How a page names a kind of mistake, in a few words; the drawn case says the rest.
-fn title(kind: Mistake, problem: Option<Problem>) -> Markup {
+pub(super) fn title(kind: Mistake, problem: Option<Problem>) -> Markup {
     let impossible = html! { code { "Impossible" } };
     // What a case of the problem is.
     let board = if problem == Some(Problem::Swap) {
@@ -511,15 +547,15 @@ mod tests {
     }
 
     #[test]
-    fn the_page_leads_with_the_verdict_the_groups_and_one_drawn_case_of_each_kind() {
+    fn the_page_leads_with_the_verdict_and_one_drawn_case_of_each_kind_then_the_groups() {
         let page = page_of(off_by_one, Reveal::All);
         assert!(page.contains("<meta name=\"viewport\""), "{page}");
-        // The verdict, the groups, the first explanation, and the passing cases last.
+        // The verdict, the first explanation, the groups, and the passing cases last.
         let order = [
             "Verdict: ",
-            "<h2>By group</h2>",
             "<h2>Failing cases</h2>",
             "<div class=\"explanation\">",
+            "<h2>By group</h2>",
             "<h2>Passing cases</h2>",
         ];
         let places: Vec<usize> = order.iter().map(|text| at(&page, text)).collect();

@@ -1,5 +1,6 @@
 //! The page: the class summary with a verdict histogram, a sortable table of students,
-//! the student x group matrix, every student's failing cases, and what was not graded.
+//! the student x group matrix, the failing cases by reason with the students under each,
+//! and what was not graded.
 
 use std::io::{self, Write};
 

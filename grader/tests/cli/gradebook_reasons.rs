@@ -1,0 +1,158 @@
+//! The gradebook page's failing cases by reason, and the groups table of a verdict-only
+//! feedback page, through `grader batch` on the shipped flip cases, read as a person
+//! would in headless Chromium: three students who print an empty line first are one
+//! short section with no drawing, a wrong number keeps its drawing, and a student's page
+//! says per group what it tests, its points and the margin its runs left.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/flip")
+        .join(name)
+}
+
+/// The class: ann, bea and cat print an empty line first, cid a space; dan's counts are
+/// one too many, eve does not compile, fay is right.
+fn class(root: &Path) {
+    let class = root.join("class");
+    fs::create_dir(&class).unwrap();
+    let right = fs::read_to_string(fixture("ac_rows.py")).unwrap();
+    for name in ["ann", "bea", "cat"] {
+        fs::write(
+            class.join(format!("{name}.py")),
+            format!("print()\n{right}"),
+        )
+        .unwrap();
+    }
+    fs::copy(fixture("pe_leading_space.py"), class.join("cid.py")).unwrap();
+    fs::copy(fixture("wa_off_by_one.c"), class.join("dan.c")).unwrap();
+    fs::copy(fixture("ce_syntax.cpp"), class.join("eve.cpp")).unwrap();
+    fs::copy(fixture("ac_rows.py"), class.join("fay.py")).unwrap();
+}
+
+/// A page as `browser` built it, or as written when this machine has none.
+fn shown(root: &Path, browser: Option<&str>, page: &Path) -> String {
+    browser.map_or_else(
+        || fs::read_to_string(page).unwrap(),
+        |browser| super::rendered(browser, &root.join("chromium"), page),
+    )
+}
+
+/// The part of `page` from `start` to the next `</section>`.
+fn section<'a>(page: &'a str, start: &str) -> &'a str {
+    let at = page
+        .find(start)
+        .unwrap_or_else(|| panic!("no {start} in {page}"));
+    let end = page[at..].find("</section>").unwrap() + at;
+    &page[at..end]
+}
+
+#[test]
+fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test() {
+    let root = tempfile::tempdir().unwrap();
+    class(root.path());
+    let cache = tempfile::tempdir().unwrap();
+    let output = Command::cargo_bin("grader")
+        .unwrap()
+        .env("NO_COLOR", "1")
+        .env("GRADER_CACHE_DIR", cache.path())
+        .current_dir(root.path())
+        .timeout(Duration::from_mins(10))
+        .args(["batch", "flip", "class", "--out", "out", "--feedback", "fb"])
+        .args(["--jobs", "2", "--wall-limit", "30"])
+        .args(["--points", "sample=0", "--points", "secret/impossible=40"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let browser = super::chromium();
+    if browser.is_none() {
+        eprintln!("the pages are not rendered: no chromium on this machine");
+    }
+    let page = shown(
+        root.path(),
+        browser,
+        &root.path().join("out/gradebook.html"),
+    );
+    // The most students first: the empty line, said once, one example, no drawing.
+    let blank = section(&page, "<section class=\"reason\" id=\"r-0\">");
+    assert!(
+        blank.contains("Right answer, wrong layout <span class=\"count\">(3 students, 207 cases)"),
+        "{blank}"
+    );
+    assert_eq!(
+        page.matches("What is wrong: your output starts with an empty line")
+            .count(),
+        1,
+        "{page}"
+    );
+    assert_eq!(blank.matches("<h4>").count(), 1, "one example: {blank}");
+    assert!(
+        blank.contains("<li id=\"s-0\">ann: 69 cases</li>"),
+        "{blank}"
+    );
+    assert!(
+        blank.contains("<li id=\"s-2\">cat: 69 cases</li>"),
+        "{blank}"
+    );
+    assert!(!blank.contains("class=\"steps\""), "{blank}");
+    // The space before the answer is a reason of its own, also without a drawing.
+    let space = section(
+        &page,
+        "What is wrong: a line of your output starts with a space",
+    );
+    assert!(space.contains("cid: 69 cases"), "{space}");
+    assert!(!space.contains("class=\"steps\""), "{space}");
+    // A wrong number keeps its case in full, with the minimum drawn.
+    let above = section(&page, "Your count is more than the minimum");
+    assert!(
+        above.contains("dan <span class=\"v WA\">WA</span>"),
+        "{above}"
+    );
+    assert!(above.contains("class=\"steps\""), "{above}");
+    assert!(
+        page.contains("Did not compile <span class=\"count\">(1 student)"),
+        "{page}"
+    );
+    // Every failing student is under a reason the table links to; fay is under none.
+    assert_eq!(
+        page.matches("<section class=\"reason\"").count(),
+        4,
+        "{page}"
+    );
+    for index in 0..5 {
+        assert!(
+            page.contains(&format!("id=\"s-{index}\"")),
+            "s-{index}: {page}"
+        );
+    }
+    assert!(!page.contains("fay:"), "{page}");
+    // ann's page (verdicts only): each group's points, margin and what it tests.
+    let ann = shown(root.path(), browser, &root.path().join("fb/ann.html"));
+    assert!(
+        ann.contains(
+            "<tr><td>secret/impossible</td><td class=\"num PE\">0/10</td>\
+             <td class=\"num\">0 of 40</td><td class=\"margin\">"
+        ),
+        "{ann}"
+    );
+    assert!(
+        ann.contains(
+            "<tr class=\"about\"><td colspan=\"4\">What it tests: boards with no solution: \
+             `Impossible`, with a capital I</td></tr>"
+        ),
+        "{ann}"
+    );
+    let margins = ann.matches("<td class=\"margin\">").count();
+    assert_eq!(margins, 8, "a margin per group: {ann}");
+    assert_eq!(ann.matches(" of 1 s CPU, ").count(), 8, "{ann}");
+    assert!(
+        ann.contains("What is wrong: your output starts with an empty line"),
+        "{ann}"
+    );
+}
