@@ -491,6 +491,21 @@ pub(crate) enum PackageCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Run every submission of a package on its test data and check that each gets the
+    /// verdict its folder names (exit 1 when one does not).
+    Verify {
+        /// The package folder (with `problem.yaml`, `data/`, `submissions/`).
+        package: PathBuf,
+        /// Submissions run at once. Default: the number of cores.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        jobs: Option<u32>,
+        /// The isolation tier (`grader doctor`). Default: auto, the strongest available.
+        #[arg(long, value_enum, value_name = "TIER")]
+        sandbox: Option<Sandbox>,
+        /// Where compiled programs are cached.
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+    },
 }
 
 fn parse_problem(name: &str) -> Result<Problem, String> {

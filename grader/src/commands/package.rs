@@ -1,14 +1,19 @@
 //! `grader package export PROBLEM --out DIR [--force]`: a built-in problem written as a
-//! problem package in the Kattis/ICPC format (docs/packages.md).
+//! problem package in the Kattis/ICPC format; `grader package verify PKG`: a package's
+//! submissions checked against the verdicts their folders name (docs/packages.md).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use reference::Problem;
 
-use crate::cli::PackageCommand;
+use crate::cli::{LimitArgs, PackageCommand, Sandbox};
 use crate::package::export::{tree, write};
-use crate::report;
+use crate::package::read::config;
+use crate::package::verify::{self, Setup, Verified};
+use crate::report::{self, tables::Table};
 use crate::status::{Fault, Status};
+use crate::submission::{Options, languages::Languages};
 
 pub(crate) fn run(command: PackageCommand) -> Result<Status, Fault> {
     match command {
@@ -17,6 +22,12 @@ pub(crate) fn run(command: PackageCommand) -> Result<Status, Fault> {
             out,
             force,
         } => export(problem, &out, force),
+        PackageCommand::Verify {
+            package,
+            jobs,
+            sandbox,
+            cache_dir,
+        } => verify(&package, jobs, sandbox, cache_dir),
     }
 }
 
@@ -37,4 +48,89 @@ fn export(problem: Problem, out: &Path, force: bool) -> Result<Status, Fault> {
         files.len()
     ));
     Ok(Status::Ok)
+}
+
+fn verify(
+    package: &Path,
+    jobs: Option<u32>,
+    sandbox: Option<Sandbox>,
+    cache_dir: Option<PathBuf>,
+) -> Result<Status, Fault> {
+    crate::folders::existing(package, "read a package in")?;
+    let config = config::load(package)?;
+    // The CPU and wall limits are set by the verification; these give the rest.
+    let limits = super::limits(&LimitArgs {
+        time_limit: verify::CEILING,
+        wall_limit: None,
+        memory_limit: config.limits.memory << 20,
+        output_limit: config.limits.output << 20,
+        max_processes: 64,
+        sandbox,
+    })?;
+    let languages = Languages::load(None)?;
+    let setup = Setup {
+        options: Options::new(&languages, None, cache_dir, limits.sandbox),
+        limits,
+        jobs: super::jobs(jobs),
+    };
+    let verified = verify::verify(package, &setup)?;
+    report::out(&table(&verified));
+    Ok(Status::failed_if(verified.rows.iter().any(|r| !r.agrees())))
+}
+
+/// The table of submissions, then what disagrees.
+fn table(verified: &Verified) -> String {
+    let mut table = Table::new(
+        &["submission", "expected", "got", "time", "first failure"],
+        &[false, false, false, true, false],
+    );
+    let mut disagreements = 0;
+    for row in &verified.rows {
+        let got = match &row.got {
+            Ok(verdict) => verify::kattis(*verdict).to_owned(),
+            Err(why) => why.clone(),
+        };
+        let mark = if row.agrees() {
+            ""
+        } else {
+            disagreements += 1;
+            " <- disagrees"
+        };
+        let margin = if row.within_margin {
+            " (only within the safety margin)"
+        } else {
+            ""
+        };
+        table.row(vec![
+            row.name.clone(),
+            row.expected.unwrap_or("-").to_owned(),
+            format!("{got}{margin}{mark}"),
+            format!("{:.2} s", row.time.as_secs_f64()),
+            row.failed
+                .as_ref()
+                .map(|(case, why)| format!("{case}: {why}"))
+                .unwrap_or_default(),
+        ]);
+    }
+    let how = if verified.fixed {
+        "fixed by problem.yaml"
+    } else {
+        "set from the accepted submissions"
+    };
+    format!(
+        "{}: {} test cases, time limit {} ({how})\n\n{}\n{}\n",
+        verified.name,
+        verified.cases,
+        seconds(verified.time_limit),
+        table.render(),
+        if disagreements == 0 {
+            "every submission got the verdict of its folder".to_owned()
+        } else {
+            format!("{disagreements} submission(s) did not get the verdict of their folder")
+        }
+    )
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
 }

@@ -1,4 +1,7 @@
-//! Problem packages in the Kattis/ICPC format: the built-in problems written as packages
-//! (`export`).
+//! Problem packages in the Kattis/ICPC format (docs/packages.md): the built-in problems
+//! written as packages (`export`), packages read (`read`), and their submissions checked
+//! against the verdicts their folders ask for (`verify`).
 
 pub(crate) mod export;
+pub(crate) mod read;
+pub(crate) mod verify;

@@ -1,0 +1,87 @@
+//! A package's test data: every `data/**/*.in` with its `.ans`, in name order, grouped by
+//! folder (`sample`, `secret`, `secret/group1`), and the output validator flags each
+//! folder's `testdata.yaml` adds (`output_validator_flags`, the nearest file's).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::cases::discover::{self, Case};
+use crate::files;
+use crate::status::Fault;
+
+/// One test case of a package.
+#[derive(Debug, Clone)]
+pub(crate) struct TestCase {
+    /// Where it is (its name is its path below `data/`, `secret/group1/03`).
+    pub(crate) case: Case,
+    /// Its answer file.
+    pub(crate) answer: PathBuf,
+    /// The output validator flags its folder's `testdata.yaml` adds.
+    pub(crate) flags: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct TestData {
+    output_validator_flags: Option<String>,
+}
+
+/// Every case below `PKG/data`: at least one, each with its `.ans`.
+pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
+    let data = package.join("data");
+    let cases = discover::discover(&data)?;
+    if cases.is_empty() {
+        return Err(Fault::Usage(format!(
+            "{}: no test data (`*.in` files) below it",
+            data.display()
+        )));
+    }
+    cases
+        .into_iter()
+        .map(|case| {
+            let answer = case.input.with_extension("ans");
+            if !answer.is_file() {
+                return Err(Fault::Usage(format!(
+                    "{}: no answer file (`{}`) beside it",
+                    case.input.display(),
+                    answer.display()
+                )));
+            }
+            let flags = flags_for(&data, case.input.parent().unwrap_or(&data))?;
+            Ok(TestCase {
+                case,
+                answer,
+                flags,
+            })
+        })
+        .collect()
+}
+
+/// The flags the `testdata.yaml` nearest to `folder` (up to `data`) gives.
+fn flags_for(data: &Path, folder: &Path) -> Result<Vec<String>, Fault> {
+    for dir in folder.ancestors() {
+        let file = dir.join("testdata.yaml");
+        if file.is_file() {
+            let bytes = files::read_capped(&file)?;
+            let text = String::from_utf8_lossy(&bytes);
+            let read: TestData = if text.trim().is_empty() {
+                TestData::default()
+            } else {
+                serde_yaml_ng::from_str(&text).map_err(|e| {
+                    let at = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+                    Fault::Usage(format!("{}:{}:{}: {e}", file.display(), at.0, at.1))
+                })?
+            };
+            return Ok(read
+                .output_validator_flags
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect());
+        }
+        if dir == data {
+            break;
+        }
+    }
+    Ok(Vec::new())
+}

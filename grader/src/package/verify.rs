@@ -1,0 +1,378 @@
+//! `grader package verify`: every submission of a package run on its test data in the box,
+//! judged by the package's validator, and its verdict compared with the one its folder
+//! asks for.
+//!
+//! The time limit is the package's when it fixes one; otherwise it is set as the format
+//! says from the accepted submissions: they run first (under [`CEILING`]), and the limit
+//! is their slowest CPU time times `time_multiplier`, rounded up to a whole second (at
+//! least 1 s). The others then run under that limit times `time_safety_margin` and are
+//! judged at the limit itself, so a submission that must time out and does so only within
+//! the margin is told apart (`Row::within_margin`). A submission stops at its first case
+//! that is not `AC`, whose verdict is the submission's (the format's default grading).
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use reference::{Judgement, Verdict};
+
+use super::read::default_validator::{self, Flags};
+use super::read::validator::{self, Validator};
+use super::read::{config, data, submissions};
+use crate::exec::{Input, Limits};
+use crate::runner::Runner;
+use crate::status::Fault;
+use crate::submission::{self, Built, Options, Program, Submission};
+
+/// The CPU limit the accepted submissions are timed under, when the package fixes none.
+pub(crate) const CEILING: Duration = Duration::from_secs(10);
+
+/// What a verification found.
+#[derive(Debug)]
+pub(crate) struct Verified {
+    /// The problem's name.
+    pub(crate) name: String,
+    /// How many test cases.
+    pub(crate) cases: usize,
+    /// The time limit the submissions were judged at.
+    pub(crate) time_limit: Duration,
+    /// Whether it was fixed by the package (else set from the accepted submissions).
+    pub(crate) fixed: bool,
+    /// One row per submission, in the order of their folders and names.
+    pub(crate) rows: Vec<Row>,
+}
+
+/// One submission's outcome.
+#[derive(Debug)]
+pub(crate) struct Row {
+    /// `FOLDER/FILE`.
+    pub(crate) name: String,
+    /// The verdict its folder asks for, in the format's words.
+    pub(crate) expected: Option<&'static str>,
+    /// Its verdict, or why it was not run.
+    pub(crate) got: Result<Verdict, String>,
+    /// The first case that was not `AC`, and why.
+    pub(crate) failed: Option<(String, String)>,
+    /// Its slowest CPU time over the cases it ran.
+    pub(crate) time: Duration,
+    /// A `TLE` that would not be one at the time limit times the safety margin.
+    pub(crate) within_margin: bool,
+}
+
+impl Row {
+    /// Whether it got the verdict its folder asks for (a submission not run, for want of
+    /// its language, disagrees with nothing).
+    pub(crate) fn agrees(&self) -> bool {
+        match (&self.got, self.expected) {
+            (Ok(verdict), Some(expected)) => kattis(*verdict) == expected,
+            _ => true,
+        }
+    }
+}
+
+/// A verdict in the format's words: it has no `PE` (a wrong layout is a wrong answer),
+/// and a run over its memory limit is a run-time error.
+pub(crate) fn kattis(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Accepted => "AC",
+        Verdict::WrongAnswer | Verdict::Presentation => "WA",
+        Verdict::TimeLimit => "TLE",
+        Verdict::MemoryLimit | Verdict::RuntimeError => "RTE",
+        Verdict::OutputLimit => "OLE",
+        Verdict::CompileError => "CE",
+    }
+}
+
+/// How to build and run: the language table and cache, the limits every run shares (the
+/// CPU and wall limits are set here), and how many runs at once.
+pub(crate) struct Setup<'a> {
+    /// How programs are built.
+    pub(crate) options: Options<'a>,
+    /// The limits of the submissions' runs (memory, output, processes, tier).
+    pub(crate) limits: Limits,
+    /// Submissions run at once.
+    pub(crate) jobs: usize,
+}
+
+/// How outputs are judged: the default validator's flags, or the package's validator.
+enum Judge<'p> {
+    /// The default validator, with `validator_flags`.
+    Default(Vec<String>),
+    /// The package's validator (built from the source named), its limits and
+    /// `validator_flags`.
+    Custom(&'p Program, String, Limits, Vec<String>),
+}
+
+/// Verifies the package at `package`.
+pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Fault> {
+    let config = config::load(package)?;
+    let cases = data::load(package)?;
+    let entries = submissions::load(package)?;
+    let validator_program;
+    let judge = if config.custom_validator {
+        let source = validator::source(package)?;
+        validator_program = build(&source, &setup.options)?.map_err(|message| {
+            Fault::Usage(format!(
+                "{}: the output validator does not compile: {message}",
+                source.display()
+            ))
+        })?;
+        let limits = Limits {
+            cpu: config.limits.validation_time,
+            wall: config.limits.validation_time * 2 + Duration::from_secs(1),
+            memory: config.limits.validation_memory << 20,
+            output: config.limits.validation_output << 20,
+            ..setup.limits
+        };
+        Judge::Custom(
+            &validator_program,
+            source.display().to_string(),
+            limits,
+            config.validator_flags.clone(),
+        )
+    } else {
+        // Checked before anything runs: a flag the default validator lacks is the
+        // package's fault.
+        Flags::parse(&config.validator_flags).map_err(|why| {
+            Fault::Usage(format!(
+                "{}: validator_flags: {why}",
+                package.join("problem.yaml").display()
+            ))
+        })?;
+        Judge::Default(config.validator_flags.clone())
+    };
+    let built: Vec<Result<Program, String>> = entries
+        .iter()
+        .map(|entry| match build(&entry.path, &setup.options) {
+            Ok(Ok(program)) => Ok(Ok(program)),
+            Ok(Err(message)) => Ok(Err(format!("CE: {}", first_line(&message)))),
+            // A language this machine lacks, or no language at all: listed, not a failure.
+            Err(Fault::Usage(why)) if why.contains("unknown extension") => {
+                Ok(Err("language not supported".to_owned()))
+            }
+            Err(Fault::Usage(why)) => Ok(Err(format!("not run: {}", first_line(&why)))),
+            Err(fault) => Err(fault),
+        })
+        .collect::<Result<_, Fault>>()?;
+    let work = Work {
+        cases: &cases,
+        judge: &judge,
+        setup,
+    };
+    let accepted: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i].accepted())
+        .collect();
+    let others: Vec<usize> = (0..entries.len())
+        .filter(|&i| !entries[i].accepted())
+        .collect();
+    let fixed = config.limits.time;
+    let first = work.run_all(&accepted, &built, fixed.unwrap_or(CEILING), 1.0)?;
+    let time_limit = fixed.unwrap_or_else(|| {
+        let slowest = first.iter().map(|(_, r)| r.time).max().unwrap_or_default();
+        let set = (slowest.as_secs_f64() * config.limits.time_multiplier).ceil();
+        Duration::from_secs_f64(set.max(1.0))
+    });
+    let rest = work.run_all(&others, &built, time_limit, config.limits.safety_margin)?;
+    let mut rows: Vec<(usize, Row)> = first.into_iter().chain(rest).collect();
+    rows.sort_by_key(|(index, _)| *index);
+    let rows = rows
+        .into_iter()
+        .map(|(index, mut row)| {
+            row.name.clone_from(&entries[index].name);
+            row.expected = entries[index].expected;
+            if let Err(why) = &built[index] {
+                row.got = Err(why.clone());
+            }
+            row
+        })
+        .collect();
+    Ok(Verified {
+        name: config.name,
+        cases: cases.len(),
+        time_limit,
+        fixed: fixed.is_some(),
+        rows,
+    })
+}
+
+/// The first line of a message, for a table's cell.
+fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or_default()
+}
+
+/// Builds `path`: a program, or the compiler's message (`Err` inside), or why it cannot
+/// be built here (a `Fault`).
+fn build(path: &Path, options: &Options<'_>) -> Result<Result<Program, String>, Fault> {
+    if path.is_dir() {
+        return Err(Fault::Usage(format!(
+            "{}: a submission of several files is not supported yet",
+            path.display()
+        )));
+    }
+    let submission = Submission::File(path.to_path_buf());
+    match submission::build_one(&submission, options, |_| {})? {
+        Built::Ready(program) => Ok(Ok(program)),
+        Built::CompileError { message, .. } => Ok(Err(message)),
+    }
+}
+
+/// What every run of a verification shares.
+struct Work<'w> {
+    cases: &'w [data::TestCase],
+    judge: &'w Judge<'w>,
+    setup: &'w Setup<'w>,
+}
+
+impl Work<'_> {
+    /// Runs the built submissions `chosen` (indices into `built`), `setup.jobs` at once,
+    /// judged at `limit` and run under `limit` times `margin`.
+    fn run_all(
+        &self,
+        chosen: &[usize],
+        built: &[Result<Program, String>],
+        limit: Duration,
+        margin: f64,
+    ) -> Result<Vec<(usize, Row)>, Fault> {
+        let next = AtomicUsize::new(0);
+        let rows = Mutex::new(Vec::new());
+        let judged = Limits {
+            cpu: limit,
+            wall: limit.mul_f64(margin) * 3 + Duration::from_secs(1),
+            ..self.setup.limits
+        };
+        let run = Limits {
+            cpu: limit.mul_f64(margin),
+            ..judged
+        };
+        let programs: Vec<&Program> = chosen
+            .iter()
+            .filter_map(|&i| built[i].as_ref().ok())
+            .collect();
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.setup.jobs.min(chosen.len()).max(1))
+                .map(|_| {
+                    scope.spawn(|| -> Result<(), Fault> {
+                        let mut runner = Runner::start(&run, programs.iter().copied())?;
+                        let mut validator = match self.judge {
+                            Judge::Custom(program, shown, limits, _) => {
+                                Some(Validator::start(program, shown, *limits)?)
+                            }
+                            Judge::Default(_) => None,
+                        };
+                        while let Some(&index) = chosen.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            let row = match &built[index] {
+                                Ok(program) => self.submission(
+                                    program,
+                                    &mut runner,
+                                    validator.as_mut(),
+                                    (&run, &judged),
+                                )?,
+                                Err(_) => Row::not_run(),
+                            };
+                            rows.lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .push((index, row));
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(Fault::Internal("a worker thread panicked".to_owned()))
+                    })
+                })
+                .collect::<Result<Vec<()>, Fault>>()
+        })?;
+        Ok(rows
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// One submission on the cases, up to its first case that is not `AC`.
+    fn submission(
+        &self,
+        program: &Program,
+        runner: &mut Runner,
+        mut validator: Option<&mut Validator<'_>>,
+        (run, judged): (&Limits, &Limits),
+    ) -> Result<Row, Fault> {
+        let mut row = Row::not_run();
+        row.got = Ok(Verdict::Accepted);
+        for test in self.cases {
+            let ran = runner.run(program, &Input::File(test.case.input.clone()), run)?;
+            row.time = row.time.max(ran.outcome.cpu);
+            let mut fault = None;
+            let judgement = crate::judge::judge(&ran.outcome, judged, |output| {
+                match self.check(test, output, validator.as_deref_mut()) {
+                    Ok(judgement) => judgement,
+                    Err(f) => {
+                        fault = Some(f);
+                        Judgement {
+                            verdict: Verdict::Accepted,
+                            message: String::new(),
+                        }
+                    }
+                }
+            });
+            if let Some(fault) = fault {
+                return Err(fault);
+            }
+            if judgement.verdict != Verdict::Accepted {
+                row.within_margin = judgement.verdict == Verdict::TimeLimit
+                    && ran.outcome.killed.is_none()
+                    && ran.outcome.cpu <= run.cpu;
+                row.got = Ok(judgement.verdict);
+                row.failed = Some((test.case.name.clone(), judgement.message));
+                break;
+            }
+        }
+        Ok(row)
+    }
+
+    /// Judges one output of the case `test`.
+    fn check(
+        &self,
+        test: &data::TestCase,
+        output: &[u8],
+        validator: Option<&mut Validator<'_>>,
+    ) -> Result<Judgement, Fault> {
+        // A folder's `output_validator_flags` add to the problem's `validator_flags`.
+        let flags = |own: &[String]| [own, test.flags.as_slice()].concat();
+        match (self.judge, validator) {
+            (Judge::Custom(.., own), Some(validator)) => validator.judge(
+                &test.case.name,
+                (&test.case.input, &test.answer),
+                &flags(own),
+                output,
+            ),
+            (Judge::Default(own), _) => {
+                let answer = crate::files::read_capped(&test.answer)?;
+                let flags = Flags::parse(&flags(own)).map_err(|why| {
+                    Fault::Usage(format!("{}: output_validator_flags: {why}", test.case.name))
+                })?;
+                Ok(default_validator::judge(&answer, output, &flags))
+            }
+            (Judge::Custom(..), None) => Err(Fault::Internal(
+                "no worker for the output validator".to_owned(),
+            )),
+        }
+    }
+}
+
+impl Row {
+    /// A row before its submission runs (or when it cannot).
+    fn not_run() -> Row {
+        Row {
+            name: String::new(),
+            expected: None,
+            got: Err(String::new()),
+            failed: None,
+            time: Duration::ZERO,
+            within_margin: false,
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! `grader package verify PKG`: every submission of a package run in the box and judged by
+//! the package's validator, its verdict compared with its folder's. On the test packages
+//! of `fixtures/packages/` (`sum`: the default validator with a float tolerance; `parity`:
+//! many right answers, the package's own validator) and on the exported built-in problems.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+use super::{grader, one_error_line, repo, write};
+
+fn fixture(name: &str) -> PathBuf {
+    repo().join("grader/tests/fixtures/packages").join(name)
+}
+
+/// A copy of the fixture package `name` in `dir`, to change.
+fn copy(name: &str, dir: &Path) -> PathBuf {
+    let to = dir.join(name);
+    copy_tree(&fixture(name), &to);
+    to
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// `grader package verify` on `package`: its exit status and standard output.
+fn verify(package: &Path) -> (i32, String) {
+    let output = grader()
+        .args(["package", "verify", "--jobs", "2"])
+        .arg(package)
+        .timeout(std::time::Duration::from_mins(3))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    (output.status.code().unwrap(), stdout)
+}
+
+/// The row of `submission` in a verification's table, split into its cells.
+fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(&format!("{submission} ")))
+        .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+#[test]
+fn package_verify_gives_each_submission_of_a_default_validator_package_its_folder_verdict() {
+    let (code, table) = verify(&fixture("sum"));
+    assert_eq!(code, 0, "{table}");
+    assert!(
+        table.starts_with("Sum of Two: 3 test cases, time limit 1 s (set from the accepted"),
+        "{table}"
+    );
+    for (submission, verdict) in [
+        ("accepted/sum.c", "AC"),
+        ("accepted/sum.py", "AC"),
+        ("run_time_error/exit_status.c", "RTE"),
+        ("time_limit_exceeded/spin.py", "TLE"),
+        ("wrong_answer/whole_numbers.py", "WA"),
+    ] {
+        let cells = row(&table, submission);
+        assert_eq!(&cells[1..3], [verdict, verdict], "{table}");
+    }
+    // The float tolerance of problem.yaml: `0.750000` and `1000000001.0` are right, and
+    // the first case a wrong submission fails is named with why.
+    assert!(
+        row(&table, "wrong_answer/whole_numbers.py")[4]
+            .starts_with("secret/1: line 1: expected `0.75`, got `0`"),
+        "{table}"
+    );
+    // The spinning submission ran past the 1 s limit into the safety margin (x 2) and
+    // was stopped there: a TLE with the margin, not within it.
+    assert!(!table.contains("within the safety margin"), "{table}");
+    assert!(table.contains("every submission got the verdict of its folder"));
+}
+
+#[test]
+fn package_verify_runs_the_packages_own_output_validator_in_the_box() {
+    let (code, table) = verify(&fixture("parity"));
+    assert_eq!(code, 0, "{table}");
+    // Two accepted submissions print different answers; the validator accepts both.
+    assert_eq!(&row(&table, "accepted/plus_two.c")[1..3], ["AC", "AC"]);
+    assert_eq!(&row(&table, "accepted/remainder.py")[1..3], ["AC", "AC"]);
+    // Its judgemessage.txt is the reason shown.
+    assert_eq!(
+        row(&table, "wrong_answer/always_one.py")[4],
+        "sample/1: 1 does not have the parity of 4"
+    );
+}
+
+#[test]
+fn package_verify_exits_1_naming_a_submission_in_the_wrong_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("parity", dir.path());
+    write(
+        &package,
+        "submissions/accepted/zero.py",
+        "print(0)  # right for even numbers only\n",
+    );
+    write(&package, "submissions/accepted/notes.kt", "fun main() {}\n");
+    let (code, table) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    let cells = row(&table, "accepted/zero.py");
+    assert_eq!(&cells[1..3], ["AC", "WA <- disagrees"], "{table}");
+    assert!(
+        cells[4].starts_with("secret/large/1: 0 does not have the parity of 99"),
+        "{table}"
+    );
+    // A language the grader has no entry for is listed, not failed.
+    assert_eq!(
+        row(&table, "accepted/notes.kt")[2],
+        "language not supported"
+    );
+    assert!(table.contains("1 submission(s) did not get the verdict of their folder"));
+}
+
+#[test]
+fn a_broken_package_is_the_calls_fault_named_by_file_and_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("sum", dir.path());
+    write(
+        &package,
+        "problem.yaml",
+        "name: Sum\nlimits:\n  memory: lots\n",
+    );
+    grader()
+        .args(["package", "verify"])
+        .arg(&package)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(one_error_line(
+            "problem.yaml:3:11: limits.memory: invalid type",
+        ));
+    write(
+        &package,
+        "problem.yaml",
+        "name: Sum\nvalidator_flags: float_tolerance\n",
+    );
+    grader()
+        .args(["package", "verify"])
+        .arg(&package)
+        .assert()
+        .code(2)
+        .stderr(one_error_line(
+            "validator_flags: `float_tolerance` needs a number",
+        ));
+    write(&package, "problem.yaml", "type: interactive\n");
+    grader()
+        .args(["package", "verify"])
+        .arg(&package)
+        .assert()
+        .code(2)
+        .stderr(one_error_line(
+            "interactive and multi-pass problems are not supported",
+        ));
+    write(&package, "problem.yaml", "name: Sum\n");
+    fs::remove_file(package.join("data/secret/2.ans")).unwrap();
+    grader()
+        .args(["package", "verify"])
+        .arg(&package)
+        .assert()
+        .code(2)
+        .stderr(one_error_line("secret/2.in: no answer file"));
+    grader()
+        .args(["package", "verify"])
+        .arg(dir.path().join("none"))
+        .assert()
+        .code(2)
+        .stderr(one_error_line(
+            "none: cannot read a package in: no such folder",
+        ));
+}
+
+#[test]
+fn an_output_validator_that_fails_is_the_packages_fault_never_a_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("parity", dir.path());
+    write(
+        &package,
+        "output_validators/parity_checker/check.py",
+        "import sys\nsys.exit(1)\n",
+    );
+    grader()
+        .args(["package", "verify"])
+        .arg(&package)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            one_error_line("check.py: the output validator ended with exit status 1, neither 42")
+                .and(predicate::str::contains("the package's fault")),
+        );
+}
+
+#[test]
+fn the_exported_packages_verify_with_every_submission_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    for (problem, wrong) in [("flip", "wa_one_colour.py"), ("swap", "wa_greedy.py")] {
+        let package = dir.path().join(problem);
+        grader()
+            .args(["package", "export", problem, "--out"])
+            .arg(&package)
+            .assert()
+            .success();
+        let (code, table) = verify(&package);
+        assert_eq!(code, 0, "{table}");
+        assert_eq!(
+            &row(&table, "accepted/ac_bfs.c")[1..3],
+            ["AC", "AC"],
+            "{table}"
+        );
+        let wrong = format!("wrong_answer/{wrong}");
+        assert_eq!(&row(&table, &wrong)[1..3], ["WA", "WA"], "{table}");
+    }
+}
