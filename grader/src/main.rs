@@ -4,6 +4,7 @@
 //! its result to the exit statuses of cli.md (0 all good, 1 the submission or the data
 //! failed, 2 the call is wrong, 3 the grader is broken).
 
+mod alone;
 mod batch;
 mod candidate;
 mod cases;

@@ -3,8 +3,8 @@
 //! `batch` and `fuzz`.
 
 use std::path::PathBuf;
-use std::sync::{PoisonError, RwLock};
 
+use crate::alone::Lane;
 use crate::exec::{Config, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::judge::{self, Next, Sched, Stall, seconds};
 use crate::status::Fault;
@@ -12,11 +12,6 @@ use crate::submission::{PATH, Program};
 
 /// How much of standard error a report keeps: its end, where the error usually is.
 const STDERR_TAIL: usize = 4096;
-
-/// Held shared by every run, and alone by a run made again because the machine held it
-/// back. (The standard `RwLock` lets no new reader in while a writer waits, so the run
-/// made again waits only for the runs already under way.)
-static ALONE: RwLock<()> = RwLock::new(());
 
 /// A run as the rule of a `TLE` at the wall limit left it: the outcome to judge, and for
 /// one killed at the wall limit, the figures of the runs that showed the program's own
@@ -54,6 +49,8 @@ fn too_busy(stalls: &[Option<Stall>], last: &Outcome, limits: &Limits) -> Fault 
 #[derive(Debug)]
 pub(crate) struct Runner {
     worker: Worker,
+    /// Its flag for runs made alone.
+    lane: Lane,
 }
 
 impl Runner {
@@ -78,7 +75,10 @@ impl Runner {
         };
         let worker = Worker::start(&config)
             .map_err(|e| Fault::Internal(format!("cannot start a worker: {e}")))?;
-        Ok(Runner { worker })
+        Ok(Runner {
+            worker,
+            lane: Lane::new(),
+        })
     }
 
     /// Runs `program` with `stdin` as standard input under `limits`, in an empty working
@@ -99,12 +99,12 @@ impl Runner {
         let mut figures = Vec::new();
         let mut alone = false;
         loop {
+            let worker = &mut self.worker;
+            let once = || run_once(worker, program, stdin.clone(), limits);
             let outcome = if alone {
-                let _alone = ALONE.write().unwrap_or_else(PoisonError::into_inner);
-                self.run_once(program, stdin.clone(), limits)?
+                self.lane.alone(once)?
             } else {
-                let _shared = ALONE.read().unwrap_or_else(PoisonError::into_inner);
-                self.run_once(program, stdin.clone(), limits)?
+                self.lane.beside(once)?
             };
             let stall = Stall::of(&outcome, limits);
             if stall.is_some() {
@@ -123,37 +123,37 @@ impl Runner {
             }
         }
     }
+}
 
-    /// One run of [`Runner::run`].
-    fn run_once(
-        &mut self,
-        program: &Program,
-        stdin: Input,
-        limits: &Limits,
-    ) -> Result<Outcome, Fault> {
-        let files = program.staging.path()?;
-        let job = Job {
-            argv: program.argv_in(&self.worker.files_dir(files), limits.memory),
-            files,
-            in_files: false,
-            env: [
-                vec![
-                    format!("PATH={PATH}"),
-                    "LANG=C.UTF-8".to_owned(),
-                    "PYTHONDONTWRITEBYTECODE=1".to_owned(),
-                ],
-                program.env.clone(),
-            ]
-            .concat(),
-            stdin,
-            stderr: Stderr::Tail(STDERR_TAIL),
-            keep: None,
-            address_space: program.address_space,
-        };
-        let ran = self.worker.run(&job, limits);
-        // A run the grader killed on its way out earns no verdict.
-        crate::interrupt::check()?;
-        ran.map(|(outcome, _)| outcome)
-            .map_err(|e| Fault::Usage(format!("{}: {e}", program.argv[0])))
-    }
+/// One run of [`Runner::run`].
+fn run_once(
+    worker: &mut Worker,
+    program: &Program,
+    stdin: Input,
+    limits: &Limits,
+) -> Result<Outcome, Fault> {
+    let files = program.staging.path()?;
+    let job = Job {
+        argv: program.argv_in(&worker.files_dir(files), limits.memory),
+        files,
+        in_files: false,
+        env: [
+            vec![
+                format!("PATH={PATH}"),
+                "LANG=C.UTF-8".to_owned(),
+                "PYTHONDONTWRITEBYTECODE=1".to_owned(),
+            ],
+            program.env.clone(),
+        ]
+        .concat(),
+        stdin,
+        stderr: Stderr::Tail(STDERR_TAIL),
+        keep: None,
+        address_space: program.address_space,
+    };
+    let ran = worker.run(&job, limits);
+    // A run the grader killed on its way out earns no verdict.
+    crate::interrupt::check()?;
+    ran.map(|(outcome, _)| outcome)
+        .map_err(|e| Fault::Usage(format!("{}: {e}", program.argv[0])))
 }
