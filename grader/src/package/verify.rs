@@ -18,6 +18,7 @@ use std::time::Duration;
 use reference::{Judgement, Verdict};
 
 use super::read::default_validator::{self, Flags};
+use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
 use super::read::{config, data, submissions};
 use crate::exec::{Input, Limits};
@@ -142,19 +143,7 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         })?;
         Judge::Default(config.validator_flags.clone())
     };
-    let built: Vec<Result<Program, String>> = entries
-        .iter()
-        .map(|entry| match build(&entry.path, &setup.options) {
-            Ok(Ok(program)) => Ok(Ok(program)),
-            Ok(Err(message)) => Ok(Err(format!("CE: {}", first_line(&message)))),
-            // A language this machine lacks, or no language at all: listed, not a failure.
-            Err(Fault::Usage(why)) if why.contains("unknown extension") => {
-                Ok(Err("language not supported".to_owned()))
-            }
-            Err(Fault::Usage(why)) => Ok(Err(format!("not run: {}", first_line(&why)))),
-            Err(fault) => Err(fault),
-        })
-        .collect::<Result<_, Fault>>()?;
+    let built = build_all(&entries, setup)?;
     let work = Work {
         cases: &cases,
         judge: &judge,
@@ -194,6 +183,65 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         fixed: fixed.is_some(),
         rows,
     })
+}
+
+/// Builds every submission, `setup.jobs` at once (compilers are the slow part of a
+/// package with many languages): each a program, or why it will not run.
+fn build_all(entries: &[Entry], setup: &Setup<'_>) -> Result<Vec<Result<Program, String>>, Fault> {
+    let next = AtomicUsize::new(0);
+    let built = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..setup.jobs.clamp(1, entries.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| -> Result<(), Fault> {
+                    while let Some(entry) = entries.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let program = built_or_why(build(&entry.path, &setup.options))?;
+                        built
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .push((entry.name.clone(), program));
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        joined(workers)
+    })?;
+    let mut built = built
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Back in the order of the entries (names are unique: FOLDER/FILE).
+    built.sort_by_key(|(name, _)| entries.iter().position(|e| &e.name == name));
+    Ok(built.into_iter().map(|(_, program)| program).collect())
+}
+
+/// A build's program, or why the submission will not run: its compile error, or a
+/// language this machine lacks or the grader has no entry for (listed, not a failure).
+/// Faults that are not the submission's (an interruption, a broken cache) stay faults.
+fn built_or_why(
+    build: Result<Result<Program, String>, Fault>,
+) -> Result<Result<Program, String>, Fault> {
+    Ok(match build {
+        Ok(Ok(program)) => Ok(program),
+        Ok(Err(message)) => Err(format!("CE: {}", first_line(&message))),
+        Err(Fault::Usage(why)) if why.contains("unknown extension") => {
+            Err("language not supported".to_owned())
+        }
+        Err(Fault::Usage(why)) => Err(format!("not run: {}", first_line(&why))),
+        Err(fault) => return Err(fault),
+    })
+}
+
+/// Waits for every worker thread; the first fault any of them met.
+fn joined(workers: Vec<std::thread::ScopedJoinHandle<'_, Result<(), Fault>>>) -> Result<(), Fault> {
+    workers
+        .into_iter()
+        .map(|w| {
+            w.join()
+                .unwrap_or_else(|_| Err(Fault::Internal("a worker thread panicked".to_owned())))
+        })
+        .collect::<Result<Vec<()>, Fault>>()
+        .map(drop)
 }
 
 /// The first line of a message, for a table's cell.
@@ -278,14 +326,7 @@ impl Work<'_> {
                     })
                 })
                 .collect();
-            workers
-                .into_iter()
-                .map(|w| {
-                    w.join().unwrap_or_else(|_| {
-                        Err(Fault::Internal("a worker thread panicked".to_owned()))
-                    })
-                })
-                .collect::<Result<Vec<()>, Fault>>()
+            joined(workers)
         })?;
         Ok(rows
             .into_inner()
