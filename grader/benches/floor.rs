@@ -364,11 +364,11 @@ impl Bench {
         let bfs = fs::read_to_string(self.repo.join("examples/fourinrow/ac_bfs.cpp"))
             .expect("the fourinrow BFS");
         // The contest style: one header for everything, in place of the BFS's own.
-        let body: String = bfs
-            .lines()
-            .filter(|l| !l.starts_with("#include"))
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let mut body = String::new();
+        for line in bfs.lines().filter(|l| !l.starts_with("#include")) {
+            body.push_str(line);
+            body.push('\n');
+        }
         let names: Vec<String> = (0..students).map(|i| format!("s{i:04}")).collect();
         for name in &names {
             fs::write(

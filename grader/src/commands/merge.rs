@@ -43,7 +43,9 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
 /// that is none), is located by line and column and named by its field, as `validate`
 /// names fields: `students[2] (`alice`).verdict`.
 fn read(path: &Path) -> Result<Gradebook, Fault> {
-    let text = files::read_prefix(path)?.0;
+    // Whole: a gradebook is as large as its class, and one cut at a cap would read as
+    // a broken one.
+    let text = files::read_whole(path)?;
     let mut json = serde_json::Deserializer::from_slice(&text);
     serde_path_to_error::deserialize(&mut json).map_err(|e| {
         let mut at = e.path().to_string();

@@ -373,6 +373,47 @@ fn shards_merge_into_the_gradebook_of_one_run() {
 }
 
 #[test]
+fn a_shard_of_a_large_class_merges_whatever_its_size() {
+    // A shard of 1,500 students of 150 cases is some 40 MB: past the cap on reading a
+    // board or a source, which once cut it and called it broken.
+    let class = Class::new(&[("ac.cpp", "ac_rows.cpp"), ("wa.c", "wa_off_by_one.c")]);
+    let (book, _) = class.batch("small", &[]);
+    let mut big = book.clone();
+    let students = book["students"].as_array().unwrap().clone();
+    let one = serde_json::to_string(&students[0]).unwrap().len();
+    let copies = (17 << 20) / one / students.len() + 1;
+    let mut all = Vec::new();
+    for i in 0..copies {
+        for s in &students {
+            let mut s = s.clone();
+            s["student"] = serde_json::json!(format!("{}-{i:05}", s["student"].as_str().unwrap()));
+            all.push(s);
+        }
+    }
+    big["students"] = Value::Array(all);
+    let text = big.to_string();
+    assert!(text.len() > 16 << 20);
+    fs::write(class.path("big.json"), text).unwrap();
+    let output = class
+        .command()
+        .args(["merge", "big.json", "--out", "merged", "--report", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = String::from_utf8_lossy(&output.stdout).lines().count();
+    assert_eq!(
+        rows,
+        copies * students.len() + 1,
+        "a row per student and a header"
+    );
+}
+
+#[test]
 fn merge_judges_a_shards_tle_at_the_wall_limit_again_by_the_runs_it_keeps() {
     let class = Class::new(&[("sleeper.py", "tle_sleep.py"), ("honest.py", "ac_rows.py")]);
     let limits = ["--time-limit", "0.5", "--wall-limit", "1"];
