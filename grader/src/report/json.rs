@@ -226,9 +226,10 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// `gradebook.json` (and `grader batch --report json`): the gradebook as `grader merge`
-/// reads it back.
+/// reads it back; each case on a line of its own (the class, a student and a student's
+/// cases are levels 1 to 4).
 pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
-    pretty(book, out)
+    super::folded_json::write(book, 4, out)
 }
 
 /// `grader check --report json`: one line.

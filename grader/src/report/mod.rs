@@ -5,6 +5,7 @@
 
 pub(crate) mod csv;
 pub(crate) mod export;
+mod folded_json;
 pub(crate) mod gradebook_files;
 pub(crate) mod gradescope;
 pub(crate) mod html;
