@@ -75,7 +75,35 @@ fn verify(
     };
     let verified = verify::verify(package, &setup)?;
     report::out(&table(&verified));
-    Ok(Status::failed_if(verified.rows.iter().any(|r| !r.agrees())))
+    let disagrees = verified.rows.iter().any(|r| !r.agrees());
+    Ok(Status::failed_if(
+        disagrees || !verified.inputs.faults.is_empty(),
+    ))
+}
+
+/// What the input validators found: which ran, which inputs they rejected, which were not
+/// run and why.
+fn inputs(verified: &Verified) -> String {
+    let checked = &verified.inputs;
+    let mut text = if checked.ran.is_empty() {
+        "input validators: none run\n".to_owned()
+    } else {
+        format!(
+            "input validators: {} on every input: {}\n",
+            checked.ran.join(", "),
+            if checked.faults.is_empty() {
+                "all valid".to_owned()
+            } else {
+                format!("{} rejected", checked.faults.len())
+            }
+        )
+    };
+    for line in checked.faults.iter().chain(&checked.skipped) {
+        text.push_str("  ");
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
 }
 
 /// The table of submissions, then what disagrees.
@@ -118,10 +146,11 @@ fn table(verified: &Verified) -> String {
         "set from the accepted submissions"
     };
     format!(
-        "{}: {} test cases, time limit {} ({how})\n\n{}\n{}\n",
+        "{}: {} test cases, time limit {} ({how})\n{}\n{}\n{}\n",
         verified.name,
         verified.cases,
         seconds(verified.time_limit),
+        inputs(verified),
         table.render(),
         if disagreements == 0 {
             "every submission got the verdict of its folder".to_owned()

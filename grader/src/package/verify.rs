@@ -17,7 +17,9 @@ use std::time::Duration;
 
 use reference::{Judgement, Verdict};
 
+use super::inputs_check::{self, Checked};
 use super::read::default_validator::{self, Flags};
+use super::read::sources::{self, Source};
 use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
 use super::read::{config, data, submissions};
@@ -40,6 +42,8 @@ pub(crate) struct Verified {
     pub(crate) time_limit: Duration,
     /// Whether it was fixed by the package (else set from the accepted submissions).
     pub(crate) fixed: bool,
+    /// What the input validators found of the data.
+    pub(crate) inputs: Checked,
     /// One row per submission, in the order of their folders and names.
     pub(crate) rows: Vec<Row>,
 }
@@ -111,6 +115,15 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     let cases = data::load(package)?;
     let entries = submissions::load(package)?;
     let validator_program;
+    // The package's own programs (its validators) run under its limits for them.
+    let validation = Limits {
+        cpu: config.limits.validation_time,
+        wall: config.limits.validation_time * 2 + Duration::from_secs(1),
+        memory: config.limits.validation_memory << 20,
+        output: config.limits.validation_output << 20,
+        ..setup.limits
+    };
+    let inputs = inputs_check::check(package, &cases, setup, validation)?;
     let judge = if config.custom_validator {
         let source = validator::source(package)?;
         validator_program = build(&source, &setup.options)?.map_err(|message| {
@@ -119,17 +132,10 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
                 source.display()
             ))
         })?;
-        let limits = Limits {
-            cpu: config.limits.validation_time,
-            wall: config.limits.validation_time * 2 + Duration::from_secs(1),
-            memory: config.limits.validation_memory << 20,
-            output: config.limits.validation_output << 20,
-            ..setup.limits
-        };
         Judge::Custom(
             &validator_program,
             source.display().to_string(),
-            limits,
+            validation,
             config.validator_flags.clone(),
         )
     } else {
@@ -170,8 +176,13 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         .map(|(index, mut row)| {
             row.name.clone_from(&entries[index].name);
             row.expected = entries[index].expected;
-            if let Err(why) = &built[index] {
-                row.got = Err(why.clone());
+            match &built[index] {
+                Err(NotBuilt::NotRun(why)) => row.got = Err(why.clone()),
+                Err(NotBuilt::CompileError(message)) => {
+                    row.got = Ok(Verdict::CompileError);
+                    row.failed = Some(("compile".to_owned(), message.clone()));
+                }
+                Ok(_) => {}
             }
             row
         })
@@ -181,13 +192,17 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         cases: cases.len(),
         time_limit,
         fixed: fixed.is_some(),
+        inputs,
         rows,
     })
 }
 
 /// Builds every submission, `setup.jobs` at once (compilers are the slow part of a
 /// package with many languages): each a program, or why it will not run.
-fn build_all(entries: &[Entry], setup: &Setup<'_>) -> Result<Vec<Result<Program, String>>, Fault> {
+fn build_all(
+    entries: &[Entry],
+    setup: &Setup<'_>,
+) -> Result<Vec<Result<Program, NotBuilt>>, Fault> {
     let next = AtomicUsize::new(0);
     let built = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -195,7 +210,12 @@ fn build_all(entries: &[Entry], setup: &Setup<'_>) -> Result<Vec<Result<Program,
             .map(|_| {
                 scope.spawn(|| -> Result<(), Fault> {
                     while let Some(entry) = entries.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let program = built_or_why(build(&entry.path, &setup.options))?;
+                        let mut program = built_or_why(build(&entry.path, &setup.options))?;
+                        // The table names the submission: its path need not lead the reason.
+                        if let Err(NotBuilt::NotRun(why)) = &mut program {
+                            let path = format!("{}: ", entry.path.display());
+                            *why = why.replacen(&path, "", 1);
+                        }
                         built
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -220,20 +240,36 @@ fn build_all(entries: &[Entry], setup: &Setup<'_>) -> Result<Vec<Result<Program,
 /// Faults that are not the submission's (an interruption, a broken cache) stay faults.
 fn built_or_why(
     build: Result<Result<Program, String>, Fault>,
-) -> Result<Result<Program, String>, Fault> {
+) -> Result<Result<Program, NotBuilt>, Fault> {
     Ok(match build {
         Ok(Ok(program)) => Ok(program),
-        Ok(Err(message)) => Err(format!("CE: {}", first_line(&message))),
+        // Python 2 compiles as Python 3 does not: a language the grader has no entry for.
+        Ok(Err(message)) if message.contains("Missing parentheses in call to 'print'") => Err(
+            NotBuilt::NotRun("language not supported (Python 2)".to_owned()),
+        ),
+        Ok(Err(message)) => Err(NotBuilt::CompileError(first_line(&message).to_owned())),
         Err(Fault::Usage(why)) if why.contains("unknown extension") => {
-            Err("language not supported".to_owned())
+            Err(NotBuilt::NotRun("language not supported".to_owned()))
         }
-        Err(Fault::Usage(why)) => Err(format!("not run: {}", first_line(&why))),
+        Err(Fault::Usage(why)) => Err(NotBuilt::NotRun(format!("not run: {}", first_line(&why)))),
         Err(fault) => return Err(fault),
     })
 }
 
+/// Why a submission has no program.
+#[derive(Debug, Clone)]
+enum NotBuilt {
+    /// It did not compile: its verdict is `CE` (never the one of any folder).
+    CompileError(String),
+    /// It cannot be built here (a language the grader or this machine lacks): listed,
+    /// with no verdict.
+    NotRun(String),
+}
+
 /// Waits for every worker thread; the first fault any of them met.
-fn joined(workers: Vec<std::thread::ScopedJoinHandle<'_, Result<(), Fault>>>) -> Result<(), Fault> {
+pub(super) fn joined(
+    workers: Vec<std::thread::ScopedJoinHandle<'_, Result<(), Fault>>>,
+) -> Result<(), Fault> {
     workers
         .into_iter()
         .map(|w| {
@@ -245,20 +281,34 @@ fn joined(workers: Vec<std::thread::ScopedJoinHandle<'_, Result<(), Fault>>>) ->
 }
 
 /// The first line of a message, for a table's cell.
-fn first_line(message: &str) -> &str {
+pub(super) fn first_line(message: &str) -> &str {
     message.lines().next().unwrap_or_default()
 }
 
 /// Builds `path`: a program, or the compiler's message (`Err` inside), or why it cannot
 /// be built here (a `Fault`).
-fn build(path: &Path, options: &Options<'_>) -> Result<Result<Program, String>, Fault> {
-    if path.is_dir() {
-        return Err(Fault::Usage(format!(
-            "{}: a submission of several files is not supported yet",
-            path.display()
-        )));
-    }
-    let submission = Submission::File(path.to_path_buf());
+pub(super) fn build(path: &Path, options: &Options<'_>) -> Result<Result<Program, String>, Fault> {
+    // A folder is one program when `sources` can make it one source; that source is
+    // written to a folder of this build, and built as a file is.
+    let merged;
+    let file = if path.is_dir() {
+        match sources::single(path)
+            .map_err(|why| Fault::Usage(format!("{}: {why}", path.display())))?
+        {
+            Source::File(file) => file,
+            Source::Merged { name, text } => {
+                merged = crate::temp::dir("package-source")
+                    .map_err(|e| Fault::Internal(format!("cannot write a merged source: {e}")))?;
+                let file = merged.path().join(name);
+                std::fs::write(&file, text)
+                    .map_err(|e| crate::files::cannot(&file, "write", &e))?;
+                file
+            }
+        }
+    } else {
+        path.to_path_buf()
+    };
+    let submission = Submission::File(file);
     match submission::build_one(&submission, options, |_| {})? {
         Built::Ready(program) => Ok(Ok(program)),
         Built::CompileError { message, .. } => Ok(Err(message)),
@@ -278,7 +328,7 @@ impl Work<'_> {
     fn run_all(
         &self,
         chosen: &[usize],
-        built: &[Result<Program, String>],
+        built: &[Result<Program, NotBuilt>],
         limit: Duration,
         margin: f64,
     ) -> Result<Vec<(usize, Row)>, Fault> {

@@ -203,8 +203,11 @@ fn an_output_validator_that_fails_is_the_packages_fault_never_a_mark() {
         .code(2)
         .stdout("")
         .stderr(
-            one_error_line("check.py: the output validator ended with exit status 1, neither 42")
-                .and(predicate::str::contains("the package's fault")),
+            one_error_line(
+                "parity_checker: the output validator ended with exit status 1, neither 42 nor \
+                 43 on sample/1",
+            )
+            .and(predicate::str::contains("the package's fault")),
         );
 }
 
@@ -228,4 +231,94 @@ fn the_exported_packages_verify_with_every_submission_in_its_folder() {
         let wrong = format!("wrong_answer/{wrong}");
         assert_eq!(&row(&table, &wrong)[1..3], ["WA", "WA"], "{table}");
     }
+}
+
+#[test]
+fn the_input_validators_check_every_input_first_and_a_rejected_one_is_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("sum", dir.path());
+    // Two spaces: the format says one, and the submissions do not mind.
+    write(&package, "data/secret/3.in", "1  2\n");
+    write(&package, "data/secret/3.ans", "3\n");
+    // A checktestdata script is listed as not run, not failed.
+    write(
+        &package,
+        "input_validators/format.ctd",
+        "INT(0,9) SPACE INT(0,9) NEWLINE\n",
+    );
+    let (code, table) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert!(
+        table.contains(
+            "input validators: input_validators/validate.py on every input: 1 rejected\n  \
+             data/secret/3.in: rejected by input_validators/validate.py\n  \
+             input_validators/format.ctd: not run: checktestdata scripts (.ctd) are not supported\n"
+        ),
+        "{table}"
+    );
+    // The submissions still ran, and agree with their folders.
+    assert!(
+        table.contains("every submission got the verdict of its folder"),
+        "{table}"
+    );
+}
+
+#[test]
+fn a_submission_that_does_not_compile_disagrees_with_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("sum", dir.path());
+    write(
+        &package,
+        "submissions/accepted/broken.c",
+        "int main(void) { return x; }\n",
+    );
+    write(&package, "submissions/accepted/old.py", "print \"3\"\n");
+    let (code, table) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    let cells = row(&table, "accepted/broken.c");
+    assert_eq!(&cells[1..3], ["AC", "CE <- disagrees"], "{table}");
+    assert!(cells[4].starts_with("compile: "), "{table}");
+    // Python 2 is a language the grader has no entry for, not a compile error.
+    assert_eq!(
+        row(&table, "accepted/old.py")[2],
+        "language not supported (Python 2)"
+    );
+}
+
+#[test]
+fn a_cpp_output_validator_with_its_header_beside_it_is_built_as_one_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("parity", dir.path());
+    let checker = package.join("output_validators/parity_checker");
+    fs::remove_file(checker.join("check.py")).unwrap();
+    write(
+        &checker,
+        "parity.h",
+        "#pragma once\n#include <cstdio>\nstatic bool same_parity(long a, long b) { return (a - b) % 2 == 0; }\n",
+    );
+    write(
+        &checker,
+        "check.cc",
+        "#include \"parity.h\"\n\
+         #include <string>\n\
+         int main(int argc, char **argv) {\n\
+         \x20   long n = 0, x = 0;\n\
+         \x20   FILE *in = std::fopen(argv[1], \"r\");\n\
+         \x20   if (!in || std::fscanf(in, \"%ld\", &n) != 1) return 1;\n\
+         \x20   std::string feedback = std::string(argv[3]) + \"/judgemessage.txt\";\n\
+         \x20   FILE *out = std::fopen(feedback.c_str(), \"w\");\n\
+         \x20   if (std::scanf(\"%ld\", &x) != 1 || x < 0 || x > 100 || !same_parity(x, n)) {\n\
+         \x20       std::fprintf(out, \"%ld is not a number of the parity of %ld\\n\", x, n);\n\
+         \x20       return 43;\n\
+         \x20   }\n\
+         \x20   return 42;\n\
+         }\n",
+    );
+    let (code, table) = verify(&package);
+    assert_eq!(code, 0, "{table}");
+    assert_eq!(&row(&table, "accepted/plus_two.c")[1..3], ["AC", "AC"]);
+    assert_eq!(
+        row(&table, "wrong_answer/always_one.py")[4],
+        "sample/1: 1 is not a number of the parity of 4"
+    );
 }

@@ -1,6 +1,7 @@
 //! A package's test data: every `data/**/*.in` with its `.ans`, in name order, grouped by
-//! folder (`sample`, `secret`, `secret/group1`), and the output validator flags each
-//! folder's `testdata.yaml` adds (`output_validator_flags`, the nearest file's).
+//! folder (`sample`, `secret`, `secret/group1`), and the validator flags each folder's
+//! `testdata.yaml` gives (`output_validator_flags`, `input_validator_flags`: the nearest
+//! file's).
 
 use std::path::{Path, PathBuf};
 
@@ -19,11 +20,14 @@ pub(crate) struct TestCase {
     pub(crate) answer: PathBuf,
     /// The output validator flags its folder's `testdata.yaml` adds.
     pub(crate) flags: Vec<String>,
+    /// The input validator flags its folder's `testdata.yaml` gives.
+    pub(crate) input_flags: Vec<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 struct TestData {
     output_validator_flags: Option<String>,
+    input_validator_flags: Option<String>,
 }
 
 /// Every case below `PKG/data`: at least one, each with its `.ans`.
@@ -47,41 +51,44 @@ pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
                     answer.display()
                 )));
             }
-            let flags = flags_for(&data, case.input.parent().unwrap_or(&data))?;
+            let read = testdata_for(&data, case.input.parent().unwrap_or(&data))?;
             Ok(TestCase {
                 case,
                 answer,
-                flags,
+                flags: words(read.output_validator_flags),
+                input_flags: words(read.input_validator_flags),
             })
         })
         .collect()
 }
 
-/// The flags the `testdata.yaml` nearest to `folder` (up to `data`) gives.
-fn flags_for(data: &Path, folder: &Path) -> Result<Vec<String>, Fault> {
+/// The `testdata.yaml` nearest to `folder` (up to `data`), read.
+fn testdata_for(data: &Path, folder: &Path) -> Result<TestData, Fault> {
     for dir in folder.ancestors() {
         let file = dir.join("testdata.yaml");
         if file.is_file() {
             let bytes = files::read_capped(&file)?;
             let text = String::from_utf8_lossy(&bytes);
-            let read: TestData = if text.trim().is_empty() {
-                TestData::default()
-            } else {
-                serde_yaml_ng::from_str(&text).map_err(|e| {
-                    let at = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-                    Fault::Usage(format!("{}:{}:{}: {e}", file.display(), at.0, at.1))
-                })?
-            };
-            return Ok(read
-                .output_validator_flags
-                .unwrap_or_default()
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect());
+            if text.trim().is_empty() {
+                return Ok(TestData::default());
+            }
+            return serde_yaml_ng::from_str(&text).map_err(|e| {
+                let at = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+                Fault::Usage(format!("{}:{}:{}: {e}", file.display(), at.0, at.1))
+            });
         }
         if dir == data {
             break;
         }
     }
-    Ok(Vec::new())
+    Ok(TestData::default())
+}
+
+/// The words of a flags string.
+fn words(flags: Option<String>) -> Vec<String> {
+    flags
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
 }

@@ -1,10 +1,15 @@
 //! Reading a problem package: `problem.yaml` (`config`), the test data (`data`), the
 //! submissions and the verdicts their folders ask for (`submissions`), and the two ways
 //! outputs are judged: the format's default validator in process (`default_validator`)
-//! and the package's own, run in the box (`validator`).
+//! and the package's own, run in the box (`validator`); the input validators
+//! (`input_validators`); how a package's programs run in the box (`boxed`), and how a
+//! program given as a folder becomes one source (`sources`).
 
+pub(crate) mod boxed;
 pub(crate) mod config;
 pub(crate) mod data;
 pub(crate) mod default_validator;
+pub(crate) mod input_validators;
+pub(crate) mod sources;
 pub(crate) mod submissions;
 pub(crate) mod validator;

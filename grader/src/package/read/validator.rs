@@ -5,14 +5,14 @@
 //! crash, another exit status, a limit) is the package's fault, never a submission's mark.
 
 use std::fs;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use reference::{Judgement, Verdict};
 
-use crate::exec::{self, Input, Job, Limits, Stderr, Worker};
+use super::boxed::{Call, PackageProgram};
+use crate::exec::{Input, Limits};
 use crate::status::Fault;
-use crate::submission::{PATH, Program};
+use crate::submission::Program;
 
 /// The names a run of the validator finds the case's files by, beside its own files.
 const INPUT: &str = "testcase.in";
@@ -20,39 +20,23 @@ const ANSWER: &str = "testcase.ans";
 /// The feedback file read back after a run.
 const JUDGE_MESSAGE: &str = "judgemessage.txt";
 
-/// The source of the package's output validator: the one program of
-/// `output_validators/` (legacy: a folder per validator) or `output_validator/` (2023-07).
+/// Where the package's output validator is: the one folder (or file) in
+/// `output_validators/` (legacy), or `output_validator/` (2023-07) itself; a folder is
+/// read as one program (`sources`).
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
-    for top in ["output_validators", "output_validator"] {
-        let dir = package.join(top);
-        if !dir.is_dir() {
-            continue;
-        }
-        let mut sources = Vec::new();
-        collect(&dir, &mut sources)?;
-        return match sources.as_slice() {
-            [one] => Ok(one.clone()),
-            [] => Err(Fault::Usage(format!(
-                "{}: no output validator in it (`validation: custom` asks for one)",
-                dir.display()
-            ))),
-            _ => Err(Fault::Usage(format!(
-                "{}: an output validator of several files is not supported yet ({} files)",
-                dir.display(),
-                sources.len()
-            ))),
-        };
+    let modern = package.join("output_validator");
+    if modern.is_dir() {
+        return Ok(modern);
     }
-    Err(Fault::Usage(format!(
-        "{}: `validation: custom` but no output_validators/ folder",
-        package.join("problem.yaml").display()
-    )))
-}
-
-/// The files below `dir` (a validator's folder holds its program's files).
-fn collect(dir: &Path, into: &mut Vec<PathBuf>) -> Result<(), Fault> {
-    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| crate::files::cannot(dir, "list", &e))?
+    let dir = package.join("output_validators");
+    if !dir.is_dir() {
+        return Err(Fault::Usage(format!(
+            "{}: `validation: custom` but no output_validators/ folder",
+            package.join("problem.yaml").display()
+        )));
+    }
+    let entries: Vec<PathBuf> = fs::read_dir(&dir)
+        .map_err(|e| crate::files::cannot(&dir, "list", &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             !p.file_name()
@@ -61,43 +45,28 @@ fn collect(dir: &Path, into: &mut Vec<PathBuf>) -> Result<(), Fault> {
                 .starts_with('.')
         })
         .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect(&path, into)?;
-        } else {
-            into.push(path);
-        }
+    match entries.as_slice() {
+        [] => Err(Fault::Usage(format!(
+            "{}: no output validator in it (`validation: custom` asks for one)",
+            dir.display()
+        ))),
+        [one] if one.is_dir() => Ok(one.clone()),
+        // Files right in the folder: they are the one program.
+        _ if entries.iter().all(|p| p.is_file()) => Ok(dir),
+        _ => Err(Fault::Usage(format!(
+            "{}: several output validators; the format allows one",
+            dir.display()
+        ))),
     }
-    Ok(())
 }
 
-/// A worker that runs the output validator, with its limits.
-pub(crate) struct Validator<'p> {
-    program: &'p Program,
-    /// Where it came from, for messages.
-    shown: String,
-    worker: Worker,
-    limits: Limits,
-}
+/// The output validator, with a worker to run it.
+pub(crate) struct Validator<'p>(PackageProgram<'p>);
 
 impl<'p> Validator<'p> {
     /// A worker for `program` (built from `shown`) under `limits`.
     pub(crate) fn start(program: &'p Program, shown: &str, limits: Limits) -> Result<Self, Fault> {
-        let config = exec::Config {
-            tier: limits.sandbox,
-            memory: limits.memory,
-            toolchain: program.toolchain.clone(),
-            headers: None,
-        };
-        let worker = Worker::start(&config)
-            .map_err(|e| Fault::Internal(format!("cannot start a worker: {e}")))?;
-        Ok(Validator {
-            program,
-            shown: shown.to_owned(),
-            worker,
-            limits,
-        })
+        PackageProgram::start(program, shown, limits).map(Validator)
     }
 
     /// Judges `output` for the case of `input` and `answer` (named `case`), with `flags`.
@@ -108,97 +77,38 @@ impl<'p> Validator<'p> {
         flags: &[String],
         output: &[u8],
     ) -> Result<Judgement, Fault> {
-        // The case's files go beside the validator's own, in a folder of this run: what the
-        // box shows read-only, whatever the tier.
-        let files = crate::temp::dir("validated")
-            .map_err(|e| Fault::Internal(format!("cannot make a validator's folder: {e}")))?;
-        let staged = self.program.staging.path()?;
-        let copy = |from: &Path, name: &str| {
-            let to = files.path().join(name);
-            fs::hard_link(from, &to)
-                .or_else(|_| fs::copy(from, &to).map(drop))
-                .map_err(|e| crate::files::cannot(from, "copy", &e))
-        };
-        for entry in fs::read_dir(staged).map_err(|e| crate::files::cannot(staged, "list", &e))? {
-            let entry = entry.map_err(|e| crate::files::cannot(staged, "list", &e))?;
-            copy(&entry.path(), &entry.file_name().to_string_lossy())?;
-        }
-        // Written anew, not linked: a new file is readable by the run's uid whatever the
-        // case file's own mode.
-        for (from, name) in [(input, INPUT), (answer, ANSWER)] {
-            let bytes = crate::files::read_capped(from)?;
-            let to = files.path().join(name);
-            fs::write(&to, bytes).map_err(|e| crate::files::cannot(&to, "write", &e))?;
-        }
-        let shown_files = self.worker.files_dir(files.path());
-        let mut argv = self.program.argv_in(&shown_files, self.limits.memory);
-        argv.push(shown_files.join(INPUT).to_string_lossy().into_owned());
-        argv.push(shown_files.join(ANSWER).to_string_lossy().into_owned());
-        argv.push(format!("{}/", self.worker.work_dir().display()));
-        argv.extend(flags.iter().cloned());
-        let job = Job {
-            argv,
-            files: files.path(),
-            in_files: false,
-            env: [
-                vec![format!("PATH={PATH}"), "LANG=C.UTF-8".to_owned()],
-                self.program.env.clone(),
-            ]
-            .concat(),
+        let (outcome, message) = self.0.run(Call {
+            files: &[(INPUT, input), (ANSWER, answer)],
+            args: |files: &Path, work: &Path| {
+                let mut args = vec![
+                    files.join(INPUT).to_string_lossy().into_owned(),
+                    files.join(ANSWER).to_string_lossy().into_owned(),
+                    // The feedback folder is its working folder, emptied for every run.
+                    format!("{}/", work.display()),
+                ];
+                args.extend(flags.iter().cloned());
+                args
+            },
             stdin: Input::Bytes(output.to_vec()),
-            stderr: Stderr::Tail(4096),
             keep: Some(JUDGE_MESSAGE),
-            address_space: self.program.address_space,
-        };
-        let (outcome, kept) = self
-            .worker
-            .run(&job, &self.limits)
-            .map_err(|e| Fault::Usage(format!("{}: {e}", self.shown)))?;
-        crate::interrupt::check()?;
-        let mut message = String::new();
-        if let Some(mut file) = kept {
-            let mut bytes = Vec::new();
-            let _ = file.by_ref().take(4096).read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes)
-                .trim()
-                .clone_into(&mut message);
+        })?;
+        if let Some(fault) = self.0.fault(&outcome, case, "output validator") {
+            return Err(fault);
         }
-        let fault = |how: String| {
-            Fault::Usage(format!(
-                "{}: the output validator {how} on {case}: the package's fault, not the \
-                 submission's",
-                self.shown
-            ))
-        };
-        if outcome.killed.is_some() {
-            return Err(fault(format!(
-                "went over its limits ({:?}; validation_time {} s)",
-                outcome.killed,
-                self.limits.cpu.as_secs_f64()
-            )));
-        }
-        match (outcome.signal, outcome.code) {
-            (None, Some(42)) => Ok(Judgement {
+        Ok(if outcome.code == Some(42) {
+            Judgement {
                 verdict: Verdict::Accepted,
                 message: String::new(),
-            }),
-            (None, Some(43)) => Ok(Judgement {
+            }
+        } else {
+            Judgement {
                 verdict: Verdict::WrongAnswer,
                 message: if message.is_empty() {
                     "the output validator rejected it".to_owned()
                 } else {
                     reference::visible::escape(message.lines().next().unwrap_or("").as_bytes())
                 },
-            }),
-            (Some(signal), _) => Err(fault(format!(
-                "was killed by {}",
-                crate::judge::signal_name(signal)
-            ))),
-            (None, code) => Err(fault(format!(
-                "ended with {}, neither 42 (accepted) nor 43 (wrong answer), saying `{}`",
-                code.map_or_else(|| "no status".to_owned(), |c| format!("exit status {c}")),
-                reference::visible::escape(outcome.stderr.trim_ascii())
-            ))),
-        }
+            }
+        })
     }
 }

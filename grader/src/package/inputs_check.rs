@@ -1,0 +1,105 @@
+//! The test data of a package checked by its own input validators, before any submission
+//! runs: every input through every validator, in the box, `--jobs` runs at once. An input
+//! a validator rejects is a fault of the data (exit 1, each named); a validator that
+//! crashes, or ends with neither 42 nor 43, is the package's fault (exit 2).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::read::data::TestCase;
+use super::read::input_validators::{self, InputValidator};
+use super::verify::{Setup, build, first_line, joined};
+use crate::exec::Limits;
+use crate::status::Fault;
+use crate::submission::Program;
+
+/// What the input validators found.
+#[derive(Debug, Default)]
+pub(crate) struct Checked {
+    /// The validators that ran on every input.
+    pub(crate) ran: Vec<String>,
+    /// `CASE: rejected by VALIDATOR: why`, in the cases' order.
+    pub(crate) faults: Vec<String>,
+    /// The validators that were not run, and why (`VALIDATOR: not run: why`).
+    pub(crate) skipped: Vec<String>,
+}
+
+/// Runs the input validators of `package` on every input of `cases`, each run under
+/// `limits`.
+pub(crate) fn check(
+    package: &std::path::Path,
+    cases: &[TestCase],
+    setup: &Setup<'_>,
+    limits: Limits,
+) -> Result<Checked, Fault> {
+    let mut checked = Checked::default();
+    let mut programs: Vec<(String, Program)> = Vec::new();
+    for (name, source) in input_validators::find(package)? {
+        let source = match source {
+            Ok(source) => source,
+            Err(why) => {
+                checked.skipped.push(format!("{name}: not run: {why}"));
+                continue;
+            }
+        };
+        match build(&source, &setup.options) {
+            Ok(Ok(program)) => programs.push((name, program)),
+            Ok(Err(message)) => {
+                return Err(Fault::Usage(format!(
+                    "{}: the input validator does not compile: {}",
+                    source.display(),
+                    first_line(&message)
+                )));
+            }
+            Err(Fault::Usage(why)) => {
+                checked
+                    .skipped
+                    .push(format!("{name}: not run: {}", first_line(&why)));
+            }
+            Err(fault) => return Err(fault),
+        }
+    }
+    let runs = programs.len() * cases.len();
+    let next = AtomicUsize::new(0);
+    let faults = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..setup.jobs.clamp(1, runs.max(1)))
+            .map(|_| {
+                scope.spawn(|| -> Result<(), Fault> {
+                    // Each thread starts a worker for a validator when it first needs one.
+                    let mut started: Vec<Option<InputValidator<'_>>> =
+                        programs.iter().map(|_| None).collect();
+                    loop {
+                        let run = next.fetch_add(1, Ordering::Relaxed);
+                        if run >= runs {
+                            return Ok(());
+                        }
+                        let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
+                        let (name, program) = &programs[which];
+                        let validator = match &mut started[which] {
+                            Some(validator) => validator,
+                            slot => slot.insert(InputValidator::start(program, name, limits)?),
+                        };
+                        let name = &case.case.name;
+                        if let Some(why) =
+                            validator.check(name, &case.case.input, &case.input_flags)?
+                        {
+                            faults
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .push((run % cases.len(), format!("data/{name}.in: {why}")));
+                        }
+                    }
+                })
+            })
+            .collect();
+        joined(workers)
+    })?;
+    let mut faults = faults
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    faults.sort();
+    checked.faults = faults.into_iter().map(|(_, fault)| fault).collect();
+    checked.ran = programs.into_iter().map(|(name, _)| name).collect();
+    Ok(checked)
+}

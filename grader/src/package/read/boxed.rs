@@ -1,0 +1,145 @@
+//! A package's own programs (its output validator, its input validators) run in the box
+//! like any program of the grader, on a worker of their own under the package's limits
+//! for them. The case files a run reads go beside the program's files, in a folder of
+//! that run: what the box shows read-only, whatever the tier.
+
+use std::fs;
+use std::io::Read as _;
+use std::path::Path;
+
+use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
+use crate::status::Fault;
+use crate::submission::{PATH, Program};
+
+/// How much of a program's feedback file is read back.
+const FEEDBACK_CAP: u64 = 4096;
+
+/// A program of a package with a worker to run it.
+pub(crate) struct PackageProgram<'p> {
+    program: &'p Program,
+    /// Where it came from, for messages.
+    pub(crate) shown: String,
+    worker: Worker,
+    /// The limits of its runs.
+    pub(crate) limits: Limits,
+}
+
+/// One run's files, arguments and standard input.
+pub(crate) struct Call<'a, A: FnOnce(&Path, &Path) -> Vec<String>> {
+    /// Files shown beside the program's own, by the name it finds each under.
+    pub(crate) files: &'a [(&'a str, &'a Path)],
+    /// Its arguments, given where the box shows the files and its working folder.
+    pub(crate) args: A,
+    /// Its standard input.
+    pub(crate) stdin: Input,
+    /// A file of its working folder to read back after the run.
+    pub(crate) keep: Option<&'a str>,
+}
+
+impl<'p> PackageProgram<'p> {
+    /// A worker for `program` (built from `shown`) under `limits`.
+    pub(crate) fn start(program: &'p Program, shown: &str, limits: Limits) -> Result<Self, Fault> {
+        let config = exec::Config {
+            tier: limits.sandbox,
+            memory: limits.memory,
+            toolchain: program.toolchain.clone(),
+            headers: None,
+        };
+        let worker = Worker::start(&config)
+            .map_err(|e| Fault::Internal(format!("cannot start a worker: {e}")))?;
+        Ok(PackageProgram {
+            program,
+            shown: shown.to_owned(),
+            worker,
+            limits,
+        })
+    }
+
+    /// Runs it once: its outcome, and the kept file's text (empty when it left none).
+    pub(crate) fn run<A: FnOnce(&Path, &Path) -> Vec<String>>(
+        &mut self,
+        call: Call<'_, A>,
+    ) -> Result<(Outcome, String), Fault> {
+        let folder = crate::temp::dir("package-run")
+            .map_err(|e| Fault::Internal(format!("cannot make a run's folder: {e}")))?;
+        let staged = self.program.staging.path()?;
+        for entry in fs::read_dir(staged).map_err(|e| crate::files::cannot(staged, "list", &e))? {
+            let entry = entry.map_err(|e| crate::files::cannot(staged, "list", &e))?;
+            let to = folder.path().join(entry.file_name());
+            fs::hard_link(entry.path(), &to)
+                .or_else(|_| fs::copy(entry.path(), &to).map(drop))
+                .map_err(|e| crate::files::cannot(&entry.path(), "copy", &e))?;
+        }
+        // Written anew, not linked: a new file is readable by the run's uid whatever the
+        // case file's own mode.
+        for (name, from) in call.files {
+            let bytes = crate::files::read_capped(from)?;
+            let to = folder.path().join(name);
+            fs::write(&to, bytes).map_err(|e| crate::files::cannot(&to, "write", &e))?;
+        }
+        let shown_files = self.worker.files_dir(folder.path());
+        let mut argv = self.program.argv_in(&shown_files, self.limits.memory);
+        argv.extend((call.args)(&shown_files, &self.worker.work_dir()));
+        let job = Job {
+            argv,
+            files: folder.path(),
+            in_files: false,
+            env: [
+                vec![format!("PATH={PATH}"), "LANG=C.UTF-8".to_owned()],
+                self.program.env.clone(),
+            ]
+            .concat(),
+            stdin: call.stdin,
+            stderr: Stderr::Tail(4096),
+            keep: call.keep,
+            address_space: self.program.address_space,
+        };
+        let (outcome, kept) = self
+            .worker
+            .run(&job, &self.limits)
+            .map_err(|e| Fault::Usage(format!("{}: {e}", self.shown)))?;
+        crate::interrupt::check()?;
+        let mut text = String::new();
+        if let Some(file) = kept {
+            let mut bytes = Vec::new();
+            let _ = file.take(FEEDBACK_CAP).read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).trim().clone_into(&mut text);
+        }
+        Ok((outcome, text))
+    }
+
+    /// The fault of a run that ended neither with 42 nor 43, or over a limit: the
+    /// package's, never a submission's. `None` for 42 and 43.
+    pub(crate) fn fault(&self, outcome: &Outcome, case: &str, role: &str) -> Option<Fault> {
+        let how = if outcome.killed.is_some() {
+            format!(
+                "went over its limits ({} s of CPU, {} MiB)",
+                self.limits.cpu.as_secs_f64(),
+                self.limits.memory >> 20
+            )
+        } else {
+            match (outcome.signal, outcome.code) {
+                (None, Some(42 | 43)) => return None,
+                (Some(signal), _) => {
+                    format!("was killed by {}", crate::judge::signal_name(signal))
+                }
+                (None, code) => {
+                    let said = outcome.stderr.trim_ascii();
+                    format!(
+                        "ended with {}, neither 42 nor 43{}",
+                        code.map_or_else(|| "no status".to_owned(), |c| format!("exit status {c}")),
+                        if said.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", saying `{}`", reference::visible::escape(said))
+                        }
+                    )
+                }
+            }
+        };
+        Some(Fault::Usage(format!(
+            "{}: the {role} {how} on {case}: the package's fault, not the submission's",
+            self.shown
+        )))
+    }
+}

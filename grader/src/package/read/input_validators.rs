@@ -1,0 +1,97 @@
+//! A package's input validators (`input_validators/`: each file, and each folder, is one
+//! validator), run in the box on every input with its folder's
+//! `input_validator_flags`: exit 42 is a valid input, 43 an invalid one, anything else the
+//! validator's own fault.
+
+use std::path::{Path, PathBuf};
+
+use super::boxed::{Call, PackageProgram};
+use crate::exec::{Input, Limits};
+use crate::status::Fault;
+use crate::submission::Program;
+
+/// One input validator of a package: its name (`input_validators/NAME`) and its source,
+/// or why it is not run.
+pub(crate) type Found = (String, Result<PathBuf, String>);
+
+/// The input validators of `package`, in name order (none when it has no such folder).
+pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
+    let dir = package.join("input_validators");
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut found = Vec::new();
+    for path in entries(&dir)? {
+        let name = format!(
+            "input_validators/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
+        // A folder is one program, read by `sources` when it is built.
+        let source = if path.extension().is_some_and(|x| x == "ctd") {
+            Err("checktestdata scripts (.ctd) are not supported".to_owned())
+        } else {
+            Ok(path)
+        };
+        found.push((name, source));
+    }
+    Ok(found)
+}
+
+/// The visible entries of `dir`, sorted.
+fn entries(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| crate::files::cannot(dir, "list", &e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// An input validator with a worker to run it.
+pub(crate) struct InputValidator<'p>(PackageProgram<'p>);
+
+impl<'p> InputValidator<'p> {
+    /// A worker for `program` (named `shown`) under `limits`.
+    pub(crate) fn start(program: &'p Program, shown: &str, limits: Limits) -> Result<Self, Fault> {
+        PackageProgram::start(program, shown, limits).map(InputValidator)
+    }
+
+    /// Checks the input of the case `case`: `None` when valid, else why not (what the
+    /// validator said, when it said anything).
+    pub(crate) fn check(
+        &mut self,
+        case: &str,
+        input: &Path,
+        flags: &[String],
+    ) -> Result<Option<String>, Fault> {
+        let (outcome, _) = self.0.run(Call {
+            files: &[],
+            args: |_: &Path, _: &Path| flags.to_vec(),
+            stdin: Input::File(input.to_path_buf()),
+            keep: None,
+        })?;
+        if let Some(fault) = self.0.fault(&outcome, case, "input validator") {
+            return Err(fault);
+        }
+        if outcome.code == Some(42) {
+            return Ok(None);
+        }
+        let said = [&outcome.stderr, &outcome.stdout]
+            .into_iter()
+            .map(|b| String::from_utf8_lossy(b.trim_ascii()).into_owned())
+            .find(|s| !s.is_empty())
+            .map_or_else(String::new, |s| {
+                format!(
+                    ": {}",
+                    reference::visible::escape(s.lines().next().unwrap_or("").as_bytes())
+                )
+            });
+        Ok(Some(format!("rejected by {}{said}", self.0.shown)))
+    }
+}
