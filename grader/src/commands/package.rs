@@ -81,20 +81,27 @@ fn verify(
     ))
 }
 
-/// What the input validators found: which ran, which inputs they rejected, which were not
-/// run and why.
+/// What the package's validators found of its data: which ran, what they refused, which
+/// were not run and why.
 fn inputs(verified: &Verified) -> String {
     let checked = &verified.inputs;
-    let mut text = if checked.ran.is_empty() {
-        "input validators: none run\n".to_owned()
+    let mut ran = Vec::new();
+    if !checked.ran.is_empty() {
+        ran.push(format!("{} on every input", checked.ran.join(", ")));
+    }
+    if checked.answers {
+        ran.push("the output validator on every answer".to_owned());
+    }
+    let mut text = if ran.is_empty() {
+        "data: no validator run\n".to_owned()
     } else {
         format!(
-            "input validators: {} on every input: {}\n",
-            checked.ran.join(", "),
+            "data: {}: {}\n",
+            ran.join("; "),
             if checked.faults.is_empty() {
-                "all valid".to_owned()
+                "all accepted".to_owned()
             } else {
-                format!("{} rejected", checked.faults.len())
+                format!("{} refused", checked.faults.len())
             }
         )
     };

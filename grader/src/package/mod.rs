@@ -1,9 +1,9 @@
 //! Problem packages in the Kattis/ICPC format (docs/packages.md): the built-in problems
 //! written as packages (`export`), packages read (`read`), and their submissions checked
 //! against the verdicts their folders ask for (`verify`), after its data is checked by its
-//! input validators (`inputs_check`).
+//! validators (`data_check`).
 
+pub(crate) mod data_check;
 pub(crate) mod export;
-pub(crate) mod inputs_check;
 pub(crate) mod read;
 pub(crate) mod verify;

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use reference::{Judgement, Verdict};
 
-use super::inputs_check::{self, Checked};
+use super::data_check::{self, Checked};
 use super::read::default_validator::{self, Flags};
 use super::read::sources::{self, Source};
 use super::read::submissions::Entry;
@@ -42,7 +42,7 @@ pub(crate) struct Verified {
     pub(crate) time_limit: Duration,
     /// Whether it was fixed by the package (else set from the accepted submissions).
     pub(crate) fixed: bool,
-    /// What the input validators found of the data.
+    /// What the package's validators found of its data.
     pub(crate) inputs: Checked,
     /// One row per submission, in the order of their folders and names.
     pub(crate) rows: Vec<Row>,
@@ -123,7 +123,7 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         output: config.limits.validation_output << 20,
         ..setup.limits
     };
-    let inputs = inputs_check::check(package, &cases, setup, validation)?;
+    let mut inputs = data_check::check(package, &cases, setup, validation)?;
     let judge = if config.custom_validator {
         let source = validator::source(package)?;
         validator_program = build(&source, &setup.options)?.map_err(|message| {
@@ -132,9 +132,17 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
                 source.display()
             ))
         })?;
+        let shown = source.display().to_string();
+        inputs.faults.extend(data_check::answers(
+            &cases,
+            (&validator_program, &shown, &config.validator_flags),
+            validation,
+            setup.jobs,
+        )?);
+        inputs.answers = true;
         Judge::Custom(
             &validator_program,
-            source.display().to_string(),
+            shown,
             validation,
             config.validator_flags.clone(),
         )

@@ -250,7 +250,7 @@ fn the_input_validators_check_every_input_first_and_a_rejected_one_is_exit_1() {
     assert_eq!(code, 1, "{table}");
     assert!(
         table.contains(
-            "input validators: input_validators/validate.py on every input: 1 rejected\n  \
+            "data: input_validators/validate.py on every input: 1 refused\n  \
              data/secret/3.in: rejected by input_validators/validate.py\n  \
              input_validators/format.ctd: not run: checktestdata scripts (.ctd) are not supported\n"
         ),
@@ -320,5 +320,22 @@ fn a_cpp_output_validator_with_its_header_beside_it_is_built_as_one_source() {
     assert_eq!(
         row(&table, "wrong_answer/always_one.py")[4],
         "sample/1: 1 is not a number of the parity of 4"
+    );
+}
+
+#[test]
+fn every_answer_goes_through_the_output_validator_and_a_refused_one_is_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("parity", dir.path());
+    write(&package, "data/secret/small/1.ans", "2\n");
+    let (code, table) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert!(
+        table.contains(
+            "data: input_validators/validate.py on every input; the output validator on every \
+             answer: 1 refused\n  data/secret/small/1.ans: the output validator does not \
+             accept it as an output: 2 does not have the parity of 7\n"
+        ),
+        "{table}"
     );
 }

@@ -1,13 +1,16 @@
-//! The test data of a package checked by its own input validators, before any submission
-//! runs: every input through every validator, in the box, `--jobs` runs at once. An input
-//! a validator rejects is a fault of the data (exit 1, each named); a validator that
-//! crashes, or ends with neither 42 nor 43, is the package's fault (exit 2).
+//! The test data of a package checked by its own programs before any submission runs:
+//! every input through every input validator, and with a custom output validator, every
+//! answer through it as an output (a right answer must be accepted); in the box, `--jobs`
+//! runs at once. An input or answer refused is a fault of the data (exit 1, each named);
+//! a validator that crashes, or ends with neither 42 nor 43, is the package's fault
+//! (exit 2).
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::read::data::TestCase;
 use super::read::input_validators::{self, InputValidator};
+use super::read::validator::Validator;
 use super::verify::{Setup, build, first_line, joined};
 use crate::exec::Limits;
 use crate::status::Fault;
@@ -18,10 +21,13 @@ use crate::submission::Program;
 pub(crate) struct Checked {
     /// The validators that ran on every input.
     pub(crate) ran: Vec<String>,
-    /// `CASE: rejected by VALIDATOR: why`, in the cases' order.
+    /// `data/CASE.in: rejected by VALIDATOR: why`, in the cases' order, then
+    /// `data/CASE.ans: ...` for answers the output validator refused.
     pub(crate) faults: Vec<String>,
     /// The validators that were not run, and why (`VALIDATOR: not run: why`).
     pub(crate) skipped: Vec<String>,
+    /// Whether the answers went through the package's output validator.
+    pub(crate) answers: bool,
 }
 
 /// Runs the input validators of `package` on every input of `cases`, each run under
@@ -102,4 +108,53 @@ pub(crate) fn check(
     checked.faults = faults.into_iter().map(|(_, fault)| fault).collect();
     checked.ran = programs.into_iter().map(|(name, _)| name).collect();
     Ok(checked)
+}
+
+/// Every answer of `cases` through the output `program` (built from `shown`) as if a
+/// submission had printed it, with `flags`: the faults of those it does not accept.
+pub(crate) fn answers(
+    cases: &[TestCase],
+    (program, shown, flags): (&Program, &str, &[String]),
+    limits: Limits,
+    jobs: usize,
+) -> Result<Vec<String>, Fault> {
+    let next = AtomicUsize::new(0);
+    let faults = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs.clamp(1, cases.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| -> Result<(), Fault> {
+                    let mut validator = Validator::start(program, shown, limits)?;
+                    while let Some(test) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let answer = crate::files::read_capped(&test.answer)?;
+                        let flags = [flags, test.flags.as_slice()].concat();
+                        let name = &test.case.name;
+                        let judged = validator.judge(
+                            name,
+                            (&test.case.input, &test.answer),
+                            &flags,
+                            &answer,
+                        )?;
+                        if judged.verdict != reference::Verdict::Accepted {
+                            faults
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                                .push(format!(
+                                    "data/{name}.ans: the output validator does not accept it \
+                                     as an output: {}",
+                                    judged.message
+                                ));
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        joined(workers)
+    })?;
+    let mut faults = faults
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    faults.sort();
+    Ok(faults)
 }
