@@ -6,12 +6,13 @@
 //! (exit 2).
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::build::{build, first_line, joined};
 use super::read::data::TestCase;
 use super::read::input_validators::{self, InputValidator};
 use super::read::validator::Validator;
-use super::verify::{Setup, build, first_line, joined};
+use super::verify::Setup;
 use crate::exec::Limits;
 use crate::status::Fault;
 use crate::submission::Program;
@@ -67,6 +68,7 @@ pub(crate) fn check(
     }
     let runs = programs.len() * cases.len();
     let next = AtomicUsize::new(0);
+    let earliest = Earliest::default();
     let faults = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..setup.jobs.clamp(1, runs.max(1)))
@@ -82,14 +84,16 @@ pub(crate) fn check(
                         }
                         let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
                         let (name, program) = &programs[which];
+                        if earliest.stopped() {
+                            return Ok(());
+                        }
                         let validator = match &mut started[which] {
                             Some(validator) => validator,
                             slot => slot.insert(InputValidator::start(program, name, limits)?),
                         };
                         let name = &case.case.name;
-                        if let Some(why) =
-                            validator.check(name, &case.case.input, &case.input_flags)?
-                        {
+                        let checked = validator.check(name, &case.case.input, &case.input_flags);
+                        if let Some(why) = earliest.unless_fault(run, checked)? {
                             faults
                                 .lock()
                                 .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -101,6 +105,7 @@ pub(crate) fn check(
             .collect();
         joined(workers)
     })?;
+    earliest.into_result()?;
     let mut faults = faults
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -119,13 +124,18 @@ pub(crate) fn answers(
     jobs: usize,
 ) -> Result<Vec<String>, Fault> {
     let next = AtomicUsize::new(0);
+    let earliest = Earliest::default();
     let faults = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs.clamp(1, cases.len().max(1)))
             .map(|_| {
                 scope.spawn(|| -> Result<(), Fault> {
                     let mut validator = Validator::start(program, shown, limits)?;
-                    while let Some(test) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    loop {
+                        let run = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(test) = cases.get(run).filter(|_| !earliest.stopped()) else {
+                            return Ok(());
+                        };
                         let answer = crate::files::read_capped(&test.answer)?;
                         let flags = [flags, test.flags.as_slice()].concat();
                         let name = &test.case.name;
@@ -134,7 +144,10 @@ pub(crate) fn answers(
                             (&test.case.input, &test.answer),
                             &flags,
                             &answer,
-                        )?;
+                        );
+                        let Some(judged) = earliest.unless_fault(run, judged.map(Some))? else {
+                            return Ok(());
+                        };
                         if judged.verdict != reference::Verdict::Accepted {
                             faults
                                 .lock()
@@ -146,15 +159,68 @@ pub(crate) fn answers(
                                 ));
                         }
                     }
-                    Ok(())
                 })
             })
             .collect();
         joined(workers)
     })?;
+    earliest.into_result()?;
     let mut faults = faults
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     faults.sort();
     Ok(faults)
+}
+
+/// The fault of the earliest run that met one. Runs are handed out in order, so when one
+/// meets a fault every earlier run has started; once they end, the earliest fault noted
+/// is the one a run in order would have met first: the message does not depend on which
+/// thread got there first.
+#[derive(Default)]
+struct Earliest {
+    fault: Mutex<Option<(usize, Fault)>>,
+    stop: AtomicBool,
+}
+
+impl Earliest {
+    /// Whether no new run should start.
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// What run `run` found, or `None` after noting its fault. Faults that are not the
+    /// package's (an interruption, a machine that fails) end the work at once.
+    fn unless_fault<T>(
+        &self,
+        run: usize,
+        found: Result<Option<T>, Fault>,
+    ) -> Result<Option<T>, Fault> {
+        match found {
+            Ok(found) => Ok(found),
+            Err(fault @ Fault::Usage(_)) => {
+                self.stop.store(true, Ordering::Relaxed);
+                let mut noted = self
+                    .fault
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if noted.as_ref().is_none_or(|(earlier, _)| run < *earlier) {
+                    *noted = Some((run, fault));
+                }
+                Ok(None)
+            }
+            Err(fault) => Err(fault),
+        }
+    }
+
+    /// The earliest fault noted, if any.
+    fn into_result(self) -> Result<(), Fault> {
+        match self
+            .fault
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            Some((_, fault)) => Err(fault),
+            None => Ok(()),
+        }
+    }
 }

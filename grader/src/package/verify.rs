@@ -17,16 +17,15 @@ use std::time::Duration;
 
 use reference::{Judgement, Verdict};
 
+use super::build::{NotBuilt, build, build_all, joined};
 use super::data_check::{self, Checked};
 use super::read::default_validator::{self, Flags};
-use super::read::sources::{self, Source};
-use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
 use super::read::{config, data, submissions};
 use crate::exec::{Input, Limits};
 use crate::runner::Runner;
 use crate::status::Fault;
-use crate::submission::{self, Built, Options, Program, Submission};
+use crate::submission::{Options, Program};
 
 /// The CPU limit the accepted submissions are timed under, when the package fixes none.
 pub(crate) const CEILING: Duration = Duration::from_secs(10);
@@ -203,124 +202,6 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         inputs,
         rows,
     })
-}
-
-/// Builds every submission, `setup.jobs` at once (compilers are the slow part of a
-/// package with many languages): each a program, or why it will not run.
-fn build_all(
-    entries: &[Entry],
-    setup: &Setup<'_>,
-) -> Result<Vec<Result<Program, NotBuilt>>, Fault> {
-    let next = AtomicUsize::new(0);
-    let built = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..setup.jobs.clamp(1, entries.len().max(1)))
-            .map(|_| {
-                scope.spawn(|| -> Result<(), Fault> {
-                    while let Some(entry) = entries.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let mut program = built_or_why(build(&entry.path, &setup.options))?;
-                        // The table names the submission: its path need not lead the reason.
-                        if let Err(NotBuilt::NotRun(why)) = &mut program {
-                            let path = format!("{}: ", entry.path.display());
-                            *why = why.replacen(&path, "", 1);
-                        }
-                        built
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .push((entry.name.clone(), program));
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        joined(workers)
-    })?;
-    let mut built = built
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    // Back in the order of the entries (names are unique: FOLDER/FILE).
-    built.sort_by_key(|(name, _)| entries.iter().position(|e| &e.name == name));
-    Ok(built.into_iter().map(|(_, program)| program).collect())
-}
-
-/// A build's program, or why the submission will not run: its compile error, or a
-/// language this machine lacks or the grader has no entry for (listed, not a failure).
-/// Faults that are not the submission's (an interruption, a broken cache) stay faults.
-fn built_or_why(
-    build: Result<Result<Program, String>, Fault>,
-) -> Result<Result<Program, NotBuilt>, Fault> {
-    Ok(match build {
-        Ok(Ok(program)) => Ok(program),
-        // Python 2 compiles as Python 3 does not: a language the grader has no entry for.
-        Ok(Err(message)) if message.contains("Missing parentheses in call to 'print'") => Err(
-            NotBuilt::NotRun("language not supported (Python 2)".to_owned()),
-        ),
-        Ok(Err(message)) => Err(NotBuilt::CompileError(first_line(&message).to_owned())),
-        Err(Fault::Usage(why)) if why.contains("unknown extension") => {
-            Err(NotBuilt::NotRun("language not supported".to_owned()))
-        }
-        Err(Fault::Usage(why)) => Err(NotBuilt::NotRun(format!("not run: {}", first_line(&why)))),
-        Err(fault) => return Err(fault),
-    })
-}
-
-/// Why a submission has no program.
-#[derive(Debug, Clone)]
-enum NotBuilt {
-    /// It did not compile: its verdict is `CE` (never the one of any folder).
-    CompileError(String),
-    /// It cannot be built here (a language the grader or this machine lacks): listed,
-    /// with no verdict.
-    NotRun(String),
-}
-
-/// Waits for every worker thread; the first fault any of them met.
-pub(super) fn joined(
-    workers: Vec<std::thread::ScopedJoinHandle<'_, Result<(), Fault>>>,
-) -> Result<(), Fault> {
-    workers
-        .into_iter()
-        .map(|w| {
-            w.join()
-                .unwrap_or_else(|_| Err(Fault::Internal("a worker thread panicked".to_owned())))
-        })
-        .collect::<Result<Vec<()>, Fault>>()
-        .map(drop)
-}
-
-/// The first line of a message, for a table's cell.
-pub(super) fn first_line(message: &str) -> &str {
-    message.lines().next().unwrap_or_default()
-}
-
-/// Builds `path`: a program, or the compiler's message (`Err` inside), or why it cannot
-/// be built here (a `Fault`).
-pub(super) fn build(path: &Path, options: &Options<'_>) -> Result<Result<Program, String>, Fault> {
-    // A folder is one program when `sources` can make it one source; that source is
-    // written to a folder of this build, and built as a file is.
-    let merged;
-    let file = if path.is_dir() {
-        match sources::single(path)
-            .map_err(|why| Fault::Usage(format!("{}: {why}", path.display())))?
-        {
-            Source::File(file) => file,
-            Source::Merged { name, text } => {
-                merged = crate::temp::dir("package-source")
-                    .map_err(|e| Fault::Internal(format!("cannot write a merged source: {e}")))?;
-                let file = merged.path().join(name);
-                std::fs::write(&file, text)
-                    .map_err(|e| crate::files::cannot(&file, "write", &e))?;
-                file
-            }
-        }
-    } else {
-        path.to_path_buf()
-    };
-    let submission = Submission::File(file);
-    match submission::build_one(&submission, options, |_| {})? {
-        Built::Ready(program) => Ok(Ok(program)),
-        Built::CompileError { message, .. } => Ok(Err(message)),
-    }
 }
 
 /// What every run of a verification shares.

@@ -339,3 +339,34 @@ fn every_answer_goes_through_the_output_validator_and_a_refused_one_is_exit_1() 
         "{table}"
     );
 }
+
+#[test]
+fn a_tle_only_within_the_safety_margin_is_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("sum", dir.path());
+    // 1.5 s of CPU: over the 1 s limit, under the limit times the margin (2 s).
+    write(
+        &package,
+        "submissions/time_limit_exceeded/slow.c",
+        "#include <stdio.h>\n#include <time.h>\n\
+         int main(void) {\n\
+         \x20   volatile unsigned long n = 0;\n\
+         \x20   while (clock() < 3 * CLOCKS_PER_SEC / 2) n++;\n\
+         \x20   printf(\"3\\n\");\n\
+         \x20   return 0;\n\
+         }\n",
+    );
+    let (code, table) = verify(&package);
+    assert_eq!(code, 0, "{table}");
+    let cells = row(&table, "time_limit_exceeded/slow.c");
+    assert_eq!(
+        &cells[1..3],
+        ["TLE", "TLE (only within the safety margin)"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "time_limit_exceeded/spin.py")[1..3],
+        ["TLE", "TLE"],
+        "{table}"
+    );
+}
