@@ -121,9 +121,10 @@ fn table(verified: &Verified) -> String {
     );
     let mut disagreements = 0;
     for row in &verified.rows {
-        let got = match &row.got {
-            Ok(verdict) => verify::kattis(*verdict).to_owned(),
-            Err(why) => why.clone(),
+        let got = match (&row.got, row.score) {
+            (Ok(verdict), Some(score)) => format!("{} ({score})", verify::kattis(*verdict)),
+            (Ok(verdict), None) => verify::kattis(*verdict).to_owned(),
+            (Err(why), _) => why.clone(),
         };
         let mark = if row.agrees() {
             ""

@@ -10,6 +10,7 @@
 //! the margin is told apart (`Row::within_margin`). A submission stops at its first case
 //! that is not `AC`, whose verdict is the submission's (the format's default grading).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -20,6 +21,7 @@ use reference::{Judgement, Verdict};
 use super::build::{NotBuilt, build, build_all, joined};
 use super::data_check::{self, Checked};
 use super::read::default_validator::{self, Flags};
+use super::read::scoring::{self, Rules};
 use super::read::validator::{self, Validator};
 use super::read::{config, data, submissions};
 use crate::exec::{Input, Limits};
@@ -62,14 +64,32 @@ pub(crate) struct Row {
     pub(crate) time: Duration,
     /// A `TLE` that would not be one at the time limit times the safety margin.
     pub(crate) within_margin: bool,
+    /// A scoring problem's: the score it got.
+    pub(crate) score: Option<f64>,
+    /// A scoring problem's: the score its folder asks for.
+    pub(crate) wanted: Option<Wanted>,
+}
+
+/// The score a scoring problem's submission must get, given the full score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Wanted {
+    /// `accepted`: the full score.
+    Full(f64),
+    /// `partially_accepted`: more than nothing, less than the full score.
+    Partial(f64),
 }
 
 impl Row {
     /// Whether it got the verdict its folder asks for (a submission not run, for want of
     /// its language, disagrees with nothing).
     pub(crate) fn agrees(&self) -> bool {
+        let scored = match (self.wanted, self.score) {
+            (Some(Wanted::Full(full)), Some(score)) => score >= full,
+            (Some(Wanted::Partial(full)), Some(score)) => score > 0.0 && score < full,
+            _ => true,
+        };
         match (&self.got, self.expected) {
-            (Ok(verdict), Some(expected)) => kattis(*verdict) == expected,
+            (Ok(verdict), Some(expected)) => kattis(*verdict) == expected && scored,
             _ => true,
         }
     }
@@ -124,14 +144,8 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     };
     let mut inputs = data_check::check(package, &cases, setup, validation)?;
     let judge = if config.custom_validator {
-        let source = validator::source(package)?;
-        validator_program = build(&source, &setup.options)?.map_err(|message| {
-            Fault::Usage(format!(
-                "{}: the output validator does not compile: {message}",
-                source.display()
-            ))
-        })?;
-        let shown = source.display().to_string();
+        let (program, shown) = output_validator(package, &setup.options)?;
+        validator_program = program;
         inputs.faults.extend(data_check::answers(
             &cases,
             (&validator_program, &shown, &config.validator_flags),
@@ -146,19 +160,17 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
             config.validator_flags.clone(),
         )
     } else {
-        // Checked before anything runs: a flag the default validator lacks is the
-        // package's fault.
-        Flags::parse(&config.validator_flags).map_err(|why| {
-            Fault::Usage(format!(
-                "{}: validator_flags: {why}",
-                package.join("problem.yaml").display()
-            ))
-        })?;
-        Judge::Default(config.validator_flags.clone())
+        Judge::Default(default_flags(package, &config.validator_flags)?)
     };
     let built = build_all(&entries, setup)?;
+    let scoring = if config.scoring {
+        Some(group_rules(package, &cases)?)
+    } else {
+        None
+    };
     let work = Work {
         cases: &cases,
+        scoring: scoring.as_ref(),
         judge: &judge,
         setup,
     };
@@ -181,8 +193,18 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     let rows = rows
         .into_iter()
         .map(|(index, mut row)| {
-            row.name.clone_from(&entries[index].name);
-            row.expected = entries[index].expected;
+            let entry = &entries[index];
+            row.name.clone_from(&entry.name);
+            row.expected = entry.expected;
+            if let Some(rules) = &scoring {
+                let full = scoring::full(&rules[""]);
+                if entry.accepted() {
+                    row.wanted = Some(Wanted::Full(full));
+                } else if entry.partial {
+                    row.expected = Some("AC");
+                    row.wanted = Some(Wanted::Partial(full));
+                }
+            }
             match &built[index] {
                 Err(NotBuilt::NotRun(why)) => row.got = Err(why.clone()),
                 Err(NotBuilt::CompileError(message)) => {
@@ -204,9 +226,52 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     })
 }
 
+/// The package's output validator, built, and its source as messages name it.
+fn output_validator(package: &Path, options: &Options<'_>) -> Result<(Program, String), Fault> {
+    let source = validator::source(package)?;
+    let program = build(&source, options)?.map_err(|message| {
+        Fault::Usage(format!(
+            "{}: the output validator does not compile: {message}",
+            source.display()
+        ))
+    })?;
+    Ok((program, source.display().to_string()))
+}
+
+/// The default validator's flags, checked before anything runs: a flag it lacks is the
+/// package's fault.
+fn default_flags(package: &Path, flags: &[String]) -> Result<Vec<String>, Fault> {
+    Flags::parse(flags).map_err(|why| {
+        Fault::Usage(format!(
+            "{}: validator_flags: {why}",
+            package.join("problem.yaml").display()
+        ))
+    })?;
+    Ok(flags.to_vec())
+}
+
+/// The scoring rules of every group of `cases`: each folder a case is in, and the folders
+/// above it, up to `data/` itself (`""`); read before anything runs.
+fn group_rules(package: &Path, cases: &[data::TestCase]) -> Result<BTreeMap<String, Rules>, Fault> {
+    let mut rules = BTreeMap::new();
+    rules.insert(String::new(), data::rules_for(package, "")?);
+    for test in cases {
+        let mut group = test.case.name.as_str();
+        while let Some((parent, _)) = group.rsplit_once('/') {
+            if !rules.contains_key(parent) {
+                rules.insert(parent.to_owned(), data::rules_for(package, parent)?);
+            }
+            group = parent;
+        }
+    }
+    Ok(rules)
+}
+
 /// What every run of a verification shares.
 struct Work<'w> {
     cases: &'w [data::TestCase],
+    /// A scoring problem's rules, by group (`""` for `data/`).
+    scoring: Option<&'w BTreeMap<String, Rules>>,
     judge: &'w Judge<'w>,
     setup: &'w Setup<'w>,
 }
@@ -282,6 +347,7 @@ impl Work<'_> {
     ) -> Result<Row, Fault> {
         let mut row = Row::not_run();
         row.got = Ok(Verdict::Accepted);
+        let mut results = Vec::new();
         for test in self.cases {
             let ran = runner.run(program, &Input::File(test.case.input.clone()), run)?;
             row.time = row.time.max(ran.outcome.cpu);
@@ -301,14 +367,24 @@ impl Work<'_> {
             if let Some(fault) = fault {
                 return Err(fault);
             }
-            if judgement.verdict != Verdict::Accepted {
+            results.push((test.case.name.clone(), judgement.verdict));
+            if judgement.verdict != Verdict::Accepted && row.failed.is_none() {
                 row.within_margin = judgement.verdict == Verdict::TimeLimit
                     && ran.outcome.killed.is_none()
                     && ran.outcome.cpu <= run.cpu;
                 row.got = Ok(judgement.verdict);
                 row.failed = Some((test.case.name.clone(), judgement.message));
-                break;
+                // A pass-fail problem's verdict is its first failing case's; a scoring
+                // problem's groups need every case.
+                if self.scoring.is_none() {
+                    break;
+                }
             }
+        }
+        if let Some(rules) = self.scoring {
+            let (verdict, score) = scoring::grade(&results, &|group: &str| rules[group].clone());
+            row.got = Ok(verdict);
+            row.score = Some(score);
         }
         Ok(row)
     }
@@ -353,6 +429,8 @@ impl Row {
             failed: None,
             time: Duration::ZERO,
             within_margin: false,
+            score: None,
+            wanted: None,
         }
     }
 }

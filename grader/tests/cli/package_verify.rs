@@ -370,3 +370,38 @@ fn a_tle_only_within_the_safety_margin_is_marked() {
         "{table}"
     );
 }
+
+#[test]
+fn a_scoring_problem_scores_its_groups_and_checks_accepted_and_partially_accepted() {
+    let (code, table) = verify(&fixture("halves"));
+    assert_eq!(code, 0, "{table}");
+    // The groups' points as problemtools gives them: the samples ignored, 40 for the
+    // small group, 60 for the large, and one group enough for AC.
+    assert_eq!(&row(&table, "accepted/half.py")[1..3], ["AC", "AC (100)"]);
+    assert_eq!(
+        &row(&table, "partially_accepted/int32.c")[1..3],
+        ["AC", "AC (40)"]
+    );
+    assert_eq!(
+        &row(&table, "wrong_answer/double.py")[1..3],
+        ["WA", "WA (0)"]
+    );
+    // A partially accepted submission that earns everything, or an accepted one that
+    // earns part, is not where its folder says.
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("halves", dir.path());
+    let whole = fs::read_to_string(package.join("submissions/accepted/half.py")).unwrap();
+    write(&package, "submissions/partially_accepted/whole.py", whole);
+    let int32 = package.join("submissions/partially_accepted/int32.c");
+    fs::rename(&int32, package.join("submissions/accepted/int32.c")).unwrap();
+    let (code, table) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert_eq!(
+        &row(&table, "partially_accepted/whole.py")[1..3],
+        ["AC", "AC (100) <- disagrees"]
+    );
+    assert_eq!(
+        &row(&table, "accepted/int32.c")[1..3],
+        ["AC", "AC (40) <- disagrees"]
+    );
+}

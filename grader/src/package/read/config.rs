@@ -17,8 +17,8 @@ use crate::status::Fault;
 pub(crate) struct Config {
     /// The problem's name (English where there are several), or the folder's name.
     pub(crate) name: String,
-    /// Whether submissions are scored by groups (`type: scoring`) rather than passed or
-    /// failed; either way a submission's verdict is its first failing case's.
+    /// Whether submissions are scored by groups (`type: scoring`, `read::scoring`) rather
+    /// than passed or failed (a verdict that is the first failing case's).
     pub(crate) scoring: bool,
     /// Whether outputs are judged by the package's own output validator.
     pub(crate) custom_validator: bool,
@@ -139,6 +139,13 @@ fn parse(text: &str, folder: &str) -> Result<Config, String> {
                 .to_owned(),
         );
     }
+    if words.contains(&"score") {
+        return Err(
+            "1:1: an output validator that scores (`validation: custom score`) is not \
+             supported (docs/packages.md)"
+                .to_owned(),
+        );
+    }
     let custom_validator = words.contains(&"custom") || (modern && !validation.is_empty());
     let name = match raw.name {
         Some(Name::One(name)) => name,
@@ -151,7 +158,7 @@ fn parse(text: &str, folder: &str) -> Result<Config, String> {
     };
     Ok(Config {
         name,
-        scoring: words.contains(&"scoring") || validation.contains("score"),
+        scoring: words.contains(&"scoring"),
         custom_validator,
         validator_flags: raw
             .validator_flags
@@ -266,6 +273,11 @@ mod tests {
         assert!(said.contains("interactive and multi-pass problems are not supported"));
         let said = parse("validation: custom interactive\n", "guess").unwrap_err();
         assert!(said.contains("not supported"), "{said}");
+        let said = parse("validation: custom score\n", "scored").unwrap_err();
+        assert!(
+            said.contains("`validation: custom score`) is not supported"),
+            "{said}"
+        );
         assert!(parse("limits:\n  time_multiplier: 0.5\n", "x").is_err());
     }
 }

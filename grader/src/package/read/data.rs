@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::scoring::{RawRules, Rules};
 use crate::cases::discover::{self, Case};
 use crate::files;
 use crate::status::Fault;
@@ -28,6 +29,8 @@ pub(crate) struct TestCase {
 struct TestData {
     output_validator_flags: Option<String>,
     input_validator_flags: Option<String>,
+    #[serde(flatten)]
+    scoring: RawRules,
 }
 
 /// Every case below `PKG/data`: at least one, each with its `.ans`.
@@ -62,26 +65,44 @@ pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
         .collect()
 }
 
+/// The scoring rules of the group `group` (a folder below `PKG/data`, `""` for `data/`
+/// itself): its nearest `testdata.yaml`'s.
+pub(crate) fn rules_for(package: &Path, group: &str) -> Result<Rules, Fault> {
+    let data = package.join("data");
+    let (read, file) = nearest(&data, &data.join(group))?;
+    read.scoring.rules().map_err(|why| {
+        let file = file.unwrap_or_else(|| data.join("testdata.yaml"));
+        Fault::Usage(format!("{}: {why}", file.display()))
+    })
+}
+
 /// The `testdata.yaml` nearest to `folder` (up to `data`), read.
 fn testdata_for(data: &Path, folder: &Path) -> Result<TestData, Fault> {
+    nearest(data, folder).map(|(read, _)| read)
+}
+
+/// The `testdata.yaml` nearest to `folder` (up to `data`), read, and where it is (none:
+/// the defaults).
+fn nearest(data: &Path, folder: &Path) -> Result<(TestData, Option<PathBuf>), Fault> {
     for dir in folder.ancestors() {
         let file = dir.join("testdata.yaml");
         if file.is_file() {
             let bytes = files::read_capped(&file)?;
             let text = String::from_utf8_lossy(&bytes);
             if text.trim().is_empty() {
-                return Ok(TestData::default());
+                return Ok((TestData::default(), Some(file)));
             }
-            return serde_yaml_ng::from_str(&text).map_err(|e| {
+            let read = serde_yaml_ng::from_str(&text).map_err(|e| {
                 let at = e.location().map_or((1, 1), |l| (l.line(), l.column()));
                 Fault::Usage(format!("{}:{}:{}: {e}", file.display(), at.0, at.1))
-            });
+            })?;
+            return Ok((read, Some(file)));
         }
         if dir == data {
             break;
         }
     }
-    Ok(TestData::default())
+    Ok((TestData::default(), None))
 }
 
 /// The words of a flags string.

@@ -17,6 +17,9 @@ pub(crate) struct Entry {
     pub(crate) path: PathBuf,
     /// The verdict its folder asks for, in the format's words.
     pub(crate) expected: Option<&'static str>,
+    /// Whether its folder is `partially_accepted` (a scoring problem's: `AC` with a score
+    /// short of the full one).
+    pub(crate) partial: bool,
 }
 
 impl Entry {
@@ -65,6 +68,7 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
                 name: format!("{kind}/{file}"),
                 path,
                 expected: expected(&kind),
+                partial: kind == "partially_accepted",
             });
         }
     }

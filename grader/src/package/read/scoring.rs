@@ -1,0 +1,266 @@
+//! Scoring problems (`type: scoring`): a submission's verdict and score from its cases',
+//! group by group, as the format's default grader gives them. Each folder below `data/`
+//! is a group; its rules are the nearest `testdata.yaml`'s (`data::rules_for`):
+//!
+//! - a case scores `accept_score` (default 1) when accepted, `reject_score` (default 0)
+//!   when not;
+//! - a group's score is the `sum` (default), `min`, `max` or `avg` (`grader_flags`) of its
+//!   cases' and subgroups' scores, in name order, stopping after the first rejected one with
+//!   `on_reject: break`; `ignore_sample` leaves out the `sample` group; the score is then
+//!   kept within `range` (`LOW HIGH`);
+//! - its verdict is its first rejected part's with `first_error`, else its worst's (in
+//!   judging.md's precedence); with `accept_if_any_accepted`, `AC` when any part is.
+
+use std::collections::BTreeMap;
+
+use reference::Verdict;
+use serde::Deserialize;
+
+/// The scoring keys of a `testdata.yaml`.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub(crate) struct RawRules {
+    on_reject: Option<String>,
+    range: Option<String>,
+    accept_score: Option<f64>,
+    reject_score: Option<f64>,
+    grader_flags: Option<String>,
+}
+
+/// A group's rules.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Rules {
+    accept: f64,
+    reject: f64,
+    range: (f64, f64),
+    aggregate: Aggregate,
+    verdict: VerdictOf,
+    any_accepted: bool,
+    ignore_sample: bool,
+    stop_on_reject: bool,
+}
+
+/// Which part's verdict is a group's (when `accept_if_any_accepted` does not make it `AC`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum VerdictOf {
+    /// The worst part's, in judging.md's precedence (the default).
+    Worst,
+    /// The first rejected part's (`first_error`).
+    FirstError,
+}
+
+/// How a group's score comes from its parts'.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Aggregate {
+    Sum,
+    Min,
+    Max,
+    Avg,
+}
+
+impl RawRules {
+    /// The rules these keys give, or why they are wrong.
+    pub(crate) fn rules(&self) -> Result<Rules, String> {
+        let range = match &self.range {
+            None => (f64::NEG_INFINITY, f64::INFINITY),
+            Some(text) => {
+                let bounds: Vec<f64> = text
+                    .split_whitespace()
+                    .map(|w| {
+                        w.parse::<f64>()
+                            .map_err(|_| format!("range: `{w}` is not a number"))
+                    })
+                    .collect::<Result<_, _>>()?;
+                match bounds.as_slice() {
+                    [low, high] if low <= high => (*low, *high),
+                    _ => return Err(format!("range: `{text}` is not `LOW HIGH`")),
+                }
+            }
+        };
+        let mut rules = Rules {
+            accept: self.accept_score.unwrap_or(1.0),
+            reject: self.reject_score.unwrap_or(0.0),
+            range,
+            aggregate: Aggregate::Sum,
+            verdict: VerdictOf::Worst,
+            any_accepted: false,
+            ignore_sample: false,
+            stop_on_reject: match self.on_reject.as_deref() {
+                None | Some("break") => true,
+                Some("continue") => false,
+                Some(other) => {
+                    return Err(format!(
+                        "on_reject: `{other}` is neither break nor continue"
+                    ));
+                }
+            },
+        };
+        for flag in self
+            .grader_flags
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+        {
+            match flag {
+                "sum" => rules.aggregate = Aggregate::Sum,
+                "min" => rules.aggregate = Aggregate::Min,
+                "max" => rules.aggregate = Aggregate::Max,
+                "avg" => rules.aggregate = Aggregate::Avg,
+                "first_error" => rules.verdict = VerdictOf::FirstError,
+                "worst_error" => rules.verdict = VerdictOf::Worst,
+                "accept_if_any_accepted" => rules.any_accepted = true,
+                "ignore_sample" => rules.ignore_sample = true,
+                other => return Err(format!("grader_flags: `{other}` is not supported")),
+            }
+        }
+        Ok(rules)
+    }
+}
+
+/// The verdict and score of the cases `results` (name below `data/`, verdict), each
+/// group ruled by `rules_of(group)` (`""` for `data/` itself).
+pub(crate) fn grade(
+    results: &[(String, Verdict)],
+    rules_of: &dyn Fn(&str) -> Rules,
+) -> (Verdict, f64) {
+    let by_name: BTreeMap<&str, Verdict> = results.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    group("", &by_name, rules_of)
+}
+
+/// The verdict and score of the group `folder`.
+fn group(
+    folder: &str,
+    results: &BTreeMap<&str, Verdict>,
+    rules_of: &dyn Fn(&str) -> Rules,
+) -> (Verdict, f64) {
+    let rules = rules_of(folder);
+    let prefix = if folder.is_empty() {
+        String::new()
+    } else {
+        format!("{folder}/")
+    };
+    // The parts: the cases right in the folder and its subfolders, in name order.
+    let mut parts: Vec<String> = results
+        .keys()
+        .filter_map(|name| name.strip_prefix(prefix.as_str()))
+        .map(|rest| rest.split('/').next().unwrap_or(rest).to_owned())
+        .collect();
+    parts.dedup();
+    let mut judged = Vec::new();
+    for part in parts {
+        if rules.ignore_sample && folder.is_empty() && part == "sample" {
+            continue;
+        }
+        let name = format!("{prefix}{part}");
+        let (verdict, score) = match results.get(name.as_str()) {
+            Some(&verdict) if verdict == Verdict::Accepted => (verdict, rules.accept),
+            Some(&verdict) => (verdict, rules.reject),
+            None => group(&name, results, rules_of),
+        };
+        judged.push((verdict, score));
+        if verdict != Verdict::Accepted && rules.stop_on_reject {
+            break;
+        }
+    }
+    let verdict = if rules.any_accepted && judged.iter().any(|(v, _)| *v == Verdict::Accepted) {
+        Verdict::Accepted
+    } else if rules.verdict == VerdictOf::FirstError {
+        judged
+            .iter()
+            .map(|(v, _)| *v)
+            .find(|v| *v != Verdict::Accepted)
+            .unwrap_or(Verdict::Accepted)
+    } else {
+        judged
+            .iter()
+            .map(|(v, _)| *v)
+            .min_by_key(|v| Verdict::ALL.iter().position(|w| w == v))
+            .unwrap_or(Verdict::Accepted)
+    };
+    let scores = judged.iter().map(|(_, s)| *s);
+    let score = match rules.aggregate {
+        Aggregate::Sum => scores.sum(),
+        Aggregate::Min => scores.fold(f64::INFINITY, f64::min),
+        Aggregate::Max => scores.fold(f64::NEG_INFINITY, f64::max),
+        Aggregate::Avg => scores.sum::<f64>() / judged.len().max(1) as f64,
+    };
+    let score = if score.is_finite() { score } else { 0.0 };
+    (verdict, score.clamp(rules.range.0, rules.range.1))
+}
+
+/// The highest score `rules` allow: what an accepted submission of a scoring problem
+/// must reach.
+pub(crate) fn full(rules: &Rules) -> f64 {
+    rules.range.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// problemtools' `oddecho` example: its testdata.yaml files, by group.
+    fn oddecho(folder: &str) -> Rules {
+        let text = match folder {
+            "" => "on_reject: continue\nrange: 0 100\ngrader_flags: ignore_sample\n",
+            "sample" => {
+                "on_reject: continue\nrange: 0 0\naccept_score: 0\ngrader_flags: first_error\n"
+            }
+            "secret" => {
+                "on_reject: continue\nrange: 0 100\ngrader_flags: first_error accept_if_any_accepted\n"
+            }
+            _ => "on_reject: break\naccept_score: 50\nrange: 0 50\ngrader_flags: min\n",
+        };
+        serde_yaml_ng::from_str::<RawRules>(text)
+            .unwrap()
+            .rules()
+            .unwrap()
+    }
+
+    fn results(failing: &[(&str, Verdict)]) -> Vec<(String, Verdict)> {
+        let mut all: Vec<(String, Verdict)> = ["sample/1", "sample/2"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain((1..=3).map(|i| format!("secret/subtask1/{i}")))
+            .chain((1..=10).map(|i| format!("secret/subtask2/{i:02}")))
+            .map(|name| (name, Verdict::Accepted))
+            .collect();
+        for (name, verdict) in failing {
+            all.iter_mut().find(|(n, _)| n == name).unwrap().1 = *verdict;
+        }
+        all
+    }
+
+    #[test]
+    fn oddechos_groups_score_as_problemtools_scores_them() {
+        assert_eq!(grade(&results(&[]), &oddecho), (Verdict::Accepted, 100.0));
+        // Its partially accepted submission: a wrong sample, subtask 1 right, subtask 2
+        // crashing: AC with 50, the samples ignored and one subtask enough for AC.
+        let partial = results(&[
+            ("sample/2", Verdict::WrongAnswer),
+            ("secret/subtask2/01", Verdict::RuntimeError),
+        ]);
+        assert_eq!(grade(&partial, &oddecho), (Verdict::Accepted, 50.0));
+        let none = results(&[
+            ("secret/subtask1/2", Verdict::WrongAnswer),
+            ("secret/subtask2/03", Verdict::TimeLimit),
+        ]);
+        assert_eq!(grade(&none, &oddecho), (Verdict::WrongAnswer, 0.0));
+        assert_eq!(oddecho("").range, (0.0, 100.0));
+        assert_eq!(full(&oddecho("")).to_string(), "100");
+    }
+
+    #[test]
+    fn defaults_sum_cases_and_report_the_worst_verdict() {
+        let plain = |_: &str| RawRules::default().rules().unwrap();
+        let mixed = vec![
+            ("secret/1".to_owned(), Verdict::Accepted),
+            ("secret/2".to_owned(), Verdict::WrongAnswer),
+            ("secret/3".to_owned(), Verdict::TimeLimit),
+        ];
+        // on_reject defaults to break: the third case is not counted.
+        assert_eq!(grade(&mixed, &plain), (Verdict::WrongAnswer, 1.0));
+        let raw: RawRules = serde_yaml_ng::from_str("grader_flags: fastest\n").unwrap();
+        assert!(raw.rules().unwrap_err().contains("fastest"));
+        let raw: RawRules = serde_yaml_ng::from_str("range: 5 1\n").unwrap();
+        assert!(raw.rules().is_err());
+    }
+}
