@@ -19,10 +19,17 @@
 //!   comment apart) x 1 case, with an empty compile cache (the precompiled header built
 //!   once inside), against bare `g++ -O2 -std=gnu++17 -pipe` of the same files two at a
 //!   time. Target: under 0.6x.
+//! - `page`: the gradebook page of a class of PAGE_STUDENTS (default 3,000): a batch of
+//!   five flip students (`AC`, `WA`, `PE`, a program that prints nothing, `CE`) over the
+//!   69 bundled cases, its gradebook's students copied under new names, and `grader
+//!   merge` of that; its `gradebook.html` opened by headless Chromium (`--dump-dom`, the
+//!   page loaded, laid out and its script run) against an empty page, alternating.
+//!   Target: under 2 s. Needs `chromium`.
 //!
 //! Run with `cargo bench -p grader --bench floor`; `-- test`, `-- batch` or `-- cpp` for
-//! one part. `GRADER_BENCH_STUDENTS` sets the class (default 200; the figure the README
-//! quotes is 3,000), `GRADER_BENCH_CPP_STUDENTS` the C++ class (default 300),
+//! one part (`-- page` too). `GRADER_BENCH_STUDENTS` sets the class (default 200; the
+//! figure the README quotes is 3,000), `GRADER_BENCH_CPP_STUDENTS` the C++ class (default
+//! 300), `GRADER_BENCH_PAGE_STUDENTS` the page's (default 3,000),
 //! `GRADER_BENCH_ROUNDS` the rounds (default 5 for `test`, 3 for `batch`, 2 for `cpp`).
 //! Needs `gcc`, `g++`, and `../shared/bench/spawnloop.c` beside the repository.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
@@ -57,6 +64,9 @@ fn main() {
     }
     if wanted("cpp") {
         bench.cpp();
+    }
+    if parts.iter().any(|p| p == "page") {
+        bench.page();
     }
 }
 
@@ -421,6 +431,93 @@ impl Bench {
             bare.as_secs_f64(),
             graded.as_secs_f64(),
             graded.as_secs_f64() / bare.as_secs_f64()
+        );
+    }
+
+    /// The gradebook page of a large class in headless Chromium, against an empty page.
+    fn page(&self) {
+        let students = env_number("GRADER_BENCH_PAGE_STUDENTS", 3000);
+        let rounds = env_number("GRADER_BENCH_ROUNDS", 5);
+        let class = self.path("page-class");
+        fs::create_dir_all(&class).expect("mkdir");
+        let ac = fs::read_to_string(self.repo.join("examples/flip/ac_bfs.c")).expect("bfs");
+        fs::write(class.join("ac.c"), &ac).expect("write");
+        fs::write(
+            class.join("pe.c"),
+            ac.replacen("int main(void) {", "int main(void) { puts(\"\");", 1),
+        )
+        .expect("write");
+        fs::copy(
+            self.repo.join("examples/flip/wa_one_colour.py"),
+            class.join("wa.py"),
+        )
+        .expect("copy");
+        fs::write(class.join("quiet.py"), "print()\n").expect("write");
+        fs::write(class.join("ce.c"), "int main( {\n").expect("write");
+        let small = self.path("page-small");
+        run(
+            self.grader(&self.path("page-cache"))
+                .args(["batch", "flip"])
+                .arg(&class)
+                .arg("--out")
+                .arg(&small)
+                .args(["--jobs", "2"]),
+            &[1],
+        );
+        let mut book: serde_json::Value =
+            serde_json::from_slice(&fs::read(small.join("gradebook.json")).expect("read"))
+                .expect("a gradebook");
+        let five = book["students"].as_array().expect("students").clone();
+        let copies: Vec<serde_json::Value> = (0..students)
+            .map(|i| {
+                let mut s = five[i % five.len()].clone();
+                let name = format!("{}-{i:05}", s["student"].as_str().expect("a name"));
+                s["student"] = serde_json::Value::String(name);
+                s
+            })
+            .collect();
+        book["students"] = serde_json::Value::Array(copies);
+        let big = self.path("page-big.json");
+        fs::write(&big, book.to_string()).expect("write");
+        let merged = self.path("page-merged");
+        run(
+            self.grader(&self.path("page-cache"))
+                .arg("merge")
+                .arg(&big)
+                .arg("--out")
+                .arg(&merged),
+            &[1],
+        );
+        let page = merged.join("gradebook.html");
+        let empty = self.path("empty.html");
+        fs::write(&empty, "<!DOCTYPE html><title>empty</title>\n").expect("write");
+        let profile = self.path("chromium-profile");
+        let open = |file: &Path| {
+            let mut cmd = Command::new("chromium");
+            cmd.args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+                .arg(format!("--user-data-dir={}", profile.display()))
+                .arg(format!("file://{}", file.display()));
+            cmd
+        };
+        timed(&mut open(&empty), &[0]);
+        let (mut full, mut bare) = (vec![], vec![]);
+        for _ in 0..rounds {
+            full.push(timed(&mut open(&page), &[0]));
+            bare.push(timed(&mut open(&empty), &[0]));
+        }
+        let size = |file: &str| fs::metadata(merged.join(file)).map_or(0, |m| m.len());
+        println!(
+            "the gradebook page of {students} students (5 kinds x {} each, 69 flip cases): gradebook.html {:.1} MB, gradebook.json {:.1} MB ({:.0} B a run)",
+            students / five.len(),
+            size("gradebook.html") as f64 / 1e6,
+            size("gradebook.json") as f64 / 1e6,
+            size("gradebook.json") as f64 / (students * 69) as f64
+        );
+        let (full, bare) = (median(full), median(bare));
+        println!(
+            "  headless Chromium --dump-dom: {:.2} s; an empty page {:.2} s (target: under 2 s); medians of {rounds} alternating rounds",
+            full.as_secs_f64(),
+            bare.as_secs_f64()
         );
     }
 
