@@ -167,7 +167,7 @@ fn a_broken_package_is_the_calls_fault_named_by_file_and_place() {
         .assert()
         .code(2)
         .stderr(one_error_line(
-            "interactive and multi-pass problems are not supported",
+            "problem.yaml: interactive and multi-pass problems are not supported",
         ));
     write(&package, "problem.yaml", "name: Sum\n");
     fs::remove_file(package.join("data/secret/2.ans")).unwrap();

@@ -111,14 +111,15 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
     parse(text, &folder).map_err(|e| Fault::Usage(format!("{}:{e}", path.display())))
 }
 
-/// The config `text` gives, or `LINE:COL: why` (`1:1` for a fault of no one place).
+/// The config `text` gives, or why not: `LINE:COL: why` where the parser tells the place,
+/// ` why` (no place) for a value that is read but cannot be used.
 fn parse(text: &str, folder: &str) -> Result<Config, String> {
     let raw: Raw = if text.trim().is_empty() {
         Raw::default()
     } else {
         serde_yaml_ng::from_str(text).map_err(|e| match e.location() {
             Some(at) => format!("{}:{}: {}", at.line(), at.column(), without_location(&e)),
-            None => format!("1:1: {e}"),
+            None => format!(" {e}"),
         })?
     };
     let modern = raw.problem_format_version.is_some();
@@ -135,13 +136,12 @@ fn parse(text: &str, folder: &str) -> Result<Config, String> {
         .collect();
     if words.contains(&"interactive") || words.contains(&"multi-pass") {
         return Err(
-            "1:1: interactive and multi-pass problems are not supported (docs/packages.md)"
-                .to_owned(),
+            " interactive and multi-pass problems are not supported (docs/packages.md)".to_owned(),
         );
     }
     if words.contains(&"score") {
         return Err(
-            "1:1: an output validator that scores (`validation: custom score`) is not \
+            " an output validator that scores (`validation: custom score`) is not \
              supported (docs/packages.md)"
                 .to_owned(),
         );
@@ -190,7 +190,7 @@ fn limits(raw: &RawLimits, modern: bool) -> Result<PackageLimits, String> {
                 Duration::try_from_secs_f64(s)
                     .ok()
                     .filter(|d| !d.is_zero())
-                    .ok_or_else(|| format!("1:1: limits.{key}: {s} is not a positive duration"))
+                    .ok_or_else(|| format!(" limits.{key}: {s} is not a positive duration"))
             })
             .transpose()
     };
@@ -199,7 +199,7 @@ fn limits(raw: &RawLimits, modern: bool) -> Result<PackageLimits, String> {
         ("time_safety_margin", margin),
     ] {
         if !(value.is_finite() && value >= 1.0) {
-            return Err(format!("1:1: limits.{key}: {value} is below 1"));
+            return Err(format!(" limits.{key}: {value} is below 1"));
         }
     }
     Ok(PackageLimits {
