@@ -29,8 +29,10 @@ pub(super) fn build_all(
                         let mut program = built_or_why(build(&entry.path, &setup.options))?;
                         // The table names the submission: its path need not lead the reason.
                         if let Err(NotBuilt::NotRun(why)) = &mut program {
-                            let path = format!("{}: ", entry.path.display());
-                            *why = why.replacen(&path, "", 1);
+                            let path = format!("not run: {}: ", entry.path.display());
+                            if let Some(rest) = why.strip_prefix(&path) {
+                                *why = format!("not run: {rest}");
+                            }
                         }
                         built
                             .lock()
@@ -53,7 +55,7 @@ pub(super) fn build_all(
 
 /// A build's program, or why the submission will not run: its compile error, or a
 /// language this machine lacks or the grader has no entry for (listed, not a failure).
-/// Faults that are not the submission's (an interruption, a broken cache) stay faults.
+/// An interruption stays a fault.
 fn built_or_why(
     build: Result<Result<Program, String>, Fault>,
 ) -> Result<Result<Program, NotBuilt>, Fault> {
@@ -67,7 +69,13 @@ fn built_or_why(
         Err(Fault::Usage(why)) if why.contains("unknown extension") => {
             Err(NotBuilt::NotRun("language not supported".to_owned()))
         }
-        Err(Fault::Usage(why)) => Err(NotBuilt::NotRun(format!("not run: {}", first_line(&why)))),
+        // A toolchain this machine cannot run (Usage), or cannot run for the tier's uid
+        // (Internal: a compiler in a folder only root may enter): one language's
+        // submissions are not run, the others are. `verify` refuses to go on when no
+        // accepted submission runs at all.
+        Err(Fault::Usage(why) | Fault::Internal(why)) => {
+            Err(NotBuilt::NotRun(format!("not run: {}", first_line(&why))))
+        }
         Err(fault) => return Err(fault),
     })
 }

@@ -22,6 +22,7 @@ use super::build::{NotBuilt, build, build_all, joined};
 use super::data_check::{self, Checked};
 use super::read::default_validator::{self, Flags};
 use super::read::scoring::{self, Rules};
+use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
 use super::read::{config, data, submissions};
 use crate::exec::{Input, Limits};
@@ -163,6 +164,9 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         Judge::Default(default_flags(package, &config.validator_flags)?)
     };
     let built = build_all(&entries, setup)?;
+    if config.limits.time.is_none() {
+        some_accepted_runs(package, &entries, &built)?;
+    }
     let scoring = if config.scoring {
         Some(group_rules(package, &cases)?)
     } else {
@@ -224,6 +228,29 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         inputs,
         rows,
     })
+}
+
+/// Refuses a package none of whose accepted submissions runs here: the time limit is set
+/// from them, and everything would pass with nothing measured.
+fn some_accepted_runs(
+    package: &Path,
+    entries: &[Entry],
+    built: &[Result<Program, NotBuilt>],
+) -> Result<(), Fault> {
+    let accepted = || entries.iter().zip(built).filter(|(e, _)| e.accepted());
+    if accepted().any(|(_, b)| b.is_ok()) {
+        return Ok(());
+    }
+    let why = accepted()
+        .find_map(|(e, b)| match b {
+            Err(NotBuilt::NotRun(why)) => Some(format!(" ({}: {why})", e.name)),
+            _ => None,
+        })
+        .unwrap_or_default();
+    Err(Fault::Usage(format!(
+        "{}: no accepted submission runs here{why}; the time limit is set from them",
+        package.join("submissions/accepted").display()
+    )))
 }
 
 /// The package's output validator, built, and its source as messages name it.

@@ -405,3 +405,21 @@ fn a_scoring_problem_scores_its_groups_and_checks_accepted_and_partially_accepte
         ["AC", "AC (40) <- disagrees"]
     );
 }
+
+#[test]
+fn with_no_accepted_submission_that_runs_there_is_no_time_limit_to_judge_by() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("sum", dir.path());
+    fs::remove_dir_all(package.join("submissions/accepted")).unwrap();
+    write(&package, "submissions/accepted/sum.kt", "fun main() {}\n");
+    grader()
+        .args(["package", "verify"])
+        .arg(&package)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(one_error_line(
+            "accepted: no accepted submission runs here (accepted/sum.kt: language not \
+             supported); the time limit is set from them",
+        ));
+}
