@@ -455,9 +455,10 @@ pub(crate) enum CasesCommand {
     },
     /// Validate every input, verify every answer, find duplicates, show the answers.
     Check {
-        /// The problems to check; all when none.
-        #[arg(value_parser = parse_problem)]
-        problems: Vec<Problem>,
+        /// The problems to check; all when none. A problem package's folder (with a
+        /// `problem.yaml`) has its data checked by its own validators.
+        #[arg(value_parser = parse_problem_or_package, value_name = "PROBLEM|PKG")]
+        problems: Vec<ProblemOrPackage>,
         /// The folder holding one case folder per problem.
         #[arg(long, default_value = "cases")]
         root: PathBuf,
@@ -506,6 +507,27 @@ pub(crate) enum PackageCommand {
         #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
     },
+}
+
+/// A problem named on the command line: a built-in one, or a problem package's folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ProblemOrPackage {
+    /// flip, fourinrow or swap (or an alias): the names keep their meaning.
+    Builtin(Problem),
+    /// A folder with a `problem.yaml`.
+    Package(PathBuf),
+}
+
+fn parse_problem_or_package(word: &str) -> Result<ProblemOrPackage, String> {
+    match parse_problem(word) {
+        Ok(problem) => Ok(ProblemOrPackage::Builtin(problem)),
+        Err(_) if std::path::Path::new(word).join("problem.yaml").is_file() => {
+            Ok(ProblemOrPackage::Package(PathBuf::from(word)))
+        }
+        Err(unknown) => Err(format!(
+            "{unknown}, and no problem package (a folder with a problem.yaml) is there"
+        )),
+    }
 }
 
 fn parse_problem(name: &str) -> Result<Problem, String> {

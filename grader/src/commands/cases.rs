@@ -1,12 +1,13 @@
 //! `grader cases regen|check|power`: the shipped case folders, made from their manifests,
-//! verified against the reference, and measured against the classic wrong solutions.
+//! verified against the reference, and measured against the classic wrong solutions;
+//! `check` also takes a problem package, whose data its own validators check.
 
 use std::path::{Path, PathBuf};
 
 use reference::Problem;
 
 use crate::cases::{self, manifest, plan, power, regen, verify};
-use crate::cli::CasesCommand;
+use crate::cli::{CasesCommand, ProblemOrPackage};
 use crate::report::{self, export::Exporter, human::cases as human};
 use crate::results::cases::{Checked, Measured, Regen, Regenerated};
 use crate::status::{Fault, Status};
@@ -15,7 +16,13 @@ pub(crate) fn run(command: CasesCommand) -> Result<Status, Fault> {
     let (CasesCommand::Regen { root, .. }
     | CasesCommand::Check { root, .. }
     | CasesCommand::Power { root, .. }) = &command;
-    crate::folders::existing(root, "find case folders in")?;
+    // Packages named alone need no root: their folders are named.
+    let packages_only = matches!(&command, CasesCommand::Check { problems, .. }
+        if !problems.is_empty()
+            && problems.iter().all(|p| matches!(p, ProblemOrPackage::Package(_))));
+    if !packages_only {
+        crate::folders::existing(root, "find case folders in")?;
+    }
     match command {
         CasesCommand::Regen {
             problems,
@@ -96,11 +103,32 @@ fn regenerate(named: &[Problem], root: &Path, check_only: bool) -> Result<Status
     Ok(Status::failed_if(drifted))
 }
 
-fn check(named: &[Problem], root: &Path) -> Result<Status, Fault> {
-    let problems = if named.is_empty() {
-        chosen(named, root, "")?
+fn check(named: &[ProblemOrPackage], root: &Path) -> Result<Status, Fault> {
+    let builtin: Vec<Problem> = named
+        .iter()
+        .filter_map(|p| match p {
+            ProblemOrPackage::Builtin(problem) => Some(*problem),
+            ProblemOrPackage::Package(_) => None,
+        })
+        .collect();
+    let packages: Vec<&Path> = named
+        .iter()
+        .filter_map(|p| match p {
+            ProblemOrPackage::Package(folder) => Some(folder.as_path()),
+            ProblemOrPackage::Builtin(_) => None,
+        })
+        .collect();
+    let mut faulty = false;
+    if !packages.is_empty() {
+        faulty = super::package::check_packages(&packages)?;
+        if builtin.is_empty() {
+            return Ok(Status::failed_if(faulty));
+        }
+    }
+    let problems = if builtin.is_empty() {
+        chosen(&builtin, root, "")?
     } else {
-        named.to_vec()
+        builtin
     };
     let mut folders = Vec::new();
     for problem in problems {
@@ -109,7 +137,7 @@ fn check(named: &[Problem], root: &Path) -> Result<Status, Fault> {
         folders.push(Checked { folder, verified });
     }
     Exporter::raw(human::check).print(folders.as_slice());
-    let faulty = folders.iter().any(|c| !c.verified.faults.is_empty());
+    faulty |= folders.iter().any(|c| !c.verified.faults.is_empty());
     Ok(Status::failed_if(faulty))
 }
 

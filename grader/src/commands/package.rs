@@ -1,6 +1,7 @@
 //! `grader package export PROBLEM --out DIR [--force]`: a built-in problem written as a
 //! problem package in the Kattis/ICPC format; `grader package verify PKG`: a package's
-//! submissions checked against the verdicts their folders name (docs/packages.md).
+//! submissions checked against the verdicts their folders name; and for `grader cases
+//! check PKG`, a package's data checked by its validators (docs/packages.md).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -8,6 +9,7 @@ use std::time::Duration;
 use reference::Problem;
 
 use crate::cli::{LimitArgs, PackageCommand, Sandbox};
+use crate::package::data_check::{self, Checked};
 use crate::package::export::{tree, write};
 use crate::package::read::config;
 use crate::package::verify::{self, Setup, Verified};
@@ -56,6 +58,23 @@ fn verify(
     sandbox: Option<Sandbox>,
     cache_dir: Option<PathBuf>,
 ) -> Result<Status, Fault> {
+    let languages = Languages::load(None)?;
+    let setup = setup(package, &languages, (jobs, sandbox, cache_dir))?;
+    let verified = verify::verify(package, &setup)?;
+    report::out(&table(&verified));
+    let disagrees = verified.rows.iter().any(|r| !r.agrees());
+    Ok(Status::failed_if(
+        disagrees || !verified.inputs.faults.is_empty(),
+    ))
+}
+
+/// How the programs of the package at `package` are built and run, from its limits and
+/// the flags (`--jobs`, `--sandbox`, `--cache-dir`).
+fn setup<'l>(
+    package: &Path,
+    languages: &'l Languages,
+    (jobs, sandbox, cache_dir): (Option<u32>, Option<Sandbox>, Option<PathBuf>),
+) -> Result<Setup<'l>, Fault> {
     crate::folders::existing(package, "read a package in")?;
     let config = config::load(package)?;
     // The CPU and wall limits are set by the verification; these give the rest.
@@ -67,24 +86,34 @@ fn verify(
         max_processes: 64,
         sandbox,
     })?;
-    let languages = Languages::load(None)?;
-    let setup = Setup {
-        options: Options::new(&languages, None, cache_dir, limits.sandbox),
+    Ok(Setup {
+        options: Options::new(languages, None, cache_dir, limits.sandbox),
         limits,
         jobs: super::jobs(jobs),
-    };
-    let verified = verify::verify(package, &setup)?;
-    report::out(&table(&verified));
-    let disagrees = verified.rows.iter().any(|r| !r.agrees());
-    Ok(Status::failed_if(
-        disagrees || !verified.inputs.faults.is_empty(),
-    ))
+    })
+}
+
+/// `grader cases check PKG...`: each package's data through its own validators, as
+/// `verify` checks it first; whether any was refused.
+pub(super) fn check_packages(packages: &[&Path]) -> Result<bool, Fault> {
+    let languages = Languages::load(None)?;
+    let mut faulty = false;
+    for package in packages {
+        let setup = setup(package, &languages, (None, None, None))?;
+        let (cases, checked) = data_check::package(package, &setup)?;
+        faulty |= !checked.faults.is_empty();
+        report::out(&format!(
+            "{}: {cases} test cases\n{}",
+            package.display(),
+            data(&checked)
+        ));
+    }
+    Ok(faulty)
 }
 
 /// What the package's validators found of its data: which ran, what they refused, which
 /// were not run and why.
-fn inputs(verified: &Verified) -> String {
-    let checked = &verified.inputs;
+fn data(checked: &Checked) -> String {
     let mut ran = Vec::new();
     if !checked.ran.is_empty() {
         ran.push(format!("{} on every input", checked.ran.join(", ")));
@@ -158,7 +187,7 @@ fn table(verified: &Verified) -> String {
         verified.name,
         verified.cases,
         seconds(verified.time_limit),
-        inputs(verified),
+        data(&verified.inputs),
         table.render(),
         if disagreements == 0 {
             "every submission got the verdict of its folder".to_owned()

@@ -31,6 +31,30 @@ pub(crate) struct Checked {
     pub(crate) answers: bool,
 }
 
+/// The data of the package at `package` checked by its validators, as `verify` checks it
+/// before running submissions (`grader cases check PKG`): how many cases, and what the
+/// validators found.
+pub(crate) fn package(
+    package: &std::path::Path,
+    setup: &Setup<'_>,
+) -> Result<(usize, Checked), Fault> {
+    let config = super::read::config::load(package)?;
+    let cases = super::read::data::load(package)?;
+    let limits = super::verify::validation_limits(&config, setup);
+    let mut checked = check(package, &cases, setup, limits)?;
+    if config.custom_validator {
+        let (program, shown) = super::verify::output_validator(package, &setup.options)?;
+        checked.faults.extend(answers(
+            &cases,
+            (&program, &shown, &config.validator_flags),
+            limits,
+            setup.jobs,
+        )?);
+        checked.answers = true;
+    }
+    Ok((cases.len(), checked))
+}
+
 /// Runs the input validators of `package` on every input of `cases`, each run under
 /// `limits`.
 pub(crate) fn check(

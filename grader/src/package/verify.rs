@@ -135,14 +135,7 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     let cases = data::load(package)?;
     let entries = submissions::load(package)?;
     let validator_program;
-    // The package's own programs (its validators) run under its limits for them.
-    let validation = Limits {
-        cpu: config.limits.validation_time,
-        wall: config.limits.validation_time * 2 + Duration::from_secs(1),
-        memory: config.limits.validation_memory << 20,
-        output: config.limits.validation_output << 20,
-        ..setup.limits
-    };
+    let validation = validation_limits(&config, setup);
     let mut inputs = data_check::check(package, &cases, setup, validation)?;
     let judge = if config.custom_validator {
         let (program, shown) = output_validator(package, &setup.options)?;
@@ -253,8 +246,22 @@ fn some_accepted_runs(
     )))
 }
 
+/// The limits of the package's own programs (its validators): its limits for them.
+pub(super) fn validation_limits(config: &config::Config, setup: &Setup<'_>) -> Limits {
+    Limits {
+        cpu: config.limits.validation_time,
+        wall: config.limits.validation_time * 2 + Duration::from_secs(1),
+        memory: config.limits.validation_memory << 20,
+        output: config.limits.validation_output << 20,
+        ..setup.limits
+    }
+}
+
 /// The package's output validator, built, and its source as messages name it.
-fn output_validator(package: &Path, options: &Options<'_>) -> Result<(Program, String), Fault> {
+pub(super) fn output_validator(
+    package: &Path,
+    options: &Options<'_>,
+) -> Result<(Program, String), Fault> {
     let source = validator::source(package)?;
     let program = build(&source, options)?.map_err(|message| {
         Fault::Usage(format!(

@@ -423,3 +423,38 @@ fn with_no_accepted_submission_that_runs_there_is_no_time_limit_to_judge_by() {
              supported); the time limit is set from them",
         ));
 }
+
+#[test]
+fn cases_check_takes_a_package_and_checks_its_data_with_its_own_validators() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("parity", dir.path());
+    // No root is needed for packages alone; from a folder with no `cases/`.
+    grader()
+        .current_dir(dir.path())
+        .args(["cases", "check", "parity"])
+        .assert()
+        .success()
+        .stdout(
+            "parity: 4 test cases\ndata: input_validators/validate.py on every input; the \
+             output validator on every answer: all accepted\n",
+        );
+    write(&package, "data/secret/large/1.in", "101\n");
+    grader()
+        .current_dir(dir.path())
+        .args(["cases", "check", "parity"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "1 refused\n  data/secret/large/1.in: rejected by input_validators/validate.py\n",
+        ));
+    grader()
+        .current_dir(dir.path())
+        .args(["cases", "check", "elsewhere"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unknown problem `elsewhere` (expected flip, fourinrow or swap; aliases: \
+             poj1753, codevs1004, wikioi1004), and no problem package (a folder with a \
+             problem.yaml) is there",
+        ));
+}
