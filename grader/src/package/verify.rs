@@ -7,8 +7,10 @@
 //! is their slowest CPU time times `time_multiplier`, rounded up to a whole second (at
 //! least 1 s). The others then run under that limit times `time_safety_margin` and are
 //! judged at the limit itself, so a submission that must time out and does so only within
-//! the margin is told apart (`Row::within_margin`). A submission stops at its first case
-//! that is not `AC`, whose verdict is the submission's (the format's default grading).
+//! the margin is told apart (`Row::within_margin`). In a pass-fail problem a submission
+//! stops at its first case that is not `AC`, whose verdict is the submission's (the
+//! format's default grading); in a scoring problem every case runs and the groups give
+//! the verdict and score (`read::scoring`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -180,7 +182,14 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     let fixed = config.limits.time;
     let first = work.run_all(&accepted, &built, fixed.unwrap_or(CEILING), 1.0)?;
     let time_limit = fixed.unwrap_or_else(|| {
-        let slowest = first.iter().map(|(_, r)| r.time).max().unwrap_or_default();
+        // Only the accepted submissions that were accepted: one that timed out at the
+        // ceiling would set a limit the others then run to many times over.
+        let slowest = first
+            .iter()
+            .filter(|(_, r)| matches!(r.got, Ok(Verdict::Accepted)))
+            .map(|(_, r)| r.time)
+            .max()
+            .unwrap_or_default();
         let set = (slowest.as_secs_f64() * config.limits.time_multiplier).ceil();
         Duration::from_secs_f64(set.max(1.0))
     });

@@ -458,3 +458,36 @@ fn cases_check_takes_a_package_and_checks_its_data_with_its_own_validators() {
              problem.yaml) is there",
         ));
 }
+
+#[test]
+fn an_accepted_submission_that_times_out_does_not_set_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("sum", dir.path());
+    // Fixed at 1 s, the accepted submissions run under it; the spinner there times out.
+    write(
+        &package,
+        "problem.yaml",
+        "problem_format_version: 2023-07-draft\nname: Sum\nvalidator_flags: float_tolerance 1e-6\n\
+         limits:\n  time_limit: 1\n",
+    );
+    write(
+        &package,
+        "submissions/accepted/spin.py",
+        "while True:\n    pass\n",
+    );
+    let (code, table) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert!(
+        table.starts_with("Sum: 3 test cases, time limit 1 s (fixed by problem.yaml)"),
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "accepted/spin.py")[1..3],
+        ["AC", "TLE <- disagrees"]
+    );
+    assert_eq!(&row(&table, "accepted/sum.c")[1..3], ["AC", "AC"]);
+    assert!(
+        table.contains("1 submission(s) did not get the verdict"),
+        "{table}"
+    );
+}
