@@ -99,6 +99,6 @@ pub(crate) fn grade_class(
         about: &batch.about,
     };
     Ok(assemble::gradebook(
-        &heading, students, skipped, cases, &builds, &ran, &keys,
+        &heading, students, skipped, cases, &builds, ran, &keys,
     ))
 }

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -56,19 +56,14 @@ impl Journal {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             crate::folders::create(parent)?;
         }
-        let text = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        // Read a line at a time: the journal of a large class is tens of megabytes, and
+        // its text held whole beside the records it holds was a rerun's peak memory.
+        let (known, whole, length) = match File::open(path) {
+            Ok(file) => read_lines(file).map_err(|e| files::cannot(path, "read", &e))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (HashMap::new(), 0, 0),
             Err(e) => return Err(files::cannot(path, "read", &e)),
         };
-        // A line without its end was cut short by a kill: drop it before appending.
-        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let mut known = HashMap::new();
-        for line in text[..whole].split(|&b| b == b'\n') {
-            if let Ok(record) = serde_json::from_slice::<Record>(line) {
-                known.insert(record.key.clone(), record);
-            }
-        }
+        let mut known = known;
         // After the last line of each key is known: a line judged again and left out
         // leaves its run to be made again, and the line that run appends wins.
         let before = known.len();
@@ -79,8 +74,8 @@ impl Journal {
             .append(true)
             .open(path)
             .map_err(|e| files::cannot(path, "open", &e))?;
-        if whole < text.len() {
-            file.set_len(whole as u64)
+        if whole < length {
+            file.set_len(whole)
                 .map_err(|e| files::cannot(path, "repair", &e))?;
         }
         Ok((
@@ -107,6 +102,32 @@ impl Journal {
             .write_all(&line)
             .map_err(|e| files::cannot(&self.path, "write", &e))
     }
+}
+
+/// The records of a journal's lines, by key (the last line of a key wins), how many bytes
+/// its whole lines take, and its length: a line without its end was cut short by a kill,
+/// and is dropped.
+fn read_lines(file: File) -> std::io::Result<(HashMap<String, Record>, u64, u64)> {
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut known = HashMap::new();
+    let (mut whole, mut length) = (0u64, 0u64);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line)?;
+        if n == 0 {
+            break;
+        }
+        length += n as u64;
+        if line.last() != Some(&b'\n') {
+            break;
+        }
+        whole = length;
+        if let Ok(record) = serde_json::from_slice::<Record>(&line[..n - 1]) {
+            known.insert(record.key.clone(), record);
+        }
+    }
+    Ok((known, whole, length))
 }
 
 #[cfg(test)]

@@ -109,36 +109,93 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
 
 /// `gradebook.xml`: a suite per student, a test case per case; a student who was not
 /// built or graded has a `build` case that says why.
+///
+/// Written a student at a time: the report quick-junit would hold whole is some 500 bytes
+/// a case, the largest thing a batch of thousands kept in memory. The totals come first,
+/// from a pass over the students; then each student's suite is laid out as a report of its
+/// own, and its suite lines go out as they are (the same bytes a whole report gives).
 pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
-    let mut report = Report::new(format!("grader batch {}", book.problem));
-    for s in &book.students {
-        let mut suite = TestSuite::new(s.student.clone());
-        let not_built = match (&s.compile_error, &s.error) {
-            (Some(m), _) => {
-                let mut text = m.clone();
-                if let Some(suggestion) = &s.suggestion {
-                    text = format!("{text}\n\n{}", suggestion.for_student(&s.student));
-                }
-                Some(("CE", diagnosis::summary(m), text))
-            }
-            (None, Some(m)) => Some((
-                "error",
-                m.lines().next().unwrap_or_default().to_owned(),
-                m.clone(),
-            )),
-            (None, None) => None,
-        };
-        if let Some((kind, summary, text)) = not_built {
-            let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
-            status.set_type(kind);
-            status.set_message(summary);
-            status.set_description(text);
-            suite.add_test_case(TestCase::new("build", status));
-        }
-        for c in &s.cases {
-            suite.add_test_case(case(c));
-        }
-        report.add_test_suite(suite);
+    let name = format!("grader batch {}", book.problem);
+    if book.students.is_empty() {
+        return write(&Report::new(name), out);
     }
-    write(&report, out)
+    // The `<testsuites>` line: quick-junit's own, of a report with the class's totals
+    // (as `add_test_suite` counts them) and no suite.
+    let mut totals = Report::new(name.clone());
+    for s in &book.students {
+        let suite = suite(s);
+        totals.tests += suite.tests;
+        totals.failures += suite.failures;
+        totals.errors += suite.errors;
+        totals.skipped += suite.skipped;
+        if let Some(disabled) = suite.disabled {
+            *totals.disabled.get_or_insert(0) += disabled;
+        }
+    }
+    let mut head = Vec::new();
+    write(&totals, &mut head)?;
+    let head = String::from_utf8(head).map_err(io::Error::other)?;
+    let mut first = true;
+    let mut text = Vec::new();
+    for s in &book.students {
+        let mut one = Report::new(name.clone());
+        one.add_test_suite(suite(s));
+        text.clear();
+        write(&one, &mut text)?;
+        let text = std::str::from_utf8(&text).map_err(io::Error::other)?;
+        // The XML declaration, the `<testsuites>` line, the suite, `</testsuites>`: the
+        // suite's bytes as they are (a message may hold a carriage return).
+        let after_head = text
+            .match_indices('\n')
+            .nth(1)
+            .map(|(at, _)| at + 1)
+            .ok_or_else(|| io::Error::other("a JUnit report of an unexpected shape"))?;
+        let close = text
+            .rfind("</testsuites>")
+            .filter(|&at| at >= after_head)
+            .ok_or_else(|| io::Error::other("a JUnit report of an unexpected shape"))?;
+        if first {
+            for line in head.lines().take(2) {
+                // An empty report's tag may close itself: this one holds the suites.
+                writeln!(out, "{}", line.replace("/>", ">"))?;
+            }
+            first = false;
+        }
+        out.write_all(&text.as_bytes()[after_head..close])?;
+        if std::ptr::eq(s, book.students.last().expect("not empty")) {
+            out.write_all(&text.as_bytes()[close..])?;
+        }
+    }
+    Ok(())
+}
+
+/// A student's suite.
+fn suite(s: &crate::results::gradebook::StudentReport) -> TestSuite {
+    let mut suite = TestSuite::new(s.student.clone());
+    let not_built = match (&s.compile_error, &s.error) {
+        (Some(m), _) => {
+            let mut text = m.clone();
+            if let Some(suggestion) = &s.suggestion {
+                text = format!("{text}\n\n{}", suggestion.for_student(&s.student));
+            }
+            Some(("CE", diagnosis::summary(m), text))
+        }
+        (None, Some(m)) => Some((
+            "error",
+            m.lines().next().unwrap_or_default().to_owned(),
+            m.clone(),
+        )),
+        (None, None) => None,
+    };
+    if let Some((kind, summary, text)) = not_built {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Error);
+        status.set_type(kind);
+        status.set_message(summary);
+        status.set_description(text);
+        suite.add_test_case(TestCase::new("build", status));
+    }
+    for c in &s.cases {
+        suite.add_test_case(case(c));
+    }
+    suite
 }
