@@ -496,10 +496,15 @@ impl Bench {
         let shot = self.path("page.png");
         let open = |file: &Path| {
             let mut cmd = Command::new("chromium");
-            cmd.args(["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"])
-                .arg(format!("--screenshot={}", shot.display()))
-                .arg(format!("--user-data-dir={}", profile.display()))
-                .arg(format!("file://{}", file.display()));
+            cmd.args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--window-size=1280,900",
+            ])
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("file://{}", file.display()));
             cmd
         };
         timed(&mut open(&empty), &[0]);

@@ -676,9 +676,7 @@ fn a_student_found_but_not_gradable_has_a_row_in_every_gradebook_form() {
         .unwrap()
         .to_owned();
     assert!(
-        html.contains(&format!(
-            "<td class=\"first\">WA {bob_first}</td>"
-        )),
+        html.contains(&format!("<td class=\"first\">WA {bob_first}</td>")),
         "{html}"
     );
     assert!(
