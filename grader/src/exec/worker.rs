@@ -48,7 +48,7 @@ pub(crate) struct Config {
     /// compiler's installation), shown read-only in a box.
     pub(crate) toolchain: Vec<PathBuf>,
     /// A folder of precompiled headers for a compile (in the compile cache), shown
-    /// read-only in a box at [`boxed::HEADERS`]: [`Worker::headers_dir`] says where.
+    /// read-only in a box at [`boxed::HEADERS`]: [`Config::headers_dir`] says where.
     pub(crate) headers: Option<PathBuf>,
 }
 
