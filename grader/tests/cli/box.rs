@@ -491,7 +491,11 @@ fn student_failures(book: &Value, name: &str) -> String {
         .into_iter()
         .filter_map(Value::as_str)
         .map(str::to_owned);
-    cases.into_iter().chain(errors).collect::<Vec<_>>().join("; ")
+    cases
+        .into_iter()
+        .chain(errors)
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 // ---------------------------------------------------------------- a test's world
