@@ -45,17 +45,23 @@ pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
     Ok(bytes)
 }
 
-/// Reads a whole file of the grader's own making, whatever its size (a gradebook holds a
-/// class: a shard of 1,500 students of 150 cases is some 40 MB), with a one-line error
-/// naming it.
-pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
-    let mut file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
+/// `path` opened for reading, with a one-line error naming it; a folder is refused.
+fn open_file(path: &Path) -> Result<fs::File, Fault> {
+    let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         return Err(Fault::Usage(format!(
             "{}: is a folder, expected a file",
             path.display()
         )));
     }
+    Ok(file)
+}
+
+/// Reads a whole file of the grader's own making, whatever its size (a gradebook holds a
+/// class: a shard of 1,500 students of 150 cases is some 40 MB), with a one-line error
+/// naming it.
+pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
+    let mut file = open_file(path)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)
         .map_err(|e| cannot(path, "read", &e))?;
@@ -65,13 +71,7 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
 /// Reads the first [`READ_CAP`] bytes of a file, and whether that was all of it: a
 /// contestant's output may be any size, and its size is a verdict, not a usage error.
 pub(crate) fn read_prefix(path: &Path) -> Result<(Vec<u8>, bool), Fault> {
-    let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(Fault::Usage(format!(
-            "{}: is a folder, expected a file",
-            path.display()
-        )));
-    }
+    let file = open_file(path)?;
     let mut bytes = Vec::new();
     file.take(READ_CAP + 1)
         .read_to_end(&mut bytes)

@@ -220,11 +220,10 @@ fn cache_key(
         .compile
         .as_ref()
         .expect("only compiled languages are compiled");
-    let mut hash = Sha256::new();
     // The tier is part of the key: a source may compile only where the box shows it
     // more (an `#include` of a file outside), so no result is reused across tiers.
     let tier_name = format!("{tier:?}");
-    for part in [
+    hash_of(&[
         name.as_bytes(),
         command.join("\0").as_bytes(),
         toolchain.version.as_bytes(),
@@ -232,7 +231,14 @@ fn cache_key(
         tier_name.as_bytes(),
         file_name.as_bytes(),
         bytes,
-    ] {
+    ])
+}
+
+/// A cache entry's name from its parts: each hashed after its length, so that no two
+/// lists of parts give the same bytes.
+pub(super) fn hash_of(parts: &[&[u8]]) -> String {
+    let mut hash = Sha256::new();
+    for part in parts {
         hash.update((part.len() as u64).to_le_bytes());
         hash.update(part);
     }

@@ -22,9 +22,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use sha2::{Digest, Sha256};
-
-use super::compile::{Toolchain, hex, limits, publish, refusal, run_compiler, verified};
+use super::compile::{Toolchain, hash_of, limits, publish, refusal, run_compiler, verified};
 use super::languages::{Language, OUT, Precompiled, SRC};
 use crate::exec::sandbox::Tier;
 use crate::status::Fault;
@@ -119,19 +117,14 @@ fn header_command(language: &Language, precompiled: &Precompiled) -> Vec<String>
 /// The name of the header's cache entry: a hash of the language, the header's command,
 /// the compiler's version and real files, and the tier.
 fn key(name: &str, command: &[String], toolchain: &Toolchain, tier: Tier) -> String {
-    let mut hash = Sha256::new();
     let tier_name = format!("{tier:?}");
-    for part in [
+    hash_of(&[
         name.as_bytes(),
         command.join("\0").as_bytes(),
         toolchain.version.as_bytes(),
         toolchain.identity.as_bytes(),
         tier_name.as_bytes(),
-    ] {
-        hash.update((part.len() as u64).to_le_bytes());
-        hash.update(part);
-    }
-    hex(&hash.finalize())
+    ])
 }
 
 /// Builds the header in a worker of `tier`: the precompiled file, or `None` when the
