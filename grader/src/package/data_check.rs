@@ -91,50 +91,29 @@ pub(crate) fn check(
         }
     }
     let runs = programs.len() * cases.len();
-    let next = AtomicUsize::new(0);
-    let earliest = Earliest::default();
-    let faults = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..setup.jobs.clamp(1, runs.max(1)))
-            .map(|_| {
-                scope.spawn(|| -> Result<(), Fault> {
-                    // Each thread starts a worker for a validator when it first needs one.
-                    let mut started: Vec<Option<InputValidator<'_>>> =
-                        programs.iter().map(|_| None).collect();
-                    loop {
-                        let run = next.fetch_add(1, Ordering::Relaxed);
-                        if run >= runs {
-                            return Ok(());
-                        }
-                        let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
-                        let (name, program) = &programs[which];
-                        if earliest.stopped() {
-                            return Ok(());
-                        }
-                        let validator = match &mut started[which] {
-                            Some(validator) => validator,
-                            slot => slot.insert(InputValidator::start(program, name, limits)?),
-                        };
-                        let name = &case.case.name;
-                        let checked = validator.check(name, &case.case.input, &case.input_flags);
-                        if let Some(why) = earliest.unless_fault(run, checked)? {
-                            faults
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .push((run % cases.len(), format!("data/{name}.in: {why}")));
-                        }
-                    }
-                })
-            })
-            .collect();
-        joined(workers)
-    })?;
-    earliest.into_result()?;
-    let mut faults = faults
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    faults.sort();
-    checked.faults = faults.into_iter().map(|(_, fault)| fault).collect();
+    checked.faults = in_parallel(
+        (setup.jobs, runs),
+        // Each thread starts a worker for a validator when it first needs one.
+        || {
+            Ok(programs
+                .iter()
+                .map(|_| None)
+                .collect::<Vec<Option<InputValidator<'_>>>>())
+        },
+        |started, run| {
+            let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
+            let (name, program) = &programs[which];
+            let validator = match &mut started[which] {
+                Some(validator) => validator,
+                slot => slot.insert(InputValidator::start(program, name, limits)?),
+            };
+            let name = &case.case.name;
+            let why = validator.check(name, &case.case.input, &case.input_flags)?;
+            Ok(why.map(|why| format!("data/{name}.in: {why}")))
+        },
+        // In the cases' order, whichever validator refused.
+        |run| run % cases.len(),
+    )?;
     checked.ran = programs.into_iter().map(|(name, _)| name).collect();
     Ok(checked)
 }
@@ -147,40 +126,56 @@ pub(crate) fn answers(
     limits: Limits,
     jobs: usize,
 ) -> Result<Vec<String>, Fault> {
+    in_parallel(
+        (jobs, cases.len()),
+        || Validator::start(program, shown, limits),
+        |validator, run| {
+            let test = &cases[run];
+            let answer = crate::files::read_capped(&test.answer)?;
+            let flags = [flags, test.flags.as_slice()].concat();
+            let name = &test.case.name;
+            let judged =
+                validator.judge(name, (&test.case.input, &test.answer), &flags, &answer)?;
+            Ok((judged.verdict != reference::Verdict::Accepted).then(|| {
+                format!(
+                    "data/{name}.ans: the output validator does not accept it as an output: {}",
+                    judged.message
+                )
+            }))
+        },
+        // By their text.
+        |_| 0,
+    )
+}
+
+/// Runs `each` on the runs `0..runs`, `jobs` at once, each thread with its own state made
+/// by `start`: what the runs found, sorted by `order` of their run, then by text. A fault
+/// of the package ends the work, and the earliest run's is the one returned
+/// ([`Earliest`]).
+fn in_parallel<S>(
+    (jobs, runs): (usize, usize),
+    start: impl Fn() -> Result<S, Fault> + Sync,
+    each: impl Fn(&mut S, usize) -> Result<Option<String>, Fault> + Sync,
+    order: impl Fn(usize) -> usize,
+) -> Result<Vec<String>, Fault> {
     let next = AtomicUsize::new(0);
     let earliest = Earliest::default();
-    let faults = Mutex::new(Vec::new());
+    let found = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..jobs.clamp(1, cases.len().max(1)))
+        let workers: Vec<_> = (0..jobs.clamp(1, runs.max(1)))
             .map(|_| {
                 scope.spawn(|| -> Result<(), Fault> {
-                    let mut validator = Validator::start(program, shown, limits)?;
+                    let mut state = start()?;
                     loop {
                         let run = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(test) = cases.get(run).filter(|_| !earliest.stopped()) else {
+                        if run >= runs || earliest.stopped() {
                             return Ok(());
-                        };
-                        let answer = crate::files::read_capped(&test.answer)?;
-                        let flags = [flags, test.flags.as_slice()].concat();
-                        let name = &test.case.name;
-                        let judged = validator.judge(
-                            name,
-                            (&test.case.input, &test.answer),
-                            &flags,
-                            &answer,
-                        );
-                        let Some(judged) = earliest.unless_fault(run, judged.map(Some))? else {
-                            return Ok(());
-                        };
-                        if judged.verdict != reference::Verdict::Accepted {
-                            faults
+                        }
+                        if let Some(why) = earliest.unless_fault(run, each(&mut state, run))? {
+                            found
                                 .lock()
                                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .push(format!(
-                                    "data/{name}.ans: the output validator does not accept it \
-                                     as an output: {}",
-                                    judged.message
-                                ));
+                                .push((run, why));
                         }
                     }
                 })
@@ -189,11 +184,14 @@ pub(crate) fn answers(
         joined(workers)
     })?;
     earliest.into_result()?;
-    let mut faults = faults
+    let mut found: Vec<(usize, String)> = found
         .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    faults.sort();
-    Ok(faults)
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_iter()
+        .map(|(run, why)| (order(run), why))
+        .collect();
+    found.sort();
+    Ok(found.into_iter().map(|(_, why)| why).collect())
 }
 
 /// The fault of the earliest run that met one. Runs are handed out in order, so when one
