@@ -108,9 +108,9 @@ pub(crate) enum Command {
 /// Arguments of `grader test`.
 #[derive(Debug, Args)]
 pub(crate) struct TestArgs {
-    /// flip, fourinrow or swap.
-    #[arg(value_parser = parse_problem)]
-    pub(crate) problem: Problem,
+    /// flip, fourinrow or swap, or a problem package's folder (with a `problem.yaml`).
+    #[arg(value_parser = parse_problem_or_package, value_name = "PROBLEM")]
+    pub(crate) problem: ProblemOrPackage,
     #[command(flatten)]
     pub(crate) submission: SubmissionArgs,
     /// The cases: every `*.in` below it with its `.ans` (or `.out`). Default: the
@@ -167,20 +167,22 @@ pub(crate) struct SubmissionArgs {
 }
 
 /// The limits of every run.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Copy, Args)]
 pub(crate) struct LimitArgs {
-    /// CPU time per run (`1`, `1.5s`, `500ms`).
-    #[arg(long, value_name = "SECS", default_value = "1", allow_hyphen_values = true, value_parser = crate::limits::duration)]
-    pub(crate) time_limit: std::time::Duration,
+    /// CPU time per run (`1`, `1.5s`, `500ms`). Default: 1 s; a package's: its
+    /// problem.yaml's, else set from its accepted submissions (docs/packages.md).
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    pub(crate) time_limit: Option<std::time::Duration>,
     /// Wall time per run. Default: the CPU limit x 3 + 1 s.
     #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
     pub(crate) wall_limit: Option<std::time::Duration>,
     /// Peak resident memory per run (`256`, `256MiB`, `1G`; a bare number is MiB).
-    #[arg(long, value_name = "MIB", default_value = "256", allow_hyphen_values = true, value_parser = crate::limits::size)]
-    pub(crate) memory_limit: u64,
-    /// Standard output per run.
-    #[arg(long, value_name = "MIB", default_value = "64", allow_hyphen_values = true, value_parser = crate::limits::size)]
-    pub(crate) output_limit: u64,
+    /// Default: 256 MiB; a package's: its problem.yaml's.
+    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    pub(crate) memory_limit: Option<u64>,
+    /// Standard output per run. Default: 64 MiB; a package's: its problem.yaml's.
+    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    pub(crate) output_limit: Option<u64>,
     /// Processes and threads alive at once per run (a box's cap: a fork bomb stops there,
     /// and other runs are not starved).
     #[arg(long, value_name = "N", default_value = "64", value_parser = clap::value_parser!(u64).range(1..=100_000))]
@@ -189,6 +191,30 @@ pub(crate) struct LimitArgs {
     /// strongest available.
     #[arg(long, value_enum, value_name = "TIER")]
     pub(crate) sandbox: Option<Sandbox>,
+}
+
+impl LimitArgs {
+    /// The CPU limit when `--time-limit` is not given (a built-in problem's).
+    pub(crate) const TIME: std::time::Duration = std::time::Duration::from_secs(1);
+    /// The memory limit when `--memory-limit` is not given, bytes.
+    pub(crate) const MEMORY: u64 = 256 << 20;
+    /// The output limit when `--output-limit` is not given, bytes.
+    pub(crate) const OUTPUT: u64 = 64 << 20;
+
+    /// The CPU limit asked for, or the default.
+    pub(crate) fn time(&self) -> std::time::Duration {
+        self.time_limit.unwrap_or(Self::TIME)
+    }
+
+    /// The memory limit asked for, or the default.
+    pub(crate) fn memory(&self) -> u64 {
+        self.memory_limit.unwrap_or(Self::MEMORY)
+    }
+
+    /// The output limit asked for, or the default.
+    pub(crate) fn output(&self) -> u64 {
+        self.output_limit.unwrap_or(Self::OUTPUT)
+    }
 }
 
 /// `--sandbox`.
@@ -257,9 +283,9 @@ pub(crate) struct FuzzArgs {
 /// Arguments of `grader batch`.
 #[derive(Debug, Args)]
 pub(crate) struct BatchArgs {
-    /// flip, fourinrow or swap.
-    #[arg(value_parser = parse_problem)]
-    pub(crate) problem: Problem,
+    /// flip, fourinrow or swap, or a problem package's folder (with a `problem.yaml`).
+    #[arg(value_parser = parse_problem_or_package, value_name = "PROBLEM")]
+    pub(crate) problem: ProblemOrPackage,
     /// The class folder: a file or a folder per student, possibly in section folders.
     pub(crate) dir: PathBuf,
     /// In a student's folder, the entry file: a glob on file names (`main.*`, `*.cpp`).

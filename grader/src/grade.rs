@@ -9,6 +9,8 @@ use crate::cases::sound;
 use crate::exec::{Input, Limits};
 use crate::files;
 use crate::judge::judge;
+use crate::package::judge::{CaseFiles, PackageJudge};
+use crate::package::read::validator::Validator;
 use crate::results::case::{Board, CaseResult, Explained, Figures};
 use crate::runner::Runner;
 use crate::status::Fault;
@@ -19,11 +21,21 @@ const OUTPUT_EXCERPT: usize = 64 * 1024;
 
 /// How to grade.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Plan {
-    /// The problem.
-    pub(crate) problem: Problem,
+pub(crate) struct Plan<'a> {
+    /// How an output is judged.
+    pub(crate) checker: Checker<'a>,
     /// The limits of every run.
     pub(crate) limits: Limits,
+}
+
+/// How an output is judged: the role a command needs of a problem once the cases are
+/// read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Checker<'a> {
+    /// A built-in problem's checker, in process; its reference explains a wrong answer.
+    Builtin(Problem),
+    /// A package's output validator (its default one in process, its own in the box).
+    Package(&'a PackageJudge),
 }
 
 /// Runs cases on one worker thread: the real [`CaseWorker`] (a launcher and
@@ -113,12 +125,13 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
 
 /// The real case runner: a worker box (started on the worker thread that uses it) whose
 /// toolchain shows every program it may run, and the cases by number.
-#[derive(Debug)]
 pub(crate) struct CaseWorker<'a> {
     programs: Vec<&'a Program>,
     cases: Vec<(&'a Case, &'a CaseText)>,
-    plan: Plan,
+    plan: Plan<'a>,
     runner: Option<Runner>,
+    /// A package's own output validator's worker, started with the runner.
+    validator: Option<Validator<'a>>,
 }
 
 impl<'a> CaseWorker<'a> {
@@ -128,7 +141,7 @@ impl<'a> CaseWorker<'a> {
         jobs: usize,
         program: &'a Program,
         cases: &'a [SoundCase],
-        plan: &Plan,
+        plan: &Plan<'a>,
     ) -> Vec<CaseWorker<'a>> {
         let texts: Vec<_> = cases.iter().map(|c| (&c.case, &c.text)).collect();
         CaseWorker::many(jobs.clamp(1, cases.len().max(1)), &[program], &texts, plan)
@@ -139,7 +152,7 @@ impl<'a> CaseWorker<'a> {
         count: usize,
         programs: &[&'a Program],
         cases: &[(&'a Case, &'a CaseText)],
-        plan: &Plan,
+        plan: &Plan<'a>,
     ) -> Vec<CaseWorker<'a>> {
         (0..count.max(1))
             .map(|_| CaseWorker {
@@ -147,6 +160,7 @@ impl<'a> CaseWorker<'a> {
                 cases: cases.to_vec(),
                 plan: *plan,
                 runner: None,
+                validator: None,
             })
             .collect()
     }
@@ -162,6 +176,10 @@ impl RunsCases for CaseWorker<'_> {
             &self.plan.limits,
             self.programs.iter().copied(),
         )?);
+        if let Checker::Package(judge) = self.plan.checker {
+            self.validator = None;
+            self.validator = judge.worker()?;
+        }
         Ok(())
     }
 
@@ -173,7 +191,13 @@ impl RunsCases for CaseWorker<'_> {
                 "case {case} run on a worker not started, or past the last case"
             )));
         };
-        run_case(runner, program, case, text, &self.plan)
+        run_case(
+            (runner, self.validator.as_mut()),
+            program,
+            case,
+            text,
+            &self.plan,
+        )
     }
 }
 
@@ -236,33 +260,59 @@ fn answer_path(case: &Case) -> Result<&std::path::Path, Fault> {
     })
 }
 
-/// Runs `program` on `case` (whose files hold `text`) and judges it.
+/// Runs `program` on `case` (whose files hold `text`) with `runner`, and judges it (a
+/// package's own validator on `validator`).
 pub(crate) fn run_case(
-    runner: &mut Runner,
+    (runner, validator): (&mut Runner, Option<&mut Validator<'_>>),
     program: &Program,
     case: &Case,
     text: &CaseText,
-    plan: &Plan,
+    plan: &Plan<'_>,
 ) -> Result<CaseResult, Fault> {
     let (input, answer) = (&text.input, &text.answer);
     let ran = runner.run(program, &Input::File(case.input.clone()), &plan.limits)?;
     let outcome = ran.outcome;
-    let mut broken = None;
+    let mut broken: Option<Fault> = None;
     let judgement = judge(&outcome, &plan.limits, |output| {
-        plan.problem
-            .check(input, Some(answer), output)
-            .unwrap_or_else(|e| {
-                broken = Some(e);
-                reference::Judgement::wrong(String::new())
-            })
+        let checked = match plan.checker {
+            Checker::Builtin(problem) => {
+                problem.check(input, Some(answer), output).map_err(|error| {
+                    // Cases are found sound when loaded; one that breaks now was changed
+                    // under us. Either way it is the data's fault, never this program's
+                    // mark.
+                    answer_path(case).map_or_else(
+                        |fault| fault,
+                        |path| sound::located(&error, &case.input, path).into(),
+                    )
+                })
+            }
+            // A validator that fails is the package's fault, never this program's mark.
+            Checker::Package(judge) => answer_path(case).and_then(|path| {
+                let files = CaseFiles {
+                    name: &case.name,
+                    input: &case.input,
+                    answer: path,
+                    answer_text: answer,
+                };
+                judge.judge(files, output, validator)
+            }),
+        };
+        checked.unwrap_or_else(|fault| {
+            broken = Some(fault);
+            reference::Judgement::wrong(String::new())
+        })
     });
-    if let Some(error) = broken {
-        // Cases are found sound when loaded; one that breaks now was changed under us.
-        // Either way it is the data's fault, never this program's mark.
-        return Err(sound::located(&error, &case.input, answer_path(case)?).into());
+    if let Some(fault) = broken {
+        return Err(fault);
     }
-    // A wrong answer is explained from the whole output, before it is cut to an excerpt.
-    let explanation = Explained::of_run(plan.problem, judgement.verdict, input, &outcome.stdout);
+    // A wrong answer is explained from the whole output, before it is cut to an excerpt;
+    // only a built-in problem's reference can.
+    let explanation = match plan.checker {
+        Checker::Builtin(problem) => {
+            Explained::of_run(problem, judgement.verdict, input, &outcome.stdout)
+        }
+        Checker::Package(_) => None,
+    };
     let mut output = outcome.stdout;
     output.truncate(OUTPUT_EXCERPT);
     let figures = Figures {

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use reference::{Problem, Verdict};
+use reference::Verdict;
 
 use super::build::Build;
 use super::discover::{Skipped, Student};
@@ -19,13 +19,14 @@ use crate::results::case::{Board, CaseResult};
 use crate::results::gradebook::{Gradebook, SkippedReport, StudentReport, Tally};
 use crate::results::limits::LimitsRecord;
 use crate::results::mark::{self, Mark};
+use crate::results::problem::ProblemId;
 use crate::submission::diagnosis;
 
 /// What the gradebook says of the whole class.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Heading<'a> {
     /// The problem.
-    pub(crate) problem: Problem,
+    pub(crate) problem: &'a ProblemId,
     /// The limits of every run.
     pub(crate) limits: &'a Limits,
     /// The class folder (names in the gradebook are relative to it).

@@ -6,8 +6,6 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use reference::Problem;
-
 use super::assemble::{self, Heading};
 use super::build::{self, Builder};
 use super::discover::{Skipped, Student};
@@ -17,9 +15,10 @@ use super::lang_for::LangChoices;
 use super::runs::{self, Class, Todo};
 use crate::cases::discover::Case;
 use crate::exec::Limits;
-use crate::grade::{CaseWorker, Plan};
+use crate::grade::{CaseWorker, Checker, Plan};
 use crate::report::progress::BatchProgress;
 use crate::results::gradebook::Gradebook;
+use crate::results::problem::ProblemId;
 use crate::status::Fault;
 use crate::submission::Options;
 
@@ -27,7 +26,9 @@ use crate::submission::Options;
 #[derive(Debug)]
 pub(crate) struct Batch<'a> {
     /// The problem.
-    pub(crate) problem: Problem,
+    pub(crate) problem: ProblemId,
+    /// How its outputs are judged.
+    pub(crate) checker: Checker<'a>,
     /// The limits of every run.
     pub(crate) limits: Limits,
     /// Workers.
@@ -83,7 +84,7 @@ pub(crate) fn grade_class(
     let programs: Vec<_> = builds.iter().filter_map(build::Build::program).collect();
     let texts: Vec<_> = cases.iter().zip(&keys.texts).collect();
     let plan = Plan {
-        problem: batch.problem,
+        checker: batch.checker,
         limits: batch.limits,
     };
     let jobs = batch.jobs.clamp(1, todo.len().max(1));
@@ -92,7 +93,7 @@ pub(crate) fn grade_class(
     progress.finish();
     let ran = ran?;
     let heading = Heading {
-        problem: batch.problem,
+        problem: &batch.problem,
         limits: &batch.limits,
         class: batch.class,
         points: batch.points.as_ref(),

@@ -47,13 +47,8 @@ impl std::str::FromStr for PointsRule {
     }
 }
 
-/// The points the manifest and `rules` give, group by group (0 included): only the groups
-/// they name. A rule for a group the folder does not have is refused.
-fn priced(
-    manifest: Option<&Manifest>,
-    rules: &[PointsRule],
-    groups: &BTreeMap<String, usize>,
-) -> Result<Points, Fault> {
+/// The points a manifest gives, by group.
+fn of_manifest(manifest: Option<&Manifest>) -> Points {
     let mut points = Points::new();
     if let Some(manifest) = manifest {
         if let Some(p) = manifest.sample_points {
@@ -65,6 +60,18 @@ fn priced(
             }
         }
     }
+    points
+}
+
+/// The points `given` (a manifest's or a package's) with `rules` over them, group by
+/// group (0 included): only the groups they name. A rule for a group the folder does not
+/// have is refused.
+fn priced(
+    given: Points,
+    rules: &[PointsRule],
+    groups: &BTreeMap<String, usize>,
+) -> Result<Points, Fault> {
+    let mut points = given;
     for rule in rules {
         if !groups.contains_key(&rule.group) {
             return Err(Fault::Usage(format!(
@@ -107,11 +114,21 @@ pub(crate) fn of_folder(
     } else {
         None
     };
+    with_rules(of_manifest(manifest.as_ref()), rules, cases)
+}
+
+/// The points `given` (a package's groups') with `rules` over them, as [`of_folder`]
+/// gives a case folder's.
+pub(crate) fn with_rules(
+    given: Points,
+    rules: &[PointsRule],
+    cases: &[Case],
+) -> Result<(Option<Points>, Option<String>), Fault> {
     let mut groups: BTreeMap<String, usize> = BTreeMap::new();
     for case in cases {
         *groups.entry(case.group().to_owned()).or_default() += 1;
     }
-    let priced = priced(manifest.as_ref(), rules, &groups)?;
+    let priced = priced(given, rules, &groups)?;
     let warning = if priced.is_empty() {
         None
     } else {
@@ -177,7 +194,10 @@ mod tests {
         rules: &[PointsRule],
         groups: &BTreeMap<String, usize>,
     ) -> Result<Option<Points>, Fault> {
-        Ok(every_group(&priced(manifest, rules, groups)?, groups))
+        Ok(every_group(
+            &priced(of_manifest(manifest), rules, groups)?,
+            groups,
+        ))
     }
 
     fn groups() -> BTreeMap<String, usize> {
@@ -229,7 +249,11 @@ mod tests {
     #[test]
     fn a_group_neither_the_manifest_nor_a_flag_prices_is_warned_of() {
         let rule: PointsRule = "secret/answers=60".parse().unwrap();
-        let warning = unpriced(&groups(), &priced(None, &[rule], &groups()).unwrap()).unwrap();
+        let warning = unpriced(
+            &groups(),
+            &priced(Points::new(), &[rule], &groups()).unwrap(),
+        )
+        .unwrap();
         assert_eq!(
             warning,
             "no points for `sample` (1 case), `secret/hard` (2 cases): they count for nothing in the score; give them points with --points GROUP=N, or GROUP=0 to say so"
@@ -239,7 +263,7 @@ mod tests {
             .iter()
             .map(|r| r.parse().unwrap())
             .collect();
-        let all = priced(Some(&manifest()), &rules, &groups()).unwrap();
+        let all = priced(of_manifest(Some(&manifest())), &rules, &groups()).unwrap();
         assert_eq!(unpriced(&groups(), &all), None);
     }
 

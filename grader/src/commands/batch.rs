@@ -1,6 +1,7 @@
 //! `grader batch PROBLEM DIR`: grades a class folder into a gradebook, resuming from the
 //! journal in the output folder.
 
+use super::graded::{Asked, Graded};
 use crate::batch::build;
 use crate::batch::class::{self, Batch};
 use crate::batch::discover::{self, EntryRule, Layout, Student};
@@ -14,19 +15,25 @@ use crate::status::{Fault, Status};
 use crate::submission::{Options, languages::Languages};
 
 pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
-    let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let cases: Vec<_> = super::gradable_cases(problem, args.cases.as_deref())?
-        .into_iter()
-        .map(|sound| sound.case)
+    let graded = Graded::read(&Asked {
+        problem: &args.problem,
+        cases: args.cases.as_deref(),
+        limits: &args.limits,
+        points: &args.points,
+        config: args.config.as_deref(),
+        cache_dir: args.cache_dir.as_deref(),
+        jobs: args.jobs,
+    })?;
+    let cases: Vec<_> = graded
+        .cases
+        .iter()
+        .map(|sound| sound.case.clone())
         .collect();
-    let folder = super::case_folder(problem, args.cases.as_deref());
-    let (points, unpriced) =
-        crate::cases::points::of_folder(&folder, problem, &args.points, &cases)?;
+    let (points, unpriced) = graded.points.clone();
     if let Some(warning) = unpriced {
         crate::report::note(&format!("grader: warning: {warning}"));
     }
-    let about = crate::cases::about::of_folder(&folder, problem)?;
     let rule = EntryRule {
         pattern: args
             .entry
@@ -59,8 +66,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     if let Some(shard) = args.shard {
         students.retain(|s| shard.holds(&s.name));
     }
-    check_outputs(args, &cases, &students)?;
-    let limits = super::limits(&args.limits)?;
+    check_outputs(args, &cases, &graded.folder, &students)?;
+    let limits = graded.limits;
     let options = Options::new(&languages, None, args.cache_dir.clone(), limits.sandbox);
     // A fault of the setup (an unwritable cache) is the call's, found before anyone is
     // graded: never every student's mark. A missing toolchain is only its students'.
@@ -78,7 +85,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         ));
     }
     let batch = Batch {
-        problem,
+        problem: graded.id.clone(),
+        checker: graded.checker(),
         limits,
         jobs: super::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
@@ -87,7 +95,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         choices,
         class: &args.dir,
         points,
-        about,
+        about: graded.about.clone(),
         missing,
     };
     let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;
@@ -120,13 +128,15 @@ const JOURNAL: &str = "journal.jsonl";
 /// The rule of outputs (`outputs`) for `--out`, its gradebook and its journal, and for the
 /// `--feedback` pages, before any student is built: nothing of the class, the cases or a
 /// language table is written over.
-fn check_outputs(args: &BatchArgs, cases: &[Case], students: &[Student]) -> Result<(), Fault> {
+fn check_outputs(
+    args: &BatchArgs,
+    cases: &[Case],
+    folder: &std::path::Path,
+    students: &[Student],
+) -> Result<(), Fault> {
     let mut inputs = super::inputs(None, cases);
     inputs.add(&args.dir, "class folder");
-    inputs.add(
-        &super::case_folder(args.problem, args.cases.as_deref()),
-        "case folder",
-    );
+    inputs.add(folder, "case folder");
     if let Some(path) = &args.config {
         inputs.add(path, "language table");
     }

@@ -97,21 +97,24 @@ pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
         Sandbox::None => Some(Tier::None),
     });
     let (sandbox, passed) =
-        Machine::get().resolve(asked, |tier| sandbox::tried(tier, args.memory_limit))?;
+        Machine::get().resolve(asked, |tier| sandbox::tried(tier, args.memory()))?;
     // Why the run is less confined than it could be, once, before any work.
     for why in passed {
         crate::report::note(&format!("grader: note: sandbox {sandbox}, since {why}"));
     }
     Ok(Limits {
-        cpu: args.time_limit,
-        wall: args
-            .wall_limit
-            .unwrap_or(args.time_limit * 3 + std::time::Duration::from_secs(1)),
-        memory: args.memory_limit,
-        output: args.output_limit,
+        cpu: args.time(),
+        wall: args.wall_limit.unwrap_or_else(|| wall_for(args.time())),
+        memory: args.memory(),
+        output: args.output(),
         processes: args.max_processes,
         sandbox,
     })
+}
+
+/// The wall limit of a CPU limit when `--wall-limit` is not given: CPU x 3 + 1 s.
+pub(super) fn wall_for(cpu: std::time::Duration) -> std::time::Duration {
+    cpu * 3 + std::time::Duration::from_secs(1)
 }
 
 /// Builds the submission the flags name: a program, or the compiler's refusal; with the

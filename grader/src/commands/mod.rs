@@ -1,6 +1,7 @@
 //! One file per subcommand: each turns parsed arguments into domain calls and a
 //! [`Status`](crate::status::Status). `dispatch.rs` picks the subcommand; `flags.rs` reads
-//! the flags several of them share.
+//! the flags several of them share; `graded.rs` reads the problem or package `test` and
+//! `batch` grade against.
 
 mod batch;
 mod cases;
@@ -10,6 +11,7 @@ mod doctor;
 mod flags;
 pub(crate) mod fuzz;
 mod generate;
+mod graded;
 mod merge;
 mod mutant;
 mod package;

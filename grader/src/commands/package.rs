@@ -79,10 +79,10 @@ fn setup<'l>(
     let config = config::load(package)?;
     // The CPU and wall limits are set by the verification; these give the rest.
     let limits = super::limits(&LimitArgs {
-        time_limit: verify::CEILING,
+        time_limit: Some(verify::CEILING),
         wall_limit: None,
-        memory_limit: config.limits.memory << 20,
-        output_limit: config.limits.output << 20,
+        memory_limit: Some(config.limits.memory << 20),
+        output_limit: Some(config.limits.output << 20),
         max_processes: 64,
         sandbox,
     })?;

@@ -1,6 +1,7 @@
 //! `grader test PROBLEM SUBMISSION`: the main job. Builds the submission, runs it on every
 //! case under limits on N workers, judges, and reports.
 
+use super::graded::{Asked, Graded};
 use crate::cli::{TestArgs, TestReport};
 use crate::grade::{self, CaseWorker, Plan};
 use crate::outputs::{self, Kind, Parent};
@@ -13,28 +14,34 @@ use crate::status::{Fault, Status};
 use crate::submission::Built;
 
 pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
-    let problem = args.problem;
     // Everything the call names is checked before anything runs.
-    let cases = super::gradable_cases(problem, args.cases.as_deref())?;
+    let graded = Graded::read(&Asked {
+        problem: &args.problem,
+        cases: args.cases.as_deref(),
+        limits: &args.limits,
+        points: &args.points,
+        config: args.submission.config.as_deref(),
+        cache_dir: args.submission.cache_dir.as_deref(),
+        jobs: args.jobs,
+    })?;
+    let cases = &graded.cases;
     if let Some(path) = &args.report_file {
         let inputs = super::inputs(Some(&args.submission), cases.iter().map(|c| &c.case));
         outputs::file(path, Kind::Report, Parent::MustExist, &inputs)?;
     }
-    let folder = super::case_folder(problem, args.cases.as_deref());
     let found: Vec<_> = cases.iter().map(|c| c.case.clone()).collect();
-    let (points, unpriced) =
-        crate::cases::points::of_folder(&folder, problem, &args.points, &found)?;
+    let (points, unpriced) = graded.points.clone();
     if let Some(warning) = unpriced {
         crate::report::note(&format!("grader: warning: {warning}"));
     }
     let scoring = Scoring::of(points, &found, args.gradescope_visibility);
-    let limits = super::limits(&args.limits)?;
+    let limits = graded.limits;
     let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
     let mut progress =
         TestProgress::new(args.report == TestReport::Human && args.report_file.is_none());
     let (built, shown) = super::build(&args.submission, limits.sandbox, |foreseen, shown| {
         let header = human::header(&Heading {
-            problem: problem.id(),
+            problem: graded.id.id(),
             submission: shown,
             language: &foreseen.language,
             built: None,
@@ -48,11 +55,14 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             (Vec::new(), language, Build::CompileError(message))
         }
         Built::Ready(program) => {
-            let plan = Plan { problem, limits };
+            let plan = Plan {
+                checker: graded.checker(),
+                limits,
+            };
             let build = Build::of(program.compiled, program.cached);
             progress.built(build.describe());
             progress.running(&names);
-            let mut workers = CaseWorker::for_test(super::jobs(args.jobs), &program, &cases, &plan);
+            let mut workers = CaseWorker::for_test(super::jobs(args.jobs), &program, cases, &plan);
             let results = grade::grade(
                 &mut workers,
                 &program,
@@ -64,8 +74,8 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
         }
     };
     progress.finish();
-    let graded = SubmissionResult {
-        problem,
+    let result = SubmissionResult {
+        problem: graded.id.clone(),
         submission: shown,
         language,
         build,
@@ -87,18 +97,18 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     };
     match &args.report_file {
         Some(path) => {
-            exporter.save(path, &graded)?;
+            exporter.save(path, &result)?;
             report::note(&format!(
                 "{} {}/{} passed; report written to {}",
-                graded.verdict(),
-                graded.passed(),
-                graded.total(),
+                result.verdict(),
+                result.passed(),
+                result.total(),
                 path.display()
             ));
         }
-        None => exporter.print(&graded),
+        None => exporter.print(&result),
     }
     Ok(Status::failed_if(
-        graded.verdict() != reference::Verdict::Accepted,
+        result.verdict() != reference::Verdict::Accepted,
     ))
 }

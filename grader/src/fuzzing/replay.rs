@@ -172,13 +172,23 @@ impl Words {
             // What was asked (`auto` perhaps); `tier` is what it gave.
             sandbox: _,
         } = args;
-        self.flag("--time-limit", duration(*time_limit));
+        // Defaults included: a later default must not change a replay.
+        self.flag(
+            "--time-limit",
+            duration(time_limit.unwrap_or(LimitArgs::TIME)),
+        );
         // By default the wall limit follows the CPU limit, which is carried.
         if let Some(wall) = wall_limit {
             self.flag("--wall-limit", duration(*wall));
         }
-        self.flag("--memory-limit", size(*memory_limit));
-        self.flag("--output-limit", size(*output_limit));
+        self.flag(
+            "--memory-limit",
+            size(memory_limit.unwrap_or(LimitArgs::MEMORY)),
+        );
+        self.flag(
+            "--output-limit",
+            size(output_limit.unwrap_or(LimitArgs::OUTPUT)),
+        );
         self.flag("--max-processes", max_processes.to_string());
         self.flag("--sandbox", tier.to_string());
     }
@@ -250,7 +260,8 @@ mod tests {
             args.problem,
             (s.submission.clone(), s.cmd.clone(), s.lang.clone()),
             (s.config.clone(), s.cache_dir.clone()),
-            (l.time_limit, l.wall_limit, l.memory_limit, l.output_limit),
+            // A default and the same value given decide the same runs.
+            (l.time(), l.wall_limit, l.memory(), l.output()),
             l.max_processes,
             args.shrink_steps,
         )

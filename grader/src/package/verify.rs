@@ -22,7 +22,7 @@ use reference::{Judgement, Verdict};
 
 use super::build::{NotBuilt, build, build_all, joined};
 use super::data_check::{self, Checked};
-use super::read::default_validator::{self, Flags};
+use super::judge::{CaseFiles, PackageJudge};
 use super::read::scoring::{self, Rules};
 use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
@@ -122,41 +122,25 @@ pub(crate) struct Setup<'a> {
     pub(crate) jobs: usize,
 }
 
-/// How outputs are judged: the default validator's flags, or the package's validator.
-enum Judge<'p> {
-    /// The default validator, with `validator_flags`.
-    Default(Vec<String>),
-    /// The package's validator (built from the source named), its limits and
-    /// `validator_flags`.
-    Custom(&'p Program, String, Limits, Vec<String>),
-}
-
 /// Verifies the package at `package`.
 pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Fault> {
     let config = config::load(package)?;
     let cases = data::load(package)?;
     let entries = submissions::load(package)?;
-    let validator_program;
     let validation = validation_limits(&config, setup);
     let mut inputs = data_check::check(package, &cases, setup, validation)?;
     let judge = if config.custom_validator {
         let (program, shown) = output_validator(package, &setup.options)?;
-        validator_program = program;
         inputs.faults.extend(data_check::answers(
             &cases,
-            (&validator_program, &shown, &config.validator_flags),
+            (&program, &shown, &config.validator_flags),
             validation,
             setup.jobs,
         )?);
         inputs.answers = true;
-        Judge::Custom(
-            &validator_program,
-            shown,
-            validation,
-            config.validator_flags.clone(),
-        )
+        PackageJudge::custom(&config, &cases, (program, shown), validation)
     } else {
-        Judge::Default(default_flags(package, &config.validator_flags)?)
+        PackageJudge::default(package, &config, &cases)?
     };
     let built = build_all(&entries, setup)?;
     if config.limits.time.is_none() {
@@ -181,18 +165,7 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         .collect();
     let fixed = config.limits.time;
     let first = work.run_all(&accepted, &built, fixed.unwrap_or(CEILING), 1.0)?;
-    let time_limit = fixed.unwrap_or_else(|| {
-        // Only the accepted submissions that were accepted: one that timed out at the
-        // ceiling would set a limit the others then run to many times over.
-        let slowest = first
-            .iter()
-            .filter(|(_, r)| matches!(r.got, Ok(Verdict::Accepted)))
-            .map(|(_, r)| r.time)
-            .max()
-            .unwrap_or_default();
-        let set = (slowest.as_secs_f64() * config.limits.time_multiplier).ceil();
-        Duration::from_secs_f64(set.max(1.0))
-    });
+    let time_limit = fixed.unwrap_or_else(|| set_limit(&first, &config));
     let rest = work.run_all(&others, &built, time_limit, config.limits.safety_margin)?;
     let mut rows: Vec<(usize, Row)> = first.into_iter().chain(rest).collect();
     rows.sort_by_key(|(index, _)| *index);
@@ -230,6 +203,48 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         inputs,
         rows,
     })
+}
+
+/// The time limit the accepted submissions' `rows` set: their slowest CPU time times the
+/// multiplier, rounded up to a whole second, at least 1 s.
+fn set_limit(rows: &[(usize, Row)], config: &config::Config) -> Duration {
+    // Only the accepted submissions that were accepted: one that timed out at the ceiling
+    // would set a limit the others then run to many times over.
+    let slowest = rows
+        .iter()
+        .filter(|(_, r)| matches!(r.got, Ok(Verdict::Accepted)))
+        .map(|(_, r)| r.time)
+        .max()
+        .unwrap_or_default();
+    let set = (slowest.as_secs_f64() * config.limits.time_multiplier).ceil();
+    Duration::from_secs_f64(set.max(1.0))
+}
+
+/// The time limit of a package that fixes none, for the commands that judge one
+/// submission on it (`test`, `batch`, `fuzz`): set from its accepted submissions, run on
+/// `cases` and judged by `judge`, as [`verify`] sets it.
+pub(crate) fn limit_from_accepted(
+    package: &Path,
+    cases: &[data::TestCase],
+    judge: &PackageJudge,
+    setup: &Setup<'_>,
+) -> Result<Duration, Fault> {
+    let config = config::load(package)?;
+    let entries: Vec<Entry> = submissions::load(package)?
+        .into_iter()
+        .filter(Entry::accepted)
+        .collect();
+    let built = build_all(&entries, setup)?;
+    some_accepted_runs(package, &entries, &built)?;
+    let work = Work {
+        cases,
+        scoring: None,
+        judge,
+        setup,
+    };
+    let all: Vec<usize> = (0..entries.len()).collect();
+    let rows = work.run_all(&all, &built, CEILING, 1.0)?;
+    Ok(set_limit(&rows, &config))
 }
 
 /// Refuses a package none of whose accepted submissions runs here: the time limit is set
@@ -281,21 +296,12 @@ pub(super) fn output_validator(
     Ok((program, source.display().to_string()))
 }
 
-/// The default validator's flags, checked before anything runs: a flag it lacks is the
-/// package's fault.
-fn default_flags(package: &Path, flags: &[String]) -> Result<Vec<String>, Fault> {
-    Flags::parse(flags).map_err(|why| {
-        Fault::Usage(format!(
-            "{}: validator_flags: {why}",
-            package.join("problem.yaml").display()
-        ))
-    })?;
-    Ok(flags.to_vec())
-}
-
 /// The scoring rules of every group of `cases`: each folder a case is in, and the folders
 /// above it, up to `data/` itself (`""`); read before anything runs.
-fn group_rules(package: &Path, cases: &[data::TestCase]) -> Result<BTreeMap<String, Rules>, Fault> {
+pub(crate) fn group_rules(
+    package: &Path,
+    cases: &[data::TestCase],
+) -> Result<BTreeMap<String, Rules>, Fault> {
     let mut rules = BTreeMap::new();
     rules.insert(String::new(), data::rules_for(package, "")?);
     for test in cases {
@@ -315,7 +321,7 @@ struct Work<'w> {
     cases: &'w [data::TestCase],
     /// A scoring problem's rules, by group (`""` for `data/`).
     scoring: Option<&'w BTreeMap<String, Rules>>,
-    judge: &'w Judge<'w>,
+    judge: &'w PackageJudge,
     setup: &'w Setup<'w>,
 }
 
@@ -349,12 +355,7 @@ impl Work<'_> {
                 .map(|_| {
                     scope.spawn(|| -> Result<(), Fault> {
                         let mut runner = Runner::start(&run, programs.iter().copied())?;
-                        let mut validator = match self.judge {
-                            Judge::Custom(program, shown, limits, _) => {
-                                Some(Validator::start(program, shown, *limits)?)
-                            }
-                            Judge::Default(_) => None,
-                        };
+                        let mut validator = self.judge.worker()?;
                         while let Some(&index) = chosen.get(next.fetch_add(1, Ordering::Relaxed)) {
                             let row = match &built[index] {
                                 Ok(program) => self.submission(
@@ -439,26 +440,14 @@ impl Work<'_> {
         output: &[u8],
         validator: Option<&mut Validator<'_>>,
     ) -> Result<Judgement, Fault> {
-        // A folder's `output_validator_flags` add to the problem's `validator_flags`.
-        let flags = |own: &[String]| [own, test.flags.as_slice()].concat();
-        match (self.judge, validator) {
-            (Judge::Custom(.., own), Some(validator)) => validator.judge(
-                &test.case.name,
-                (&test.case.input, &test.answer),
-                &flags(own),
-                output,
-            ),
-            (Judge::Default(own), _) => {
-                let answer = crate::files::read_capped(&test.answer)?;
-                let flags = Flags::parse(&flags(own)).map_err(|why| {
-                    Fault::Usage(format!("{}: output_validator_flags: {why}", test.case.name))
-                })?;
-                Ok(default_validator::judge(&answer, output, &flags))
-            }
-            (Judge::Custom(..), None) => Err(Fault::Internal(
-                "no worker for the output validator".to_owned(),
-            )),
-        }
+        let answer = crate::files::read_capped(&test.answer)?;
+        let files = CaseFiles {
+            name: &test.case.name,
+            input: &test.case.input,
+            answer: &test.answer,
+            answer_text: &answer,
+        };
+        self.judge.judge(files, output, validator)
     }
 }
 

@@ -88,7 +88,7 @@ fn boards(names: &[&str]) -> BTreeMap<String, Board> {
 /// `grader test` of `sol.c` on `names`, with `cases` run.
 fn submission(names: &[&str], build: Build, cases: Vec<CaseResult>) -> SubmissionResult {
     SubmissionResult {
-        problem: Problem::Flip,
+        problem: crate::results::problem::ProblemId::Builtin(Problem::Flip),
         submission: "sol.c".to_owned(),
         language: "c".to_owned(),
         build,
@@ -484,7 +484,7 @@ fn explained_case(
 fn explained(problem: Problem, wrong: (CaseResult, Board)) -> SubmissionResult {
     let names = ["sample/01", wrong.0.name.as_str()].map(str::to_owned);
     let mut result = submission(&["sample/01", &names[1]], Build::Compiled, Vec::new());
-    result.problem = problem;
+    result.problem = crate::results::problem::ProblemId::Builtin(problem);
     result.cases = vec![accepted(&names[0]), wrong.0];
     result.boards.insert(names[1].clone(), wrong.1);
     result

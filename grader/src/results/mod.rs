@@ -11,5 +11,6 @@ pub(crate) mod gradebook;
 pub(crate) mod layout;
 pub(crate) mod limits;
 pub(crate) mod mark;
+pub(crate) mod problem;
 pub(crate) mod solved;
 pub(crate) mod submission;

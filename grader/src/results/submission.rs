@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use reference::{Problem, Verdict};
+use reference::Verdict;
 
 use super::case::{Board, CaseResult};
 use super::limits::LimitsRecord;
 use super::mark;
+use super::problem::ProblemId;
 use crate::cases::discover::Case;
 use crate::cases::points::{self, Points};
 use crate::submission::diagnosis::{self, Suggestion};
@@ -59,7 +60,7 @@ impl Build {
 #[derive(Debug, Clone)]
 pub(crate) struct SubmissionResult {
     /// The problem.
-    pub(crate) problem: Problem,
+    pub(crate) problem: ProblemId,
     /// The submission as the user named it.
     pub(crate) submission: String,
     /// Its language (or `executable`, `command`).

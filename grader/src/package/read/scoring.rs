@@ -193,6 +193,25 @@ pub(crate) fn full(rules: &Rules) -> f64 {
     rules.range.1
 }
 
+/// What the group `group` (a folder holding `cases` cases) is worth in a gradebook: the
+/// most it can score (its `range`'s top, else its cases' `accept_score` as its
+/// aggregate takes them), and nothing for the samples `data/`'s `ignore_sample` leaves
+/// out.
+pub(crate) fn worth(group: &str, cases: usize, rules_of: &dyn Fn(&str) -> Rules) -> f64 {
+    if group == "sample" && rules_of("").ignore_sample {
+        return 0.0;
+    }
+    let rules = rules_of(group);
+    if rules.range.1.is_finite() {
+        return rules.range.1.max(0.0);
+    }
+    let most = match rules.aggregate {
+        Aggregate::Sum => rules.accept * cases as f64,
+        Aggregate::Min | Aggregate::Max | Aggregate::Avg => rules.accept,
+    };
+    most.max(0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +265,21 @@ mod tests {
         assert_eq!(grade(&none, &oddecho), (Verdict::WrongAnswer, 0.0));
         assert_eq!(oddecho("").range, (0.0, 100.0));
         assert_eq!(full(&oddecho("")).to_string(), "100");
+    }
+
+    #[test]
+    fn a_groups_worth_is_the_most_it_can_score() {
+        let plain = |_: &str| RawRules::default().rules().unwrap();
+        let worths = [
+            worth("secret/subtask1", 3, &oddecho),
+            // ignore_sample
+            worth("sample", 2, &oddecho),
+            // a point a case, summed
+            worth("secret", 4, &plain),
+            // samples count unless ignored
+            worth("sample", 2, &plain),
+        ];
+        assert_eq!(worths.map(|w| w.to_string()), ["50", "0", "4", "2"]);
     }
 
     #[test]

@@ -119,7 +119,12 @@ fn body(result: &SubmissionResult, with_table: bool, out: &mut dyn Write) -> io:
     });
     for block in blocks.iter().take(DETAILED_FAILURES) {
         let first = block.cases[0];
-        details(out, result.problem, first, result.boards.get(&first.name))?;
+        details(
+            out,
+            result.problem.builtin(),
+            first,
+            result.boards.get(&first.name),
+        )?;
         if let Some(mistake) = block.layout {
             same_mistake(out, mistake, block)?;
         }
@@ -151,11 +156,12 @@ fn body(result: &SubmissionResult, with_table: bool, out: &mut dyn Write) -> io:
     writeln!(out)
 }
 
-/// A failing case in full: its input, a diff of the answer, why it is wrong (the
-/// reference's explanation, its steps drawn), the end of stderr.
+/// A failing case in full: its input, a diff of the answer, why it is wrong (a built-in
+/// problem's: the reference's explanation, its steps drawn; a package's: its output
+/// validator's message), the end of stderr.
 fn details(
     out: &mut dyn Write,
-    problem: Problem,
+    problem: Option<Problem>,
     r: &CaseResult,
     board: Option<&Board>,
 ) -> io::Result<()> {
@@ -179,8 +185,20 @@ fn details(
         diff(out, expected, &got)?;
         // A layout mistake is said by `same_mistake`: a minimum solution has nothing to
         // do with it.
-        if let (Verdict::WrongAnswer, Some(explained)) = (r.verdict, &r.explanation) {
-            explanation::write(out, problem, input, &r.output, explained)?;
+        match (r.verdict, &r.explanation, problem) {
+            (Verdict::WrongAnswer, Some(explained), Some(problem)) => {
+                explanation::write(out, problem, input, &r.output, explained)?;
+            }
+            // A package's validator says why in its judge message: all there is.
+            (Verdict::WrongAnswer, _, None) if !r.message.is_empty() => {
+                writeln!(
+                    out,
+                    "  {} {}",
+                    paint(Style::new().bold(), "why:"),
+                    r.message
+                )?;
+            }
+            _ => {}
         }
     }
     let tail = reference::visible::escape_lines(&r.stderr);

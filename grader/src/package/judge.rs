@@ -1,0 +1,150 @@
+//! How a package judges an output: the format's default validator in the grader's
+//! process, with `validator_flags` and the case's folder's `output_validator_flags`, or
+//! the package's own output validator, in the box, under `validation_time`,
+//! `validation_memory` and `validation_output`. One judge for every command that runs a
+//! submission on a package's cases (`package verify`, `test`, `batch`, `fuzz`).
+//!
+//! A custom validator needs a worker of its own; each thread that judges asks for one with
+//! [`PackageJudge::worker`] and hands it back to [`PackageJudge::judge`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use reference::Judgement;
+
+use super::read::config::Config;
+use super::read::data::TestCase;
+use super::read::default_validator::{self, Flags};
+use super::read::validator::Validator;
+use crate::exec::Limits;
+use crate::status::Fault;
+use crate::submission::Program;
+
+/// The package's judge, and the flags of each of its cases.
+#[derive(Debug)]
+pub(crate) struct PackageJudge {
+    how: How,
+    /// Each case's flags (`validator_flags`, then its folder's `output_validator_flags`),
+    /// by case name.
+    flags: BTreeMap<String, Vec<String>>,
+}
+
+/// Which validator judges.
+#[derive(Debug)]
+enum How {
+    /// The default validator: its flags parsed before anything runs.
+    Default(BTreeMap<String, Flags>),
+    /// The package's validator: the program, its source as messages name it, its limits.
+    Custom(Box<Program>, String, Limits),
+}
+
+/// Where a case's files are, and its answer's bytes (the default validator reads them).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CaseFiles<'a> {
+    /// The case's name below `data/` (`secret/group1/03`).
+    pub(crate) name: &'a str,
+    /// Its input file.
+    pub(crate) input: &'a Path,
+    /// Its answer file.
+    pub(crate) answer: &'a Path,
+    /// The answer's bytes.
+    pub(crate) answer_text: &'a [u8],
+}
+
+impl PackageJudge {
+    /// The default validator for `cases`: every case's flags are checked now, so that a
+    /// flag it lacks is the package's fault before anything runs.
+    pub(crate) fn default(
+        package: &Path,
+        config: &Config,
+        cases: &[TestCase],
+    ) -> Result<PackageJudge, Fault> {
+        Flags::parse(&config.validator_flags).map_err(|why| {
+            Fault::Usage(format!(
+                "{}: validator_flags: {why}",
+                package.join("problem.yaml").display()
+            ))
+        })?;
+        let flags = flags_of(config, cases);
+        let parsed = flags
+            .iter()
+            .map(|(name, flags)| {
+                Flags::parse(flags)
+                    .map(|parsed| (name.clone(), parsed))
+                    .map_err(|why| Fault::Usage(format!("{name}: output_validator_flags: {why}")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(PackageJudge {
+            how: How::Default(parsed),
+            flags,
+        })
+    }
+
+    /// The package's own validator, `program` (built from `shown`), run under `limits`.
+    pub(crate) fn custom(
+        config: &Config,
+        cases: &[TestCase],
+        (program, shown): (Program, String),
+        limits: Limits,
+    ) -> PackageJudge {
+        PackageJudge {
+            how: How::Custom(Box::new(program), shown, limits),
+            flags: flags_of(config, cases),
+        }
+    }
+
+    /// A worker for the custom validator (none for the default one, which runs no
+    /// program).
+    pub(crate) fn worker(&self) -> Result<Option<Validator<'_>>, Fault> {
+        match &self.how {
+            How::Default(_) => Ok(None),
+            How::Custom(program, shown, limits) => {
+                Validator::start(program, shown, *limits).map(Some)
+            }
+        }
+    }
+
+    /// Judges `output` of the case `case`. `Err` when the validator fails (a crash, a
+    /// limit, another exit status): the package's fault, never the submission's mark.
+    pub(crate) fn judge(
+        &self,
+        case: CaseFiles<'_>,
+        output: &[u8],
+        worker: Option<&mut Validator<'_>>,
+    ) -> Result<Judgement, Fault> {
+        match (&self.how, worker) {
+            (How::Default(flags), _) => {
+                let flags = flags.get(case.name).ok_or_else(|| unknown(case.name))?;
+                Ok(default_validator::judge(case.answer_text, output, flags))
+            }
+            (How::Custom(..), Some(worker)) => {
+                let flags = self
+                    .flags
+                    .get(case.name)
+                    .ok_or_else(|| unknown(case.name))?;
+                worker.judge(case.name, (case.input, case.answer), flags, output)
+            }
+            (How::Custom(..), None) => Err(Fault::Internal(
+                "no worker for the output validator".to_owned(),
+            )),
+        }
+    }
+}
+
+/// Each case's flags: a folder's `output_validator_flags` add to the problem's
+/// `validator_flags`.
+fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<String, Vec<String>> {
+    cases
+        .iter()
+        .map(|test| {
+            (
+                test.case.name.clone(),
+                [config.validator_flags.as_slice(), test.flags.as_slice()].concat(),
+            )
+        })
+        .collect()
+}
+
+fn unknown(case: &str) -> Fault {
+    Fault::Internal(format!("{case}: not a case of the package"))
+}

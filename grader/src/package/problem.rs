@@ -1,0 +1,122 @@
+//! A package where a command takes a problem's name (`test`, `batch`): its cases, read
+//! and checked by its own validators before anything compiles or runs (a case they refuse
+//! is the call's fault, exit 2, as a broken case folder is); its judge; the time limit
+//! (`problem.yaml`'s, else set from its accepted submissions as `package verify` sets
+//! it); and, for a scoring problem, what each group of cases is worth.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use super::data_check;
+use super::judge::PackageJudge;
+use super::read::config::{self, Config};
+use super::read::data::{self, TestCase};
+use super::read::scoring;
+use super::verify::{self, Setup};
+use crate::cases::points::Points;
+use crate::grade::{CaseText, SoundCase};
+use crate::status::Fault;
+
+/// A package, read and checked, ready to grade on.
+#[derive(Debug)]
+pub(crate) struct PackageProblem {
+    /// Its short name: its folder's.
+    pub(crate) id: String,
+    /// What `problem.yaml` says.
+    pub(crate) config: Config,
+    /// Its cases, in name order, with the flags their folders give.
+    pub(crate) tests: Vec<TestCase>,
+    /// The same cases, their files read.
+    pub(crate) cases: Vec<SoundCase>,
+    /// How an output is judged.
+    pub(crate) judge: PackageJudge,
+}
+
+/// Reads the package at `package` and checks its data by its validators, built and run as
+/// `setup` says. The validators' refusals are the call's fault: the first one named, with
+/// how many there are.
+pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, Fault> {
+    crate::folders::existing(package, "read a package in")?;
+    let config = config::load(package)?;
+    let tests = data::load(package)?;
+    let validation = verify::validation_limits(&config, setup);
+    let mut checked = data_check::check(package, &tests, setup, validation)?;
+    let judge = if config.custom_validator {
+        let (program, shown) = verify::output_validator(package, &setup.options)?;
+        checked.faults.extend(data_check::answers(
+            &tests,
+            (&program, &shown, &config.validator_flags),
+            validation,
+            setup.jobs,
+        )?);
+        PackageJudge::custom(&config, &tests, (program, shown), validation)
+    } else {
+        PackageJudge::default(package, &config, &tests)?
+    };
+    if let Some(first) = checked.faults.first() {
+        let more = match checked.faults.len() {
+            1 => String::new(),
+            n => format!(" (and {} more; `grader cases check` lists them)", n - 1),
+        };
+        return Err(Fault::Usage(format!(
+            "{}: {first}{more}: the package's data is at fault",
+            package.display()
+        )));
+    }
+    let cases = tests
+        .iter()
+        .map(|test| {
+            let mut case = test.case.clone();
+            case.answer = Some(test.answer.clone());
+            let text = CaseText::load(&case)?;
+            Ok(SoundCase { case, text })
+        })
+        .collect::<Result<_, Fault>>()?;
+    let id = package
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| config.name.clone());
+    Ok(PackageProblem {
+        id,
+        config,
+        tests,
+        cases,
+        judge,
+    })
+}
+
+impl PackageProblem {
+    /// The time limit `problem.yaml` fixes, or, when it fixes none, the one its accepted
+    /// submissions set (they run first, as `package verify` runs them).
+    pub(crate) fn time_limit(&self, package: &Path, setup: &Setup<'_>) -> Result<Duration, Fault> {
+        match self.config.limits.time {
+            Some(fixed) => Ok(fixed),
+            None => verify::limit_from_accepted(package, &self.tests, &self.judge, setup),
+        }
+    }
+
+    /// What each group of cases is worth: for a scoring problem, the most each can score
+    /// by its `testdata.yaml` (`scoring::worth`); a pass-fail problem's groups are worth
+    /// nothing in particular (`None`: a point a case, as a case folder without points).
+    pub(crate) fn points(&self, package: &Path) -> Result<Option<Points>, Fault> {
+        if !self.config.scoring {
+            return Ok(None);
+        }
+        let rules = verify::group_rules(package, &self.tests)?;
+        let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
+        for case in &self.cases {
+            *groups.entry(case.case.group()).or_default() += 1;
+        }
+        // Every folder a case is in has its rules (`group_rules`); a case right in
+        // `data/` (the group `.`) is ruled by `data/`'s.
+        let rules_of = |group: &str| rules.get(group).unwrap_or(&rules[""]).clone();
+        Ok(Some(
+            groups
+                .into_iter()
+                .map(|(group, count)| (group.to_owned(), scoring::worth(group, count, &rules_of)))
+                .collect(),
+        ))
+    }
+}
