@@ -263,11 +263,10 @@ fn ours_by_its_head(kind: Kind, bytes: &[u8]) -> bool {
             return false;
         };
         let mut values = serde_json::Deserializer::from_str(rest).into_iter::<String>();
-        values
-            .next()
-            .and_then(Result::ok)
-            .is_some_and(|problem| problem.parse::<Problem>().is_ok())
-            && text.contains("\n  \"students\": [")
+        values.next().and_then(Result::ok).is_some_and(|problem| {
+            problem.parse::<Problem>().is_ok()
+                || (names_a_package(&problem) && text.contains("\n  \"limits\": "))
+        }) && text.contains("\n  \"students\": [")
     };
     match kind {
         Kind::Gradebook => json_head() || ours(kind, text.as_bytes()),
@@ -283,9 +282,19 @@ fn json_with(text: &str, keys: &[&str]) -> bool {
     let problem_ok = object
         .get("problem")
         .map_or(!keys.contains(&"problem"), |p| {
-            p.as_str().is_some_and(|p| p.parse::<Problem>().is_ok())
+            p.as_str().is_some_and(|p| {
+                p.parse::<Problem>().is_ok()
+                    // A package's, in the whole shape of the grader's reports.
+                    || (names_a_package(p) && object.contains_key("limits"))
+            })
         });
     problem_ok && keys.iter().all(|k| object.contains_key(*k))
+}
+
+/// Whether `problem` could be a package's name as reports give it: its folder's name, one
+/// path component.
+fn names_a_package(problem: &str) -> bool {
+    !problem.is_empty() && !problem.contains(['/', '\\', '\0']) && problem != "." && problem != ".."
 }
 
 /// JUnit XML as `report::junit` writes it: the report is named for the grader.
@@ -347,6 +356,19 @@ mod tests {
         assert!(ours(
             Kind::Gradebook,
             b"{\"problem\": \"flip\", \"students\": []}"
+        ));
+        // A package's gradebook and report, in their whole shape; not without it.
+        assert!(ours(
+            Kind::Gradebook,
+            b"{\"problem\": \"oddecho\", \"limits\": {}, \"students\": []}"
+        ));
+        assert!(ours(
+            Kind::Report,
+            b"{\"problem\": \"oddecho\", \"limits\": {}, \"verdict\": \"AC\"}"
+        ));
+        assert!(!ours(
+            Kind::Gradebook,
+            b"{\"problem\": \"../x\", \"limits\": {}, \"students\": []}"
         ));
         // A report is not a gradebook, and a gradebook is not a report.
         assert!(!ours(Kind::Gradebook, report[0].as_bytes()));

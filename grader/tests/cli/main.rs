@@ -24,6 +24,7 @@ mod layout_mistakes;
 mod messages;
 mod outputs;
 mod package;
+mod package_grading;
 mod package_verify;
 mod poj;
 mod precompiled;

@@ -10,12 +10,12 @@ use predicates::prelude::*;
 
 use super::{grader, one_error_line, repo, write};
 
-fn fixture(name: &str) -> PathBuf {
+pub(super) fn fixture(name: &str) -> PathBuf {
     repo().join("grader/tests/fixtures/packages").join(name)
 }
 
 /// A copy of the fixture package `name` in `dir`, to change.
-fn copy(name: &str, dir: &Path) -> PathBuf {
+pub(super) fn copy(name: &str, dir: &Path) -> PathBuf {
     let to = dir.join(name);
     copy_tree(&fixture(name), &to);
     to

@@ -1,0 +1,281 @@
+//! `grader test PKG SUB` and `grader batch PKG DIR`: a problem package where a problem's
+//! name goes, on the test packages of `fixtures/packages/` (`sum`: the default validator
+//! with a float tolerance; `parity`: its own output validator; `halves`: a scoring
+//! problem whose groups are worth 40 and 60).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use predicates::prelude::*;
+
+use super::package_verify::{copy, fixture};
+use super::{grader, one_error_line, write};
+
+/// Wide: the machine is busy, and a package's accepted submissions run first.
+const TIMEOUT: Duration = Duration::from_mins(3);
+
+/// `grader test PKG SUBMISSION ARGS...`: its exit status, stdout and stderr.
+fn test(package: &Path, submission: &str, args: &[&str]) -> (i32, String, String) {
+    let output = grader()
+        .arg("test")
+        .arg(package)
+        .arg(package.join("submissions").join(submission))
+        .args(args)
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn test_on_a_package_judges_by_its_default_validator_in_every_report_format() {
+    let sum = fixture("sum");
+    let (code, out, err) = test(&sum, "accepted/sum.py", &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("sum "), "{out}");
+    assert!(out.contains("AC 3/3 passed"), "{out}");
+    // No time limit in problem.yaml: the accepted submissions set it, and it is said.
+    assert!(
+        err.contains("time limit 1 s, set from the package's accepted submissions"),
+        "{err}"
+    );
+    // The float tolerance of problem.yaml holds; the validator's message is the why.
+    let (code, out, _) = test(&sum, "wrong_answer/whole_numbers.py", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("WA   secret/1") && out.contains("  why: line 1: expected `0.75`, got `0`"),
+        "{out}"
+    );
+    let (code, out, _) = test(&sum, "wrong_answer/whole_numbers.py", &["--report", "json"]);
+    assert_eq!(code, 1);
+    let report = json(&out);
+    assert_eq!(report["problem"], "sum");
+    assert_eq!(report["verdict"], "WA");
+    assert_eq!(report["passed"], 2);
+    assert_eq!(
+        report["cases"][1]["message"],
+        "line 1: expected `0.75`, got `0`"
+    );
+    // The package's limits: problem.yaml's memory (256 MiB) and the format's output (8).
+    assert_eq!(report["limits"]["memory_kib"], 256 * 1024);
+    assert_eq!(report["limits"]["output_kib"], 8 * 1024);
+    assert!(report["cases"][1].get("explanation").is_none(), "{out}");
+    let (_, out, _) = test(
+        &sum,
+        "wrong_answer/whole_numbers.py",
+        &["--report", "junit"],
+    );
+    assert!(out.contains("<testsuite name=\"sum "), "{out}");
+    assert!(
+        out.contains("WA: line 1: expected `0.75`, got `0`"),
+        "{out}"
+    );
+    let (_, out, _) = test(&sum, "accepted/sum.c", &["--report", "gradescope"]);
+    let report = json(&out);
+    assert_eq!(report["score"], 3.0, "{out}");
+    assert_eq!(report["tests"][0]["visibility"], "visible");
+}
+
+#[test]
+fn test_on_a_package_runs_its_own_validator_and_its_message_is_why() {
+    let parity = fixture("parity");
+    // Another right answer than the package's: the validator accepts it.
+    let (code, out, _) = test(&parity, "accepted/plus_two.c", &[]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out, _) = test(&parity, "wrong_answer/always_one.py", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("  why: 1 does not have the parity of 4"),
+        "{out}"
+    );
+    let (_, out, _) = test(&parity, "wrong_answer/always_one.py", &["--report", "json"]);
+    let report = json(&out);
+    let messages: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "1 does not have the parity of 4",
+            "",
+            "",
+            "1 does not have the parity of 0"
+        ]
+    );
+}
+
+#[test]
+fn a_validator_that_fails_or_data_it_refuses_is_exit_2_never_a_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let parity = copy("parity", dir.path());
+    let checker = "output_validators/parity_checker/check.py";
+    write(&parity, checker, "import sys\nsys.exit(1)\n");
+    let (code, out, err) = test(&parity, "accepted/remainder.py", &[]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        one_error_line("parity_checker: the output validator ended with exit status 1").eval(&err),
+        "{err}"
+    );
+    // A validator that hangs: over its validation_time, the package's fault too.
+    write(&parity, checker, "while True:\n    pass\n");
+    write(
+        &parity,
+        "problem.yaml",
+        "name: P\nvalidation: custom\nlimits:\n  validation_time: 1\n",
+    );
+    let (code, _, err) = test(&parity, "accepted/remainder.py", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("went over its limits"), "{err}");
+    // An input its input validator refuses: the data's fault, named.
+    let sum = copy("sum", dir.path());
+    write(&sum, "data/secret/3.in", "1  2\n");
+    write(&sum, "data/secret/3.ans", "3\n");
+    let (code, _, err) = test(&sum, "accepted/sum.py", &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        one_error_line("data/secret/3.in: rejected by input_validators/validate.py").eval(&err),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_time_limit_is_the_flags_else_the_packages_and_interactive_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let sum = copy("sum", dir.path());
+    let (_, out, err) = test(
+        &sum,
+        "accepted/sum.py",
+        &["--time-limit", "2", "--report", "json"],
+    );
+    assert_eq!(json(&out)["limits"]["cpu_ms"], 2000.0);
+    assert!(!err.contains("set from"), "{err}");
+    write(
+        &sum,
+        "problem.yaml",
+        "problem_format_version: 2023-07-draft\nname: Sum\nlimits:\n  time_limit: 3\n",
+    );
+    let (_, out, err) = test(&sum, "accepted/sum.py", &["--report", "json"]);
+    assert_eq!(json(&out)["limits"]["cpu_ms"], 3000.0);
+    assert!(!err.contains("set from"), "{err}");
+    grader()
+        .args(["test", "--cases", "cases/flip"])
+        .arg(&sum)
+        .arg(sum.join("submissions/accepted/sum.py"))
+        .assert()
+        .code(2)
+        .stderr(one_error_line("a package's cases are its data/ folder"));
+    write(&sum, "problem.yaml", "type: interactive\n");
+    let (code, _, err) = test(&sum, "accepted/sum.py", &[]);
+    assert_eq!(code, 2);
+    assert!(
+        one_error_line("interactive and multi-pass problems are not supported").eval(&err),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_scoring_packages_groups_give_the_points() {
+    let halves = fixture("halves");
+    // Right on the small group (40 points), wrong on the large one (60).
+    let (code, out, _) = test(
+        &halves,
+        "partially_accepted/int32.c",
+        &["--report", "gradescope"],
+    );
+    assert_eq!(code, 1);
+    let report = json(&out);
+    assert_eq!(report["score"], 40.0, "{out}");
+    assert!(
+        report["output"]
+            .as_str()
+            .unwrap()
+            .ends_with("40 of 100 points"),
+        "{out}"
+    );
+    // The samples, which `ignore_sample` leaves out of the score, are worth nothing.
+    assert_eq!(report["tests"][0]["max_score"], 0.0, "{out}");
+}
+
+/// A class of three on `halves`: right, right on the small group only, wrong.
+fn class(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    let submissions = fixture("halves").join("submissions");
+    for (from, to) in [
+        ("accepted/half.py", "alice.py"),
+        ("partially_accepted/int32.c", "bob.c"),
+        ("wrong_answer/double.py", "carol.py"),
+    ] {
+        std::fs::create_dir_all(&class).unwrap();
+        std::fs::copy(submissions.join(from), class.join(to)).unwrap();
+    }
+    class
+}
+
+#[test]
+fn batch_on_a_package_grades_a_class_with_its_groups_points_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path());
+    let out = dir.path().join("book");
+    let batch = || {
+        grader()
+            .arg("batch")
+            .arg(fixture("halves"))
+            .arg(&class)
+            .arg("--out")
+            .arg(&out)
+            .arg("--feedback")
+            .arg(dir.path().join("pages"))
+            .args(["--report", "json"])
+            .timeout(TIMEOUT)
+            .assert()
+            .code(1)
+    };
+    let first = batch();
+    let book = json(&String::from_utf8_lossy(&first.get_output().stdout));
+    assert_eq!(book["problem"], "halves");
+    assert_eq!(book["points"]["secret/small"], 40.0);
+    assert_eq!(book["points"]["secret/large"], 60.0);
+    let points: Vec<(&str, f64)> = book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["student"].as_str().unwrap(),
+                s["points"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(points, [("alice", 100.0), ("bob", 40.0), ("carol", 0.0)]);
+    let csv = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    assert!(csv.contains("bob,bob.c,c,60.0,WA,3,5,yes,,40,"), "{csv}");
+    for page in ["alice", "bob", "carol"] {
+        let page = std::fs::read_to_string(dir.path().join(format!("pages/{page}.html")));
+        assert!(page.unwrap().contains("halves: feedback for"));
+    }
+    // Run again: every run comes from the journal, none is made again.
+    let journal = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    let again = batch();
+    assert_eq!(
+        again.get_output().stdout,
+        first.get_output().stdout,
+        "the same gradebook"
+    );
+    let after = std::fs::read_to_string(out.join("journal.jsonl")).unwrap();
+    assert_eq!(after, journal, "no run made again");
+    assert!(
+        predicate::str::contains("<testsuite name=\"bob\"")
+            .eval(&std::fs::read_to_string(out.join("gradebook.xml")).unwrap())
+    );
+}
