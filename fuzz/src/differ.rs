@@ -34,11 +34,63 @@ pub enum Inputs {
 }
 
 impl Inputs {
-    fn get(&self, problem: Problem, run: u64) -> Option<Drawn> {
+    /// Run `run`'s input, or how to draw it (on the worker that runs it: a package's
+    /// generator is a program); `None` past the end of a list.
+    fn task(&self, run: u64) -> Option<Task> {
         match self {
-            Inputs::Seeded { seed } => Some(draw(problem, *seed, run)),
-            Inputs::Listed(all) => usize::try_from(run).ok().and_then(|i| all.get(i)).cloned(),
+            Inputs::Seeded { seed } => Some(Task::Seeded { seed: *seed }),
+            Inputs::Listed(all) => usize::try_from(run)
+                .ok()
+                .and_then(|i| all.get(i))
+                .cloned()
+                .map(Task::Given),
         }
+    }
+}
+
+/// A run's input as the pool hands it to a worker.
+#[derive(Debug, Clone)]
+enum Task {
+    /// To be drawn from the seed by the worker.
+    Seeded { seed: u64 },
+    /// Given.
+    Given(Drawn),
+}
+
+/// One worker's part of a search: the input of a seeded run, and what the candidate does
+/// with an input, judged. [`search`] makes a built-in problem's ([`Judged`]); `grader`
+/// makes a problem package's, whose generator, reference and judge are programs.
+pub trait Trial {
+    /// Why a run could not be made (never that the candidate is wrong).
+    type Error;
+
+    /// The input of run `run` of `seed`; the same every time.
+    fn draw(&mut self, seed: u64, run: u64) -> Result<Drawn, Self::Error>;
+
+    /// Runs the candidate on `input` and judges it: `None` when it is right.
+    fn attempt(&mut self, input: &str) -> Result<Option<Failure>, Self::Error>;
+}
+
+/// A built-in problem's trial: inputs drawn by its generators, the candidate's output
+/// judged by its checker against its reference, in process.
+#[derive(Debug)]
+pub struct Judged<'c, C> {
+    /// The problem.
+    pub problem: Problem,
+    /// The candidate.
+    pub candidate: &'c mut C,
+}
+
+impl<C: Candidate> Trial for Judged<'_, C> {
+    type Error = C::Error;
+
+    fn draw(&mut self, seed: u64, run: u64) -> Result<Drawn, C::Error> {
+        Ok(draw(self.problem, seed, run))
+    }
+
+    fn attempt(&mut self, input: &str) -> Result<Option<Failure>, C::Error> {
+        let observed = self.candidate.run(input)?;
+        Ok(judge(self.problem, input, observed))
     }
 }
 
@@ -165,7 +217,25 @@ where
     C: Candidate + Send,
     C::Error: Send,
 {
-    let tasks = |run: u64| budget.counts(run).then(|| inputs.get(problem, run))?;
+    let mut trials: Vec<Judged<'_, C>> = candidates
+        .iter_mut()
+        .map(|candidate| Judged { problem, candidate })
+        .collect();
+    search_trials(inputs, &mut trials, budget, progress)
+}
+
+/// [`search`] with each worker's [`Trial`]: the same runs, the same finding.
+pub fn search_trials<T>(
+    inputs: &Inputs,
+    trials: &mut [T],
+    budget: &Budget,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Search, T::Error>
+where
+    T: Trial + Send,
+    T::Error: Send,
+{
+    let tasks = |run: u64| budget.counts(run).then(|| inputs.task(run))?;
     // Runs numbered past a failure are not started; runs before it still finish, so the
     // finding is the lowest failing run whatever the scheduling.
     let stop = |run: u64, found: &Option<Finding>| match found {
@@ -178,10 +248,7 @@ where
         deadline: budget.deadline,
         announce: false,
     };
-    let mut runs = candidates
-        .iter_mut()
-        .map(|candidate| Run { problem, candidate })
-        .collect::<Vec<_>>();
+    let mut runs = trials.iter_mut().map(|trial| Run { trial }).collect::<Vec<_>>();
     let mut found = Search::default();
     pool::run(&mut runs, &schedule, |event| {
         if let pool::Event::Finished { output, .. } = event {
@@ -196,27 +263,27 @@ where
     Ok(found)
 }
 
-/// One worker of [`search`]: its candidate runs a drawn input, judged on the worker.
-struct Run<'c, C> {
-    problem: Problem,
-    candidate: &'c mut C,
+/// One worker of [`search_trials`]: its trial draws (when seeded) and runs an input.
+struct Run<'t, T> {
+    trial: &'t mut T,
 }
 
-impl<C: Candidate> pool::Executor for Run<'_, C> {
-    type Task = Drawn;
+impl<T: Trial> pool::Executor for Run<'_, T> {
+    type Task = Task;
     type Output = Option<Finding>;
-    type Error = C::Error;
+    type Error = T::Error;
 
-    fn execute(&mut self, run: u64, drawn: Drawn) -> Result<Option<Finding>, C::Error> {
-        let observed = self.candidate.run(&drawn.input)?;
-        Ok(
-            judge(self.problem, &drawn.input, observed).map(|failure| Finding {
-                run,
-                kind: drawn.kind,
-                input: drawn.input,
-                failure,
-            }),
-        )
+    fn execute(&mut self, run: u64, task: Task) -> Result<Option<Finding>, T::Error> {
+        let drawn = match task {
+            Task::Seeded { seed } => self.trial.draw(seed, run)?,
+            Task::Given(drawn) => drawn,
+        };
+        Ok(self.trial.attempt(&drawn.input)?.map(|failure| Finding {
+            run,
+            kind: drawn.kind,
+            input: drawn.input,
+            failure,
+        }))
     }
 }
 

@@ -26,6 +26,8 @@ pub mod shrink;
 pub mod targets;
 
 pub use candidate::{Candidate, Mutant, Observed};
-pub use differ::{Budget, Failure, Finding, Inputs, Search, draw, judge, search};
+pub use differ::{
+    Budget, Failure, Finding, Inputs, Judged, Search, Trial, draw, judge, search, search_trials,
+};
 pub use regressions::Regression;
-pub use shrink::{ShrinkBudget, Shrunk, shrink};
+pub use shrink::{ShrinkBudget, Shrunk, shrink, shrink_by_seed};

@@ -7,7 +7,7 @@ use std::time::Instant;
 use reference::Problem;
 
 use crate::candidate::Candidate;
-use crate::differ::{Failure, judge};
+use crate::differ::{Failure, Finding, Trial, judge};
 
 /// When to stop shrinking.
 #[derive(Debug, Clone, Copy)]
@@ -78,6 +78,42 @@ pub fn shrink<C: Candidate>(
         }
         return Ok(best);
     }
+}
+
+/// Shrinks a finding where the problem knows no simpler neighbours of an input (a
+/// package's generator is a program): the runs after the finding's, drawn from the same
+/// `seed` by `trial`, are tried in order, and the shortest input (in bytes) that fails the
+/// same way (the same verdict) is kept. Only inputs shorter than the best so far are run.
+/// Each draw counts as a step.
+pub fn shrink_by_seed<T: Trial>(
+    trial: &mut T,
+    seed: u64,
+    finding: &Finding,
+    budget: &ShrinkBudget,
+) -> Result<Shrunk, T::Error> {
+    let mut best = Shrunk {
+        input: finding.input.clone(),
+        failure: finding.failure.clone(),
+        steps: 0,
+        simplified: 0,
+    };
+    let mut run = finding.run;
+    while best.steps < budget.steps && budget.deadline.is_none_or(|d| Instant::now() < d) {
+        best.steps += 1;
+        run += 1;
+        let drawn = trial.draw(seed, run)?;
+        if drawn.input.len() >= best.input.len() {
+            continue;
+        }
+        if let Some(f) = trial.attempt(&drawn.input)?
+            && f.verdict == finding.failure.verdict
+        {
+            best.input = drawn.input;
+            best.failure = f;
+            best.simplified += 1;
+        }
+    }
+    Ok(best)
 }
 
 #[cfg(test)]
@@ -165,5 +201,70 @@ mod tests {
                 .unwrap();
             assert_eq!(got, smallest, "{problem} {name}: shrunk to {:?}", s.input);
         }
+    }
+
+    /// A generator of `a`s, run `r` printing `(r * 7) % 11 + 1` of them, and a candidate
+    /// wrong (`WA`) on odd lengths, crashing (`RE`) on a length of 1.
+    struct Lengths {
+        drawn: Vec<u64>,
+        attempted: usize,
+    }
+
+    impl Trial for Lengths {
+        type Error = std::convert::Infallible;
+
+        fn draw(&mut self, _seed: u64, run: u64) -> Result<crate::differ::Drawn, Self::Error> {
+            self.drawn.push(run);
+            let input = "a".repeat(usize::try_from(run * 7 % 11 + 1).unwrap());
+            Ok(crate::differ::Drawn {
+                kind: "generator".to_owned(),
+                input,
+            })
+        }
+
+        fn attempt(&mut self, input: &str) -> Result<Option<Failure>, Self::Error> {
+            self.attempted += 1;
+            let verdict = match input.len() {
+                1 => reference::Verdict::RuntimeError,
+                n if n % 2 == 1 => reference::Verdict::WrongAnswer,
+                _ => return Ok(None),
+            };
+            Ok(Some(Failure {
+                verdict,
+                message: String::new(),
+                output: Vec::new(),
+            }))
+        }
+    }
+
+    #[test]
+    fn shrinking_by_seed_keeps_the_shortest_later_input_that_fails_the_same_way() {
+        let mut trial = Lengths {
+            drawn: Vec::new(),
+            attempted: 0,
+        };
+        // Run 2 prints 15 % 11 + 1 = 5 `a`s: a WA.
+        let finding = Finding {
+            run: 2,
+            kind: "generator".to_owned(),
+            input: "aaaaa".to_owned(),
+            failure: trial.attempt("aaaaa").unwrap().unwrap(),
+        };
+        let budget = ShrinkBudget {
+            steps: 8,
+            deadline: None,
+        };
+        let shrunk = shrink_by_seed(&mut trial, 9, &finding, &budget).unwrap();
+        // Runs 3..=10 are drawn: lengths 11, 7, 3, 10, 6, 2, 9, 5. Only those shorter
+        // than the best so far run: 3 (a WA, kept), then 2 (right).
+        assert_eq!(trial.drawn, (3..=10).collect::<Vec<_>>());
+        assert_eq!(shrunk.input, "aaa");
+        assert_eq!((shrunk.steps, shrunk.simplified), (8, 1));
+        assert_eq!(trial.attempted, 1 + 2);
+        // A shorter input that fails another way (run 11's single `a`, a crash) is never
+        // the shrunk finding.
+        let finding = Finding { run: 10, ..finding };
+        let shrunk = shrink_by_seed(&mut trial, 9, &finding, &budget).unwrap();
+        assert_eq!(shrunk.failure.verdict, reference::Verdict::WrongAnswer);
     }
 }
