@@ -248,7 +248,10 @@ where
         deadline: budget.deadline,
         announce: false,
     };
-    let mut runs = trials.iter_mut().map(|trial| Run { trial }).collect::<Vec<_>>();
+    let mut runs = trials
+        .iter_mut()
+        .map(|trial| Run { trial })
+        .collect::<Vec<_>>();
     let mut found = Search::default();
     pool::run(&mut runs, &schedule, |event| {
         if let pool::Event::Finished { output, .. } = event {

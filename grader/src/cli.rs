@@ -235,9 +235,10 @@ pub(crate) enum Sandbox {
 /// Arguments of `grader fuzz`.
 #[derive(Debug, Args)]
 pub(crate) struct FuzzArgs {
-    /// flip, fourinrow or swap.
-    #[arg(value_parser = parse_problem)]
-    pub(crate) problem: Problem,
+    /// flip, fourinrow or swap, or a problem package's folder (with a `problem.yaml` and a
+    /// generator).
+    #[arg(value_parser = parse_problem_or_package, value_name = "PROBLEM")]
+    pub(crate) problem: ProblemOrPackage,
     #[command(flatten)]
     pub(crate) submission: SubmissionArgs,
     /// The seed (any unsigned 64-bit number). Default: drawn from the clock, and printed.

@@ -9,7 +9,7 @@ use crate::cases::sound;
 use crate::exec::{Input, Limits};
 use crate::files;
 use crate::judge::judge;
-use crate::package::judge::{CaseFiles, PackageJudge};
+use crate::package::judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::read::validator::Validator;
 use crate::results::case::{Board, CaseResult, Explained, Figures};
 use crate::runner::Runner;
@@ -290,6 +290,7 @@ pub(crate) fn run_case(
             Checker::Package(judge) => answer_path(case).and_then(|path| {
                 let files = CaseFiles {
                     name: &case.name,
+                    origin: Origin::Data,
                     input: &case.input,
                     answer: path,
                     answer_text: answer,

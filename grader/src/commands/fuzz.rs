@@ -3,14 +3,16 @@
 //! workers until a failure or the budget; a failure is shrunk, recorded, optionally saved
 //! as a case, and reported with the command that replays it.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use fuzz::regressions::Regression;
 use fuzz::{Budget, Inputs, Search, differ::Drawn};
+use reference::Problem;
 
 use crate::candidate::ProgramCandidate;
-use crate::cli::{FuzzArgs, TestReport};
+use crate::cli::{FuzzArgs, ProblemOrPackage, TestReport};
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{regressions_file, save, shrink};
 use crate::outputs::{self, Kind, Parent};
@@ -20,15 +22,24 @@ use crate::report::progress::{Progress, StatusLine, Stream};
 use crate::report::{self, json, junit};
 use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::limits::LimitsRecord;
+use crate::results::problem::ProblemId;
 use crate::status::{Fault, Status};
 use crate::submission::Built;
 
 /// Runs without `--runs` or `--duration`.
-const DEFAULT_RUNS: u64 = 1000;
+pub(super) const DEFAULT_RUNS: u64 = 1000;
 
-/// Runs `grader fuzz`: the module doc says in which order.
+/// Runs `grader fuzz`: the module doc says in which order; a package's in
+/// `fuzz_package.rs`.
 pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
-    let problem = args.problem;
+    match &args.problem {
+        ProblemOrPackage::Builtin(problem) => builtin(args, *problem),
+        ProblemOrPackage::Package(path) => super::fuzz_package::run(args, path),
+    }
+}
+
+/// `grader fuzz` of a built-in problem.
+fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault> {
     // Everything the call names is checked before anything runs.
     if args.report == TestReport::Gradescope {
         return Err(gradescope_is_for_test());
@@ -38,12 +49,13 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
             "--exhaustive: the inputs of {problem} are too many to enumerate; use --runs or --duration"
         )));
     }
-    let regressions = Regressions::of(args)?;
+    let regressions = Regressions::of(args, problem)?;
     check_outputs(args, regressions.file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
     let mut facts = FuzzResult {
-        problem,
+        problem: ProblemId::Builtin(problem),
+        answers: BTreeMap::new(),
         submission: String::new(),
         language: String::new(),
         seed,
@@ -72,9 +84,10 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
     let start = Instant::now();
     let progress = Progress::new();
     let earlier = &regressions.earlier;
-    let (search, source, replayed) = find(args, earlier, seed, &mut candidates, &|runs| {
-        progress.tick(runs, start.elapsed());
-    })?;
+    let (search, source, replayed) =
+        find(args, problem, earlier, seed, &mut candidates, &|runs| {
+            progress.tick(runs, start.elapsed());
+        })?;
     facts.replayed = replayed;
     facts.runs = search.runs;
     facts.elapsed = start.elapsed();
@@ -92,7 +105,7 @@ pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
             saved: Vec::new(),
             recorded: None,
         };
-        facts.found = Some(keep_finding(args, seed, &regressions, found)?);
+        facts.found = Some(keep_finding(args, problem, seed, &regressions, found)?);
     }
     report_and_status(&facts, args, header_printed)
 }
@@ -107,8 +120,7 @@ struct Regressions {
 impl Regressions {
     /// Reads the regressions file `args` names: before anything runs, so that a bad line
     /// is the call's error.
-    fn of(args: &FuzzArgs) -> Result<Regressions, Fault> {
-        let problem = args.problem;
+    fn of(args: &FuzzArgs, problem: Problem) -> Result<Regressions, Fault> {
         let file = (!args.no_regressions).then(|| {
             args.regressions
                 .clone()
@@ -133,15 +145,16 @@ impl Regressions {
 /// Keeps `found` where the call asks: in the regressions file, and as a case in `--save`.
 fn keep_finding(
     args: &FuzzArgs,
+    problem: Problem,
     seed: u64,
     regressions: &Regressions,
     mut found: Found,
 ) -> Result<Found, Fault> {
     if let Some(path) = &regressions.file {
-        found.recorded = regressions_file::record(path, args.problem, seed, &found)?;
+        found.recorded = regressions_file::record(path, problem, seed, &found)?;
     }
     if let Some(dir) = &args.save {
-        found.saved = save::save(dir, args.problem, seed, &found)?;
+        found.saved = save::save(dir, problem, seed, &found)?;
     }
     Ok(found)
 }
@@ -150,7 +163,7 @@ fn keep_finding(
 /// on stdout starts with it at once, and the rest follows at the end (the same bytes as
 /// the report printed whole); a terminal on stderr says while it compiles. The build, and
 /// whether the header is out.
-fn build(
+pub(super) fn build(
     args: &FuzzArgs,
     facts: &mut FuzzResult,
     sandbox: crate::exec::sandbox::Tier,
@@ -177,12 +190,12 @@ fn build(
 /// its finding came from, and how many runs were replays.
 fn find(
     args: &FuzzArgs,
+    problem: Problem,
     earlier: &[Regression],
     seed: u64,
     candidates: &mut [ProgramCandidate<'_>],
     tick: &(dyn Fn(u64) + Sync),
 ) -> Result<(Search, Source, u64), Fault> {
-    let problem = args.problem;
     // Earlier failures first: a fix that does not hold shows at once.
     let replay: Vec<Drawn> = earlier
         .iter()
@@ -232,7 +245,7 @@ fn find(
 }
 
 /// A seed from the clock, for runs that name none (printed, so it can be replayed).
-fn clock_seed() -> u64 {
+pub(super) fn clock_seed() -> u64 {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
@@ -243,7 +256,7 @@ fn clock_seed() -> u64 {
 
 /// Writes the report (`header_printed`: the human report's header is on stdout already)
 /// and tells the exit status.
-fn report_and_status(
+pub(super) fn report_and_status(
     facts: &FuzzResult,
     args: &FuzzArgs,
     header_printed: bool,
@@ -272,7 +285,7 @@ fn report_and_status(
 }
 
 /// `--report gradescope` scores cases, which a fuzz run has none of.
-fn gradescope_is_for_test() -> Fault {
+pub(super) fn gradescope_is_for_test() -> Fault {
     Fault::Usage(
         "--report gradescope: a fuzz run has no cases to score; use it with `grader test`"
             .to_owned(),
@@ -281,7 +294,7 @@ fn gradescope_is_for_test() -> Fault {
 
 /// The rule of outputs (`outputs`) for the regressions file, `--report-file` and `--save`,
 /// before the seed is drawn and anything runs: a finding is never lost to a bad path.
-fn check_outputs(args: &FuzzArgs, regressions: Option<&Path>) -> Result<(), Fault> {
+pub(super) fn check_outputs(args: &FuzzArgs, regressions: Option<&Path>) -> Result<(), Fault> {
     let mut inputs = super::inputs(Some(&args.submission), []);
     if let Some(path) = regressions {
         outputs::file(path, Kind::Regressions, Parent::MayBeMade, &inputs)?;

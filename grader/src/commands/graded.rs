@@ -1,4 +1,5 @@
-//! What `test` and `batch` grade against, from their `PROBLEM|PKG`: a built-in problem's
+//! What `test` and `batch` (and `fuzz`, on a package) grade against, from their
+//! `PROBLEM|PKG`: a built-in problem's
 //! case folder (`--cases`, its manifest's points and what its groups are for), or a
 //! problem package (`package::problem`: its data, checked by its validators; its judge;
 //! `problem.yaml`'s limits, which the limit flags override; its groups' points). Either
@@ -86,6 +87,14 @@ impl Graded {
                 })
             }
             ProblemOrPackage::Package(path) => read_package(path, asked),
+        }
+    }
+
+    /// The package, when it is one.
+    pub(super) fn package(&self) -> Option<&PackageProblem> {
+        match &self.judged_by {
+            JudgedBy::Builtin(_) => None,
+            JudgedBy::Package(package) => Some(package),
         }
     }
 

@@ -10,6 +10,7 @@ mod dispatch;
 mod doctor;
 mod flags;
 pub(crate) mod fuzz;
+mod fuzz_package;
 mod generate;
 mod graded;
 mod merge;

@@ -8,7 +8,7 @@ use std::fmt;
 use std::path::{Component, Path};
 use std::time::Duration;
 
-use crate::cli::{FuzzArgs, LimitArgs, SubmissionArgs};
+use crate::cli::{FuzzArgs, LimitArgs, ProblemOrPackage, SubmissionArgs};
 use crate::exec::sandbox::Tier;
 use crate::results::finding::Source;
 
@@ -53,6 +53,19 @@ impl Replay {
     /// The command that makes the runs of `args` again on `again`'s inputs, in `tier` (the
     /// tier the runs had, which `auto` might not pick on another machine).
     pub(crate) fn new(args: &FuzzArgs, tier: Tier, again: Again<'_>) -> Replay {
+        Replay::with_limits(args, &args.limits, tier, again)
+    }
+
+    /// [`Replay::new`] with the limit flags `limits` instead of `args`' own: a package's
+    /// limits as they were resolved (its `problem.yaml`'s, the time limit its accepted
+    /// submissions set), so that the replay neither depends on them staying the same nor
+    /// runs the accepted submissions again.
+    pub(crate) fn with_limits(
+        args: &FuzzArgs,
+        limits: &LimitArgs,
+        tier: Tier,
+        again: Again<'_>,
+    ) -> Replay {
         let FuzzArgs {
             problem,
             submission,
@@ -63,7 +76,8 @@ impl Replay {
             exhaustive: _,
             regressions: _,
             no_regressions: _,
-            limits,
+            // Given apart.
+            limits: _,
             // Shrinking runs alone, and the finding is the lowest failing run at any
             // number of workers: `--jobs` changes neither.
             jobs: _,
@@ -73,7 +87,11 @@ impl Replay {
             report: _,
             report_file: _,
         } = args;
-        let mut words = Words(vec!["grader".into(), "fuzz".into(), problem.id().into()]);
+        let problem: OsString = match problem {
+            ProblemOrPackage::Builtin(problem) => problem.id().into(),
+            ProblemOrPackage::Package(path) => path.into(),
+        };
+        let mut words = Words(vec!["grader".into(), "fuzz".into(), problem]);
         words.submission(submission);
         words.limits(limits, tier);
         words.flag("--shrink-steps", shrink_steps.to_string());
@@ -257,7 +275,7 @@ mod tests {
         let s = &args.submission;
         let l = &args.limits;
         (
-            args.problem,
+            args.problem.clone(),
             (s.submission.clone(), s.cmd.clone(), s.lang.clone()),
             (s.config.clone(), s.cache_dir.clone()),
             // A default and the same value given decide the same runs.

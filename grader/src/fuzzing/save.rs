@@ -16,12 +16,24 @@ pub(crate) fn save(
     seed: u64,
     found: &Found,
 ) -> Result<Vec<PathBuf>, Fault> {
-    crate::folders::create(dir)?;
-    let stem = stem(problem, seed, found);
-    let input = &found.shrunk.input;
     let answer = problem
-        .solve(input.as_bytes())
+        .solve(found.shrunk.input.as_bytes())
         .map_err(|e| Fault::Internal(format!("the shrunk input does not parse: {e}")))?;
+    save_answered(dir, problem.id(), seed, found, &answer)
+}
+
+/// Writes the shrunk input and `answer` into `dir`, named after the problem `name` (a
+/// package's, whose reference answered it); the two files.
+pub(crate) fn save_answered(
+    dir: &Path,
+    name: &str,
+    seed: u64,
+    found: &Found,
+    answer: &str,
+) -> Result<Vec<PathBuf>, Fault> {
+    crate::folders::create(dir)?;
+    let stem = stem(name, seed, found);
+    let input = &found.shrunk.input;
     let paths = [
         dir.join(format!("{stem}.in")),
         dir.join(format!("{stem}.ans")),
@@ -32,7 +44,7 @@ pub(crate) fn save(
 }
 
 /// The saved case's name: where the finding came from, named by the run the report shows.
-fn stem(problem: Problem, seed: u64, found: &Found) -> String {
+fn stem(problem: &str, seed: u64, found: &Found) -> String {
     match found.source {
         Source::Seeded => format!("{problem}-seed{seed}-run{}", found.finding.number()),
         Source::Exhaustive => format!("{problem}-all-{}", found.finding.number()),

@@ -40,7 +40,7 @@ pub(crate) fn package(
 ) -> Result<(usize, Checked), Fault> {
     let config = super::read::config::load(package)?;
     let cases = super::read::data::load(package)?;
-    let limits = super::verify::validation_limits(&config, setup);
+    let limits = super::verify::validation_limits(&config, &setup.limits);
     let mut checked = check(package, &cases, setup, limits)?;
     if config.custom_validator {
         let (program, shown) = super::verify::output_validator(package, &setup.options)?;

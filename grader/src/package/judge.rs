@@ -25,15 +25,15 @@ use crate::submission::Program;
 pub(crate) struct PackageJudge {
     how: How,
     /// Each case's flags (`validator_flags`, then its folder's `output_validator_flags`),
-    /// by case name.
-    flags: BTreeMap<String, Vec<String>>,
+    /// by case name; `None`: a generated input's (`validator_flags` alone).
+    flags: BTreeMap<Option<String>, Vec<String>>,
 }
 
 /// Which validator judges.
 #[derive(Debug)]
 enum How {
     /// The default validator: its flags parsed before anything runs.
-    Default(BTreeMap<String, Flags>),
+    Default(BTreeMap<Option<String>, Flags>),
     /// The package's validator: the program, its source as messages name it, its limits.
     Custom(Box<Program>, String, Limits),
 }
@@ -41,14 +41,36 @@ enum How {
 /// Where a case's files are, and its answer's bytes (the default validator reads them).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CaseFiles<'a> {
-    /// The case's name below `data/` (`secret/group1/03`).
+    /// The case's name below `data/` (`secret/group1/03`), or a generated input's as
+    /// messages name it.
     pub(crate) name: &'a str,
+    /// Whether it is a case of `data/` or an input the package's generator made.
+    pub(crate) origin: Origin,
     /// Its input file.
     pub(crate) input: &'a Path,
     /// Its answer file.
     pub(crate) answer: &'a Path,
     /// The answer's bytes.
     pub(crate) answer_text: &'a [u8],
+}
+
+/// Where an input judged comes from, which decides its validator flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A case of `data/`: its folder's `output_validator_flags` add to `validator_flags`.
+    Data,
+    /// The package's generator (`grader fuzz`): `validator_flags` alone.
+    Generated,
+}
+
+impl CaseFiles<'_> {
+    /// The key of its flags.
+    fn key(&self) -> Option<String> {
+        match self.origin {
+            Origin::Data => Some(self.name.to_owned()),
+            Origin::Generated => None,
+        }
+    }
 }
 
 impl PackageJudge {
@@ -71,7 +93,10 @@ impl PackageJudge {
             .map(|(name, flags)| {
                 Flags::parse(flags)
                     .map(|parsed| (name.clone(), parsed))
-                    .map_err(|why| Fault::Usage(format!("{name}: output_validator_flags: {why}")))
+                    .map_err(|why| {
+                        let name = name.as_deref().unwrap_or("problem.yaml");
+                        Fault::Usage(format!("{name}: output_validator_flags: {why}"))
+                    })
             })
             .collect::<Result<_, _>>()?;
         Ok(PackageJudge {
@@ -114,13 +139,13 @@ impl PackageJudge {
     ) -> Result<Judgement, Fault> {
         match (&self.how, worker) {
             (How::Default(flags), _) => {
-                let flags = flags.get(case.name).ok_or_else(|| unknown(case.name))?;
+                let flags = flags.get(&case.key()).ok_or_else(|| unknown(case.name))?;
                 Ok(default_validator::judge(case.answer_text, output, flags))
             }
             (How::Custom(..), Some(worker)) => {
                 let flags = self
                     .flags
-                    .get(case.name)
+                    .get(&case.key())
                     .ok_or_else(|| unknown(case.name))?;
                 worker.judge(case.name, (case.input, case.answer), flags, output)
             }
@@ -133,15 +158,16 @@ impl PackageJudge {
 
 /// Each case's flags: a folder's `output_validator_flags` add to the problem's
 /// `validator_flags`.
-fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<String, Vec<String>> {
+fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<Option<String>, Vec<String>> {
     cases
         .iter()
         .map(|test| {
             (
-                test.case.name.clone(),
+                Some(test.case.name.clone()),
                 [config.validator_flags.as_slice(), test.flags.as_slice()].concat(),
             )
         })
+        .chain([(None, config.validator_flags.clone())])
         .collect()
 }
 

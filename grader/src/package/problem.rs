@@ -40,7 +40,7 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
     crate::folders::existing(package, "read a package in")?;
     let config = config::load(package)?;
     let tests = data::load(package)?;
-    let validation = verify::validation_limits(&config, setup);
+    let validation = verify::validation_limits(&config, &setup.limits);
     let mut checked = data_check::check(package, &tests, setup, validation)?;
     let judge = if config.custom_validator {
         let (program, shown) = verify::output_validator(package, &setup.options)?;

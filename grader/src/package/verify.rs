@@ -22,7 +22,7 @@ use reference::{Judgement, Verdict};
 
 use super::build::{NotBuilt, build, build_all, joined};
 use super::data_check::{self, Checked};
-use super::judge::{CaseFiles, PackageJudge};
+use super::judge::{CaseFiles, Origin, PackageJudge};
 use super::read::scoring::{self, Rules};
 use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
@@ -127,7 +127,7 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     let config = config::load(package)?;
     let cases = data::load(package)?;
     let entries = submissions::load(package)?;
-    let validation = validation_limits(&config, setup);
+    let validation = validation_limits(&config, &setup.limits);
     let mut inputs = data_check::check(package, &cases, setup, validation)?;
     let judge = if config.custom_validator {
         let (program, shown) = output_validator(package, &setup.options)?;
@@ -270,14 +270,15 @@ fn some_accepted_runs(
     )))
 }
 
-/// The limits of the package's own programs (its validators): its limits for them.
-pub(super) fn validation_limits(config: &config::Config, setup: &Setup<'_>) -> Limits {
+/// The limits of the package's own programs (its validators, its generator): its limits
+/// for them, and `base`'s others (processes, tier).
+pub(crate) fn validation_limits(config: &config::Config, base: &Limits) -> Limits {
     Limits {
         cpu: config.limits.validation_time,
         wall: config.limits.validation_time * 2 + Duration::from_secs(1),
         memory: config.limits.validation_memory << 20,
         output: config.limits.validation_output << 20,
-        ..setup.limits
+        ..*base
     }
 }
 
@@ -443,6 +444,7 @@ impl Work<'_> {
         let answer = crate::files::read_capped(&test.answer)?;
         let files = CaseFiles {
             name: &test.case.name,
+            origin: Origin::Data,
             input: &test.case.input,
             answer: &test.answer,
             answer_text: &answer,

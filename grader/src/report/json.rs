@@ -7,7 +7,6 @@ use reference::explain::model::colour_letter;
 use reference::{Verdict, Witness};
 use serde::Serialize;
 
-use super::human::fuzz::answer_of;
 use crate::results::case::{Explained, First};
 use crate::results::check::CheckResult;
 use crate::results::finding::FuzzResult;
@@ -187,17 +186,17 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
             input: &f.input,
             verdict: f.failure.verdict,
             message: &f.failure.message,
-            expected: answer_of(result.problem, &f.input),
+            expected: result.expected(&f.input),
             got: shown(&f.failure.output),
             shrunk: ShrunkJson {
                 input: &s.input,
                 verdict: s.failure.verdict,
                 message: &s.failure.message,
-                expected: answer_of(result.problem, &s.input),
+                expected: result.expected(&s.input),
                 got: shown(&s.failure.output),
                 steps: s.steps,
                 simplified: s.simplified,
-                explanation: found.explanation(result.problem),
+                explanation: result.explanation(found),
             },
             replay: &found.replay,
             saved: found

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use reference::Verdict;
 
-use super::human::fuzz::{Summary as _, answer_of};
+use super::human::fuzz::Summary as _;
 use crate::results::case::CaseResult;
 use crate::results::finding::FuzzResult;
 use crate::results::gradebook::Gradebook;
@@ -82,13 +82,13 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
         (Some(message), _) => compile_error(message, result.suggestion().as_ref()),
         (None, Some(found)) => {
             let mut status = status(found.shrunk.failure.verdict, result.summary());
-            let why = found
-                .explanation(result.problem)
+            let why = result
+                .explanation(found)
                 .map(|e| format!("\nwhy: {}", e.reason));
             status.set_description(format!(
                 "input:\n{}\nexpected:\n{}\ngot:\n{}\n{}{}\nreplay: {}",
                 found.shrunk.input,
-                answer_of(result.problem, &found.shrunk.input),
+                result.expected(&found.shrunk.input),
                 reference::visible::escape_lines(&found.shrunk.failure.output),
                 found.shrunk.failure.message,
                 why.unwrap_or_default(),

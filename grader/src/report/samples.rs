@@ -182,7 +182,8 @@ fn failure(verdict: Verdict, message: &str, output: &str) -> Failure {
 /// `grader fuzz` of `sol.py` from seed 7.
 fn fuzzed(found: Option<Found>, compile_error: Option<String>) -> FuzzResult {
     FuzzResult {
-        problem: Problem::Flip,
+        problem: crate::results::problem::ProblemId::Builtin(Problem::Flip),
+        answers: std::collections::BTreeMap::new(),
         submission: "sol.py".to_owned(),
         language: "python".to_owned(),
         seed: 7,

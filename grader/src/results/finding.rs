@@ -5,10 +5,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use fuzz::{Finding, Regression, Shrunk};
+use std::collections::BTreeMap;
+
 use reference::{Problem, Verdict};
 
 use super::case::Explained;
 use super::limits::LimitsRecord;
+use super::problem::ProblemId;
 use crate::submission::diagnosis::{self, Suggestion};
 
 /// Where a failing input came from.
@@ -70,7 +73,10 @@ impl Found {
 #[derive(Debug, Clone)]
 pub(crate) struct FuzzResult {
     /// The problem.
-    pub(crate) problem: Problem,
+    pub(crate) problem: ProblemId,
+    /// A package's reference answers to the inputs the report shows, by input (a built-in
+    /// problem's reference solves them when asked).
+    pub(crate) answers: BTreeMap<String, String>,
     /// The submission as the user named it.
     pub(crate) submission: String,
     /// Its language.
@@ -108,6 +114,20 @@ impl FuzzResult {
     /// The profile a `CE`'s message points to (`--lang poj`), if any.
     pub(crate) fn suggestion(&self) -> Option<Suggestion> {
         diagnosis::suggestion(&self.language, self.compile_error.as_ref()?)
+    }
+
+    /// The reference's answer to `input` (empty when it has none), for expected-and-got.
+    pub(crate) fn expected(&self, input: &str) -> String {
+        match &self.problem {
+            ProblemId::Builtin(problem) => problem.solve(input.as_bytes()).unwrap_or_default(),
+            ProblemId::Package(_) => self.answers.get(input).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Why the shrunk input's output of `found` is wrong, as a built-in problem's
+    /// reference proves it (a package's validator says only its message).
+    pub(crate) fn explanation(&self, found: &Found) -> Option<Explained> {
+        found.explanation(self.problem.builtin()?)
     }
 
     /// Runs per second.

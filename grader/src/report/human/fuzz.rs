@@ -4,7 +4,6 @@
 use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
-use reference::Problem;
 
 use super::{compile_error, explanation};
 use crate::judge::{mebibytes, seconds};
@@ -54,11 +53,6 @@ fn runs(n: u64) -> String {
     } else {
         format!("{n} runs")
     }
-}
-
-/// The reference's answer to `input` (empty when it has none), for expected-and-got.
-pub(crate) fn answer_of(problem: Problem, input: &str) -> String {
-    problem.solve(input.as_bytes()).unwrap_or_default()
 }
 
 /// The whole report.
@@ -136,16 +130,18 @@ pub(crate) fn after_header(result: &FuzzResult, out: &mut dyn Write) -> io::Resu
         s.failure.message
     )?;
     side_by_side(out, ("input", &s.input), ("original", &f.input))?;
-    let expected = answer_of(result.problem, &s.input);
+    let expected = result.expected(&s.input);
     let got = reference::visible::escape_lines(&s.failure.output);
     side_by_side(out, ("expected", &expected), ("got", &got))?;
     if s.failure.verdict == reference::Verdict::Presentation {
         // A layout mistake is said in words: a minimum solution has nothing to do with it.
         let mistake = crate::results::layout::Layout::of(&expected, &s.failure.output);
         writeln!(out, "\n  why: {}", mistake.says())?;
-    } else if let Some(explained) = found.explanation(result.problem) {
+    } else if let (Some(problem), Some(explained)) =
+        (result.problem.builtin(), result.explanation(found))
+    {
         writeln!(out)?;
-        explanation::write(out, result.problem, &s.input, &s.failure.output, &explained)?;
+        explanation::write(out, problem, &s.input, &s.failure.output, &explained)?;
     }
     writeln!(out, "\n  replay: {}", found.replay)?;
     if let Some(path) = &found.recorded {
