@@ -279,3 +279,141 @@ fn batch_on_a_package_grades_a_class_with_its_groups_points_and_resumes() {
             .eval(&std::fs::read_to_string(out.join("gradebook.xml")).unwrap())
     );
 }
+
+/// `grader fuzz ARGS...` (words after `fuzz`): its exit status and JSON report.
+fn fuzz(args: &[std::ffi::OsString]) -> (i32, serde_json::Value, String) {
+    let output = grader()
+        .arg("fuzz")
+        .args(args)
+        .args(["--report", "json", "--jobs", "2"])
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let report = if stdout.is_empty() {
+        serde_json::Value::Null
+    } else {
+        json(&stdout)
+    };
+    (output.status.code().unwrap(), report, stderr)
+}
+
+fn words(words: &[&str]) -> Vec<std::ffi::OsString> {
+    words.iter().map(Into::into).collect()
+}
+
+#[test]
+fn fuzz_on_a_package_draws_from_its_generator_judges_shrinks_saves_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let sum = fixture("sum");
+    let wrong = sum.join("submissions/wrong_answer/whole_numbers.py");
+    let saved = dir.path().join("saved");
+    let mut args = vec![sum.clone().into_os_string(), wrong.into_os_string()];
+    args.extend(words(&[
+        "--seed",
+        "5",
+        "--runs",
+        "200",
+        "--shrink-steps",
+        "30",
+    ]));
+    args.extend(["--save".into(), saved.clone().into_os_string()]);
+    let (code, report, err) = fuzz(&args);
+    assert_eq!(code, 1, "{report}{err}");
+    let finding = &report["finding"];
+    assert_eq!(report["problem"], "sum");
+    assert_eq!(finding["verdict"], "WA");
+    assert!(
+        finding["kind"]
+            .as_str()
+            .unwrap()
+            .starts_with("generators/fuzz.py ")
+    );
+    // The reference (the first accepted submission, sum.c) gave the expected answer.
+    let (input, expected) = (&finding["shrunk"]["input"], &finding["shrunk"]["expected"]);
+    let numbers: Vec<f64> = input
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(*expected, format!("{:.6}\n", numbers[0] + numbers[1]));
+    // Shrunk by seed: never longer than what was found.
+    assert!(input.as_str().unwrap().len() <= finding["input"].as_str().unwrap().len());
+    let run = finding["run"].as_u64().unwrap();
+    let stem = saved.join(format!("sum-seed5-run{run}"));
+    let read = |ext: &str| std::fs::read_to_string(stem.with_extension(ext)).unwrap();
+    assert_eq!(
+        (read("in").as_str(), read("ans").as_str()),
+        (input.as_str().unwrap(), expected.as_str().unwrap())
+    );
+    // The replay spells out the package's limits and finds the same run again.
+    let replay = finding["replay"].as_str().unwrap();
+    assert!(
+        replay.contains("--time-limit 1s --memory-limit 256MiB --output-limit 8MiB"),
+        "{replay}"
+    );
+    let again: Vec<std::ffi::OsString> =
+        replay.split_whitespace().skip(2).map(Into::into).collect();
+    let (code, replayed, _) = fuzz(&again);
+    assert_eq!(code, 1);
+    assert_eq!(replayed["finding"]["input"], finding["input"]);
+    assert_eq!(replayed["finding"]["run"], run);
+}
+
+#[test]
+fn fuzz_on_a_package_judges_by_its_own_validator_and_passes_a_right_submission() {
+    let parity = fixture("parity");
+    let right = parity.join("submissions/accepted/remainder.py");
+    let mut args = vec![parity.clone().into_os_string(), right.into_os_string()];
+    args.extend(words(&["--seed", "3", "--runs", "30"]));
+    let (code, report, err) = fuzz(&args);
+    assert_eq!(code, 0, "{report}{err}");
+    assert_eq!(report["finding"], serde_json::Value::Null);
+    assert_eq!(report["runs"], 30);
+    let wrong = parity.join("submissions/wrong_answer/always_one.py");
+    let mut args = vec![parity.into_os_string(), wrong.into_os_string()];
+    args.extend(words(&[
+        "--seed",
+        "3",
+        "--runs",
+        "30",
+        "--shrink-steps",
+        "5",
+    ]));
+    let (code, report, _) = fuzz(&args);
+    assert_eq!(code, 1);
+    let message = report["finding"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("1 does not have the parity of "),
+        "{message}"
+    );
+}
+
+#[test]
+fn fuzz_on_a_package_without_a_working_generator_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let halves = fixture("halves");
+    let half = halves.join("submissions/accepted/half.py");
+    let (code, _, err) = fuzz(&[halves.into_os_string(), half.into_os_string()]);
+    assert_eq!(code, 2);
+    assert!(one_error_line("no generators/ folder").eval(&err), "{err}");
+    let sum = copy("sum", dir.path());
+    let right = sum.join("submissions/accepted/sum.py");
+    write(&sum, "generators/fuzz.py", "import sys\nsys.exit(3)\n");
+    let (code, _, err) = fuzz(&[sum.clone().into_os_string(), right.clone().into_os_string()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("generators/fuzz.py: the generator ended with exit status 3 on seed "),
+        "{err}"
+    );
+    let mut args = vec![sum.into_os_string(), right.into_os_string()];
+    args.push("--exhaustive".into());
+    let (code, _, err) = fuzz(&args);
+    assert_eq!(code, 2);
+    assert!(
+        one_error_line("--exhaustive: a package's inputs come from its generator").eval(&err),
+        "{err}"
+    );
+}
