@@ -177,6 +177,7 @@ impl RunsCases for CaseWorker<'_> {
             self.programs.iter().copied(),
         )?);
         if let Checker::Package(judge) = self.plan.checker {
+            // As the runner's: the old box goes first.
             self.validator = None;
             self.validator = judge.worker()?;
         }

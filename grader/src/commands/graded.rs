@@ -1,9 +1,9 @@
 //! What `test` and `batch` (and `fuzz`, on a package) grade against, from their
-//! `PROBLEM|PKG`: a built-in problem's
-//! case folder (`--cases`, its manifest's points and what its groups are for), or a
-//! problem package (`package::problem`: its data, checked by its validators; its judge;
-//! `problem.yaml`'s limits, which the limit flags override; its groups' points). Either
-//! way the cases are read and found sound before anything of the submission compiles.
+//! `PROBLEM|PKG`: a built-in problem's case folder (`--cases`, its manifest's points and
+//! what its groups are for), or a problem package (`package::problem`: its data, checked
+//! by its validators; its judge; `problem.yaml`'s limits, which the limit flags override;
+//! its groups' points). Either way the cases are read and found sound before anything of
+//! the submission compiles.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -58,10 +58,11 @@ pub(super) struct Asked<'a> {
     pub(super) limits: &'a LimitArgs,
     /// `--points`.
     pub(super) points: &'a [PointsRule],
-    /// `--config`, `--cache-dir` and `--jobs`: how a package's own programs are built and
-    /// run.
+    /// `--config`: the language table a package's own programs are built by.
     pub(super) config: Option<&'a Path>,
+    /// `--cache-dir`: where they are cached.
     pub(super) cache_dir: Option<&'a Path>,
+    /// `--jobs`: how many of them run at once.
     pub(super) jobs: Option<u32>,
 }
 
