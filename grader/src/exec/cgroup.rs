@@ -13,7 +13,9 @@
 //! Who joins: on v1 the worker's launcher joins its groups once ([`Group::resident`]) and
 //! every process of every run is born in them. Moving a process between v1 groups takes
 //! a lock whose writer waits for an RCU grace period: about 0.1 ms of wall time per run
-//! here, a seventh of a trivial run. On v2 the launcher cannot live in the group (it is
+//! here, a seventh of a trivial run, and 8 to 15 ms when no other move came just before
+//! (a worker's first). The launcher joins by its one thread (`tasks`), which the kernel
+//! moves without that lock: 0.02 ms. On v2 the launcher cannot live in the group (it is
 //! remade whole, below), so each run's first process joins it ([`Group::procs`]) between
 //! clone and exec.
 //!
@@ -511,15 +513,19 @@ impl Group {
         }
     }
 
-    /// The `cgroup.procs` files the launcher joins once, at its start, so that its
-    /// children are born in them (see the module's documentation): every v1 group. The
+    /// The files the launcher writes `0` to once, at its start, so that its children are
+    /// born in its groups (see the module's documentation): every v1 group's `tasks`,
+    /// which moves the writing thread alone. The launcher has one thread then, so that is
+    /// the whole process, and the kernel skips the process-wide lock a `cgroup.procs`
+    /// write takes, whose first writer waits for an RCU grace period (8 to 15 ms here, of
+    /// every worker's start). The
     /// launcher's own CPU time then shows in the samples (a few microseconds a run; the
     /// run's reported CPU time comes from reaping, without it), it counts as one process
     /// of the cap (see [`Group::prepare`]), and its few pages stay in the baseline. The
     /// launcher must keep the kernel's OOM killer off itself. Nothing on v2.
     pub(crate) fn resident(&self) -> Vec<PathBuf> {
         match self.files {
-            Files::V1 { .. } => self.all_procs(),
+            Files::V1 { .. } => self.dirs.iter().map(|d| d.join("tasks")).collect(),
             Files::V2 { .. } => Vec::new(),
         }
     }
@@ -1194,7 +1200,7 @@ mod tests {
         let mut group = Group::create(&h, "w0").unwrap();
         let [memory, cpuacct, pids] = <[PathBuf; 3]>::try_from(group.dirs.clone()).unwrap();
         // On v1 the launcher joins every group once; runs join none.
-        assert_eq!(group.resident()[2], pids.join("cgroup.procs"));
+        assert_eq!(group.resident()[2], pids.join("tasks"));
         assert!(group.procs().is_empty());
         assert_eq!(read(&memory, "memory.swappiness"), "0");
 

@@ -184,6 +184,8 @@ fn set_up(
         if let Some(owner) = setup.own_pids {
             pidspace::enter(owner)?;
         }
+        // v1's `tasks` moves the writing thread only: this process has no other, so all
+        // of it moves, without the lock a whole process's move takes (see `cgroup.rs`).
         for mut group in &resident {
             io::Write::write_all(&mut group, b"0")?;
         }

@@ -30,8 +30,8 @@ pub(crate) struct Setup {
     /// `cgroup.procs` files every program writes `0` to before `execve`, joining the
     /// worker's cgroup (opened by the launcher at set-up, before the box hides them).
     pub(crate) cgroup_procs: Vec<String>,
-    /// `cgroup.procs` files the launcher joins itself, once: its children are born in
-    /// those groups.
+    /// Files the launcher writes `0` to itself, once, while it has one thread (v1's
+    /// `tasks`): its children are born in those groups.
     pub(crate) cgroup_resident: Vec<String>,
     /// Whether programs get the seccomp filters (`strict`): the launcher takes them on itself
     /// once set up, and every program inherits them.
