@@ -22,6 +22,7 @@ use reference::Problem;
 
 use crate::cases::discover::Case;
 use crate::files;
+use crate::results::problem::ProblemId;
 use crate::status::Fault;
 
 /// What a file output holds, which decides what an existing file there may be.
@@ -265,7 +266,7 @@ fn ours_by_its_head(kind: Kind, bytes: &[u8]) -> bool {
         let mut values = serde_json::Deserializer::from_str(rest).into_iter::<String>();
         values.next().and_then(Result::ok).is_some_and(|problem| {
             problem.parse::<Problem>().is_ok()
-                || (names_a_package(&problem) && text.contains("\n  \"limits\": "))
+                || (ProblemId::is_name(&problem) && text.contains("\n  \"limits\": "))
         }) && text.contains("\n  \"students\": [")
     };
     match kind {
@@ -285,16 +286,10 @@ fn json_with(text: &str, keys: &[&str]) -> bool {
             p.as_str().is_some_and(|p| {
                 p.parse::<Problem>().is_ok()
                     // A package's, in the whole shape of the grader's reports.
-                    || (names_a_package(p) && object.contains_key("limits"))
+                    || (ProblemId::is_name(p) && object.contains_key("limits"))
             })
         });
     problem_ok && keys.iter().all(|k| object.contains_key(*k))
-}
-
-/// Whether `problem` could be a package's name as reports give it: its folder's name, one
-/// path component.
-fn names_a_package(problem: &str) -> bool {
-    !problem.is_empty() && !problem.contains(['/', '\\', '\0']) && problem != "." && problem != ".."
 }
 
 /// JUnit XML as `report::junit` writes it: the report is named for the grader.

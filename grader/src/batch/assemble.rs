@@ -103,6 +103,7 @@ pub(crate) fn gradebook<P>(
         .collect();
     Gradebook {
         problem: heading.problem.id().to_owned(),
+        package: heading.problem.builtin().is_none(),
         limits: LimitsRecord::of(heading.limits),
         cases: cases.iter().map(|c| c.name.clone()).collect(),
         groups,

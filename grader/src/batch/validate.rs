@@ -1,8 +1,8 @@
 //! Checking a gradebook read back from a file (`grader merge`): serde checks the types;
-//! this checks every value against the rules a batch writes it by (known problem and
-//! verdicts, `passed <= total`, sums that add up, a verdict and a score that follow from
-//! the cases), so that a hand-edited or damaged shard is refused, naming the field, and
-//! never merged into marks.
+//! this checks every value against the rules a batch writes it by (a problem's or a
+//! package's name, known verdicts, `passed <= total`, sums that add up, a verdict and a
+//! score that follow from the cases), so that a hand-edited or damaged shard is refused,
+//! naming the field, and never merged into marks.
 
 use std::collections::HashSet;
 
@@ -10,12 +10,15 @@ use reference::{Problem, Verdict};
 
 use crate::results::gradebook::{Gradebook, StudentReport, Tally};
 use crate::results::mark::{self, Mark};
+use crate::results::problem::ProblemId;
 
 /// The first fault of `book`: where it is (`students[2].passed`) and what.
 pub(crate) fn validate(book: &Gradebook) -> Result<(), String> {
-    if book.problem.parse::<Problem>().map(Problem::id) != Ok(book.problem.as_str()) {
+    let known = book.problem.parse::<Problem>().map(Problem::id) == Ok(book.problem.as_str());
+    let a_packages = book.package && ProblemId::is_name(&book.problem);
+    if !(known || a_packages) {
         return Err(format!(
-            "problem: `{}` is not a problem (known: {})",
+            "problem: `{}` is not a problem (known: {}; a package's gradebook says `\"package\": true`)",
             book.problem,
             Problem::ALL.map(Problem::id).join(", ")
         ));
@@ -271,6 +274,7 @@ mod tests {
         let tally = |passed, total| Tally { passed, total };
         Gradebook {
             problem: "flip".to_owned(),
+            package: false,
             limits: LimitsRecord {
                 cpu_ms: 1000.0,
                 wall_ms: 4000.0,

@@ -328,6 +328,7 @@ pub(super) fn gradebook() -> Gradebook {
     students.sort_by(|a, b| a.student.cmp(&b.student));
     Gradebook {
         problem: "flip".to_owned(),
+        package: false,
         limits: limits(),
         cases: names.iter().map(|&n| n.to_owned()).collect(),
         groups: BTreeMap::from([("sample".to_owned(), 1), ("secret/answers".to_owned(), 1)]),
@@ -622,6 +623,7 @@ pub(super) fn explained_gradebook(
         .collect();
     Gradebook {
         problem: problem.id().to_owned(),
+        package: false,
         limits: limits(),
         cases: names.iter().map(|&n| n.to_owned()).collect(),
         groups: BTreeMap::from([("sample".to_owned(), 1), ("secret/answers".to_owned(), 1)]),

@@ -83,8 +83,12 @@ pub(crate) struct SkippedReport {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Gradebook {
-    /// The problem.
+    /// The problem: a built-in problem's id, or a package's folder name.
     pub(crate) problem: String,
+    /// Whether `problem` is a package's (written only then: a built-in problem's
+    /// gradebook is as it was).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) package: bool,
     /// The limits of every run, and the sandbox tier.
     pub(crate) limits: LimitsRecord,
     /// Every case name, in order.
@@ -134,6 +138,7 @@ impl Gradebook {
         };
         for (name, book) in books {
             if book.problem != merged.problem
+                || book.package != merged.package
                 || book.cases != merged.cases
                 || book.points != merged.points
             {
@@ -294,6 +299,7 @@ mod tests {
         let ac = || case("sample/01", Verdict::Accepted, "");
         let mut book = Gradebook {
             problem: "flip".to_owned(),
+            package: false,
             limits: LimitsRecord {
                 cpu_ms: 1000.0,
                 wall_ms: 200.0,

@@ -25,6 +25,17 @@ impl ProblemId {
         }
     }
 
+    /// Whether `name`, read back from a report or a gradebook, names a problem the grader
+    /// writes them for: a built-in problem's id, or a package's (its folder's name, one
+    /// path component).
+    pub(crate) fn is_name(name: &str) -> bool {
+        name.parse::<Problem>().is_ok_and(|p| p.id() == name)
+            || (!name.is_empty()
+                && !name.contains(['/', '\\', '\0'])
+                && name != "."
+                && name != "..")
+    }
+
     /// The built-in problem, whose reference explains wrong answers; `None` for a
     /// package.
     pub(crate) fn builtin(&self) -> Option<Problem> {

@@ -417,3 +417,56 @@ fn fuzz_on_a_package_without_a_working_generator_is_exit_2() {
         "{err}"
     );
 }
+
+#[test]
+fn a_packages_shards_merge_into_the_gradebook_of_one_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = class(dir.path());
+    let mut books = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let out = dir.path().join(format!("shard{}", &shard[..1]));
+        grader()
+            .arg("batch")
+            .arg(fixture("halves"))
+            .arg(&class)
+            .args(["--time-limit", "2", "--shard", shard, "--out"])
+            .arg(&out)
+            .timeout(TIMEOUT)
+            .assert()
+            .code(predicate::in_iter([0, 1]));
+        books.push(out.join("gradebook.json"));
+    }
+    let shard = json(&std::fs::read_to_string(&books[0]).unwrap());
+    assert_eq!(shard["package"], true, "a package's gradebook says so");
+    let merged = grader()
+        .arg("merge")
+        .args(&books)
+        .arg("--out")
+        .arg(dir.path().join("merged"))
+        .args(["--report", "json"])
+        .assert()
+        .code(1);
+    let book = json(&String::from_utf8_lossy(&merged.get_output().stdout));
+    assert_eq!(book["problem"], "halves");
+    let points: Vec<f64> = book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["points"].as_f64().unwrap())
+        .collect();
+    assert_eq!(points, [100.0, 40.0, 0.0]);
+    // A built-in problem's gradebook has no such field, and a name that is no problem's
+    // is refused unless the gradebook is a package's.
+    let mut forged = shard.clone();
+    forged.as_object_mut().unwrap().remove("package");
+    let forged_path = dir.path().join("forged.json");
+    std::fs::write(&forged_path, forged.to_string()).unwrap();
+    grader()
+        .arg("merge")
+        .arg(&forged_path)
+        .arg("--out")
+        .arg(dir.path().join("forged"))
+        .assert()
+        .code(2)
+        .stderr(one_error_line("problem: `halves` is not a problem"));
+}
