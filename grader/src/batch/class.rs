@@ -62,7 +62,11 @@ pub(crate) fn grade_class(
     journal: &mut Journal,
     known: HashMap<String, Record>,
 ) -> Result<Gradebook, Fault> {
-    let keys = Keys::read(cases, &batch.limits)?;
+    let judge = match batch.checker {
+        Checker::Builtin(_) => None,
+        Checker::Package(judge) => Some(judge.hash()?),
+    };
+    let keys = Keys::read(cases, &batch.limits, judge.as_deref())?;
     let mut progress = BatchProgress::new(students.len());
     let builder = Builder {
         options: &batch.options,

@@ -1,6 +1,7 @@
 //! The journal's keys: a run is known by a hash of its program, its case (name, input and
-//! answer) and the limits record, so a result is reused exactly when all three are
-//! unchanged. The cases' texts are read once here, for the keys and for the runs.
+//! answer) and the limits record (with, on a package, its judge: the validator and its
+//! flags), so a result is reused exactly when all are unchanged. The cases' texts are
+//! read once here, for the keys and for the runs.
 
 use sha2::{Digest, Sha256};
 
@@ -18,13 +19,18 @@ pub(crate) struct Keys {
     pub(crate) texts: Vec<CaseText>,
     /// A hash of each case.
     cases: Vec<String>,
-    /// The limits record's key.
+    /// The limits record's key (and a package's judge's).
     limits: String,
 }
 
 impl Keys {
-    /// Reads `cases` (once for the whole batch) under `limits`.
-    pub(crate) fn read(cases: &[Case], limits: &Limits) -> Result<Keys, Fault> {
+    /// Reads `cases` (once for the whole batch) under `limits`, judged by `judge` (a
+    /// package's judge's hash; `None` for a built-in problem, whose keys are as they were).
+    pub(crate) fn read(
+        cases: &[Case],
+        limits: &Limits,
+        judge: Option<&str>,
+    ) -> Result<Keys, Fault> {
         let (texts, hashes) = cases
             .iter()
             .map(|case| {
@@ -38,7 +44,10 @@ impl Keys {
         Ok(Keys {
             texts,
             cases: hashes,
-            limits: LimitsRecord::of(limits).key(),
+            limits: match judge {
+                Some(judge) => format!("{} {judge}", LimitsRecord::of(limits).key()),
+                None => LimitsRecord::of(limits).key(),
+            },
         })
     }
 

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use reference::Judgement;
+use sha2::{Digest, Sha256};
 
 use super::read::config::Config;
 use super::read::data::TestCase;
@@ -116,6 +117,23 @@ impl PackageJudge {
             how: How::Custom(Box::new(program), shown, limits),
             flags: flags_of(config, cases),
         }
+    }
+
+    /// A hash of how it judges (the validator's program, its limits and every case's
+    /// flags), for the keys of a batch's journal: a changed validator judges again.
+    pub(crate) fn hash(&self) -> Result<String, Fault> {
+        let how = match &self.how {
+            How::Default(_) => "default".to_owned(),
+            How::Custom(program, _, limits) => format!(
+                "{} {}",
+                program.hash()?,
+                crate::results::limits::LimitsRecord::of(limits).key()
+            ),
+        };
+        let text = format!("{how} {:?}", self.flags);
+        Ok(crate::submission::compile::hex(&Sha256::digest(
+            text.as_bytes(),
+        )))
     }
 
     /// A worker for the custom validator (none for the default one, which runs no

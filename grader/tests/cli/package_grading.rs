@@ -470,3 +470,34 @@ fn a_packages_shards_merge_into_the_gradebook_of_one_batch() {
         .code(2)
         .stderr(one_error_line("problem: `halves` is not a problem"));
 }
+
+#[test]
+fn a_batch_resumed_after_its_packages_validator_changed_judges_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let parity = copy("parity", dir.path());
+    let class = dir.path().join("class");
+    write(&class, "ann.py", "print(int(input()) % 2)\n");
+    let out = dir.path().join("book");
+    let batch = || {
+        grader()
+            .arg("batch")
+            .arg(&parity)
+            .arg(&class)
+            .args(["--time-limit", "2", "--out"])
+            .arg(&out)
+            .timeout(TIMEOUT)
+            .assert()
+            .success();
+        std::fs::read_to_string(out.join("journal.jsonl"))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    let runs = batch();
+    assert_eq!(runs, 4, "a run per case");
+    assert_eq!(batch(), runs, "nothing changed: nothing made again");
+    let checker = "output_validators/parity_checker/check.py";
+    let text = std::fs::read_to_string(parity.join(checker)).unwrap();
+    write(&parity, checker, format!("# changed\n{text}"));
+    assert_eq!(batch(), 2 * runs, "every run judged again");
+}
