@@ -144,7 +144,7 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     };
     let built = build_all(&entries, setup)?;
     if config.limits.time.is_none() {
-        some_accepted_runs(package, &entries, &built)?;
+        some_accepted_runs(package, &entries, &built, "")?;
     }
     let scoring = if config.scoring {
         Some(group_rules(package, &cases)?)
@@ -235,7 +235,7 @@ pub(crate) fn limit_from_accepted(
         .filter(Entry::accepted)
         .collect();
     let built = build_all(&entries, setup)?;
-    some_accepted_runs(package, &entries, &built)?;
+    some_accepted_runs(package, &entries, &built, "; or give --time-limit")?;
     let work = Work {
         cases,
         scoring: None,
@@ -248,11 +248,13 @@ pub(crate) fn limit_from_accepted(
 }
 
 /// Refuses a package none of whose accepted submissions runs here: the time limit is set
-/// from them, and everything would pass with nothing measured.
+/// from them, and everything would pass with nothing measured. `or_else` says what else
+/// the call could do.
 fn some_accepted_runs(
     package: &Path,
     entries: &[Entry],
     built: &[Result<Program, NotBuilt>],
+    or_else: &str,
 ) -> Result<(), Fault> {
     let accepted = || entries.iter().zip(built).filter(|(e, _)| e.accepted());
     if accepted().any(|(_, b)| b.is_ok()) {
@@ -265,7 +267,7 @@ fn some_accepted_runs(
         })
         .unwrap_or_default();
     Err(Fault::Usage(format!(
-        "{}: no accepted submission runs here{why}; the time limit is set from them",
+        "{}: no accepted submission runs here{why}; the time limit is set from them{or_else}",
         package.join("submissions/accepted").display()
     )))
 }

@@ -175,6 +175,17 @@ fn the_time_limit_is_the_flags_else_the_packages_and_interactive_ones_are_refuse
         .assert()
         .code(2)
         .stderr(one_error_line("a package's cases are its data/ folder"));
+    // Nothing to set it from: the flag is the way out.
+    write(&sum, "problem.yaml", "name: Sum\n");
+    let accepted = sum.join("submissions/accepted");
+    std::fs::rename(&accepted, dir.path().join("kept")).unwrap();
+    let (code, _, err) = test(&sum, "wrong_answer/whole_numbers.py", &[]);
+    assert_eq!(code, 2);
+    assert!(
+        one_error_line("no accepted submission runs here; the time limit is set from them; or give --time-limit").eval(&err),
+        "{err}"
+    );
+    std::fs::rename(dir.path().join("kept"), &accepted).unwrap();
     write(&sum, "problem.yaml", "type: interactive\n");
     let (code, _, err) = test(&sum, "accepted/sum.py", &[]);
     assert_eq!(code, 2);
