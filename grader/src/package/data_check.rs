@@ -9,6 +9,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::build::{build, first_line, joined};
+use super::judge::PackageJudge;
+use super::read::config::Config;
 use super::read::data::TestCase;
 use super::read::input_validators::{self, InputValidator};
 use super::read::validator::Validator;
@@ -40,19 +42,35 @@ pub(crate) fn package(
 ) -> Result<(usize, Checked), Fault> {
     let config = super::read::config::load(package)?;
     let cases = super::read::data::load(package)?;
-    let limits = super::verify::validation_limits(&config, &setup.limits);
-    let mut checked = check(package, &cases, setup, limits)?;
-    if config.custom_validator {
+    let (checked, _) = checked_and_judge(package, &config, &cases, setup)?;
+    Ok((cases.len(), checked))
+}
+
+/// `cases` of the package at `package` checked by its validators ([`check`], and
+/// [`answers`] through a custom output validator), and the judge of its outputs, built:
+/// what `verify` reports, `cases check` lists, and `test`, `batch` and `fuzz` refuse.
+pub(crate) fn checked_and_judge(
+    package: &std::path::Path,
+    config: &Config,
+    cases: &[TestCase],
+    setup: &Setup<'_>,
+) -> Result<(Checked, PackageJudge), Fault> {
+    let limits = super::verify::validation_limits(config, &setup.limits);
+    let mut checked = check(package, cases, setup, limits)?;
+    let judge = if config.custom_validator {
         let (program, shown) = super::verify::output_validator(package, &setup.options)?;
         checked.faults.extend(answers(
-            &cases,
+            cases,
             (&program, &shown, &config.validator_flags),
             limits,
             setup.jobs,
         )?);
         checked.answers = true;
-    }
-    Ok((cases.len(), checked))
+        PackageJudge::custom(config, cases, (program, shown), limits)
+    } else {
+        PackageJudge::default(package, config, cases)?
+    };
+    Ok((checked, judge))
 }
 
 /// Runs the input validators of `package` on every input of `cases`, each run under

@@ -40,20 +40,7 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
     crate::folders::existing(package, "read a package in")?;
     let config = config::load(package)?;
     let tests = data::load(package)?;
-    let validation = verify::validation_limits(&config, &setup.limits);
-    let mut checked = data_check::check(package, &tests, setup, validation)?;
-    let judge = if config.custom_validator {
-        let (program, shown) = verify::output_validator(package, &setup.options)?;
-        checked.faults.extend(data_check::answers(
-            &tests,
-            (&program, &shown, &config.validator_flags),
-            validation,
-            setup.jobs,
-        )?);
-        PackageJudge::custom(&config, &tests, (program, shown), validation)
-    } else {
-        PackageJudge::default(package, &config, &tests)?
-    };
+    let (checked, judge) = data_check::checked_and_judge(package, &config, &tests, setup)?;
     if let Some(first) = checked.faults.first() {
         let more = match checked.faults.len() {
             1 => String::new(),

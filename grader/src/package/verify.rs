@@ -127,21 +127,7 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
     let config = config::load(package)?;
     let cases = data::load(package)?;
     let entries = submissions::load(package)?;
-    let validation = validation_limits(&config, &setup.limits);
-    let mut inputs = data_check::check(package, &cases, setup, validation)?;
-    let judge = if config.custom_validator {
-        let (program, shown) = output_validator(package, &setup.options)?;
-        inputs.faults.extend(data_check::answers(
-            &cases,
-            (&program, &shown, &config.validator_flags),
-            validation,
-            setup.jobs,
-        )?);
-        inputs.answers = true;
-        PackageJudge::custom(&config, &cases, (program, shown), validation)
-    } else {
-        PackageJudge::default(package, &config, &cases)?
-    };
+    let (inputs, judge) = data_check::checked_and_judge(package, &config, &cases, setup)?;
     let built = build_all(&entries, setup)?;
     if config.limits.time.is_none() {
         some_accepted_runs(package, &entries, &built, "")?;
