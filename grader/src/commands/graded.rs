@@ -15,6 +15,7 @@ use crate::grade::{Checker, SoundCase};
 use crate::package::problem::{self as package, PackageProblem};
 use crate::package::read::config;
 use crate::package::verify::{CEILING, Setup};
+use crate::report::progress::{StatusLine, Stream};
 use crate::results::problem::ProblemId;
 use crate::status::Fault;
 use crate::submission::{Options, languages::Languages};
@@ -140,17 +141,23 @@ fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
         limits,
         jobs: super::jobs(asked.jobs),
     };
+    // Seconds may pass before the submission is even built: a terminal is told why.
+    let status = StatusLine::new(Stream::Stderr);
+    status.phase("checking the package's data with its validators");
     let mut package = package::load(path, &setup)?;
     if fixed.is_none() {
+        status.phase("running the package's accepted submissions to set the time limit");
         limits.cpu = package.time_limit(path, &setup)?;
         limits.wall = flags
             .wall_limit
             .unwrap_or_else(|| super::flags::wall_for(limits.cpu));
+        status.finish();
         crate::report::note(&format!(
             "grader: note: time limit {} s, set from the package's accepted submissions (problem.yaml fixes none; --time-limit sets one)",
             limits.cpu.as_secs_f64()
         ));
     }
+    status.finish();
     let found: Vec<_> = package.cases.iter().map(|c| c.case.clone()).collect();
     let given = package.points(path)?.unwrap_or_default();
     let points = points::with_rules(given, asked.points, &found)?;
