@@ -24,6 +24,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         config: args.config.as_deref(),
         cache_dir: args.cache_dir.as_deref(),
         jobs: args.jobs,
+        graded: Some(&args.dir),
     })?;
     let cases: Vec<_> = graded
         .cases

@@ -37,6 +37,7 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
         config: args.submission.config.as_deref(),
         cache_dir: args.submission.cache_dir.as_deref(),
         jobs: args.jobs,
+        graded: args.submission.submission.as_deref(),
     })?;
     let package = graded
         .package()

@@ -65,6 +65,9 @@ pub(super) struct Asked<'a> {
     pub(super) cache_dir: Option<&'a Path>,
     /// `--jobs`: how many of them run at once.
     pub(super) jobs: Option<u32>,
+    /// What the call grades (a submission, a class folder): found there before a
+    /// package's programs run, which may take seconds.
+    pub(super) graded: Option<&'a Path>,
 }
 
 impl Graded {
@@ -120,6 +123,9 @@ fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
         )));
     }
     crate::folders::existing(path, "read a package in")?;
+    if let Some(graded) = asked.graded {
+        std::fs::metadata(graded).map_err(|e| crate::files::cannot(graded, "read", &e))?;
+    }
     let config = config::load(path)?;
     let flags = asked.limits;
     let fixed = flags.time_limit.or(config.limits.time);

@@ -23,6 +23,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
         config: args.submission.config.as_deref(),
         cache_dir: args.submission.cache_dir.as_deref(),
         jobs: args.jobs,
+        graded: args.submission.submission.as_deref(),
     })?;
     let cases = &graded.cases;
     if let Some(path) = &args.report_file {

@@ -175,6 +175,13 @@ fn the_time_limit_is_the_flags_else_the_packages_and_interactive_ones_are_refuse
         .assert()
         .code(2)
         .stderr(one_error_line("a package's cases are its data/ folder"));
+    // A submission that is not there is said before the accepted submissions run.
+    let (code, _, err) = test(&sum, "accepted/none.py", &[]);
+    assert_eq!(code, 2);
+    assert!(
+        one_error_line("none.py: cannot read: no such file or folder").eval(&err),
+        "{err}"
+    );
     // Nothing to set it from: the flag is the way out.
     write(&sum, "problem.yaml", "name: Sum\n");
     let accepted = sum.join("submissions/accepted");
