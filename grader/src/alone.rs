@@ -40,20 +40,31 @@ impl Lane {
         Lane { busy }
     }
 
-    /// Runs `run` beside the other runs: once no run waits to go alone.
-    pub(crate) fn beside<T>(&self, run: impl FnOnce() -> T) -> T {
+    /// Marks the lane busy, once no run waits to go alone: its runs go beside the others
+    /// until [`Lane::leave`]. A run started ahead of the next call (see `runner.rs`) keeps
+    /// it busy across calls.
+    pub(crate) fn enter(&self) {
         loop {
             self.busy.store(true, Ordering::SeqCst);
-            if WANTED.load(Ordering::SeqCst) == 0 {
-                break;
+            if !Lane::wanted() {
+                return;
             }
             // A run goes alone: step back, and wait until it has gone.
             self.busy.store(false, Ordering::SeqCst);
             drop(ALONE.lock().unwrap_or_else(PoisonError::into_inner));
             std::thread::sleep(POLL);
         }
-        let _idle = Idle(&self.busy);
-        run()
+    }
+
+    /// Marks the lane idle: its runs have ended.
+    pub(crate) fn leave(&self) {
+        self.busy.store(false, Ordering::SeqCst);
+    }
+
+    /// Whether a run waits to go alone: a busy lane starts no run ahead then. (Read after
+    /// the lane was marked busy, as [`Lane::enter`] does.)
+    pub(crate) fn wanted() -> bool {
+        WANTED.load(Ordering::SeqCst) != 0
     }
 
     /// Runs `run` with no other run of this grader under way.
@@ -78,15 +89,6 @@ fn others_busy(own: &Arc<AtomicBool>) -> bool {
         .any(|lane| !Arc::ptr_eq(&lane, own) && lane.load(Ordering::SeqCst))
 }
 
-/// Marks a lane idle when its run ends, however it ends.
-struct Idle<'a>(&'a AtomicBool);
-
-impl Drop for Idle<'_> {
-    fn drop(&mut self) {
-        self.0.store(false, Ordering::SeqCst);
-    }
-}
-
 /// Lowers [`WANTED`] when a run made alone ends, however it ends.
 struct Wanted;
 
@@ -103,8 +105,9 @@ mod tests {
 
     #[test]
     fn a_run_made_alone_never_overlaps_another() {
-        // Many runs beside each other, and some alone: at no moment does a run made
-        // alone see another under way, nor another start while it goes.
+        // Many runs beside each other, some started ahead of the next call (under way
+        // across it), and some alone: at no moment does a run made alone see another under
+        // way, nor another start while it goes.
         let under_way = AtomicUsize::new(0);
         let overlaps = AtomicUsize::new(0);
         std::thread::scope(|scope| {
@@ -112,8 +115,14 @@ mod tests {
                 let (under_way, overlaps) = (&under_way, &overlaps);
                 scope.spawn(move || {
                     let lane = Lane::new();
+                    // Whether a run started ahead is under way.
+                    let mut ahead = false;
                     for i in 0..200 {
                         if (i + worker) % 50 == 0 {
+                            if std::mem::take(&mut ahead) {
+                                under_way.fetch_sub(1, Ordering::SeqCst);
+                            }
+                            lane.leave();
                             lane.alone(|| {
                                 if under_way.fetch_add(1, Ordering::SeqCst) != 0 {
                                     overlaps.fetch_add(1, Ordering::SeqCst);
@@ -124,12 +133,25 @@ mod tests {
                                 }
                             });
                         } else {
-                            lane.beside(|| {
+                            if !ahead {
+                                lane.enter();
                                 under_way.fetch_add(1, Ordering::SeqCst);
-                                std::thread::yield_now();
+                            }
+                            std::thread::yield_now();
+                            // It ends; the next one starts at once, unless a run waits to
+                            // go alone (and one in three does not, as after a TLE).
+                            if i % 3 != 0 && !Lane::wanted() {
+                                ahead = true;
+                            } else {
+                                ahead = false;
                                 under_way.fetch_sub(1, Ordering::SeqCst);
-                            });
+                                lane.leave();
+                            }
                         }
+                    }
+                    if ahead {
+                        under_way.fetch_sub(1, Ordering::SeqCst);
+                        lane.leave();
                     }
                 });
             }

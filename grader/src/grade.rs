@@ -53,6 +53,19 @@ pub(crate) trait RunsCases: Send {
     /// made (the command was stopped, the launcher or an interpreter is missing, the case
     /// changed under us): never the program's mark.
     fn run(&mut self, program: &Self::Program, case: usize) -> Result<CaseResult, Fault>;
+
+    /// [`RunsCases::run`], told the run this worker makes next (`then`), which it may
+    /// start the moment this one ends, before this one is judged. The next call must then
+    /// be for it; any other call kills it unseen.
+    fn run_then(
+        &mut self,
+        program: &Self::Program,
+        case: usize,
+        then: Option<(&Self::Program, usize)>,
+    ) -> Result<CaseResult, Fault> {
+        let _ = then;
+        self.run(program, case)
+    }
 }
 
 /// Runs `program` on `cases` cases, one worker thread per `workers`; results in name order
@@ -89,6 +102,8 @@ pub(crate) fn grade<R: RunsCases>(
             worker,
             program,
             started: false,
+            // Under `--fail-fast` no case starts before the last one is judged.
+            ahead: !fail_fast,
         })
         .collect();
     let mut results: Vec<Option<CaseResult>> = vec![None; cases];
@@ -107,6 +122,8 @@ struct Job<'w, R: RunsCases> {
     worker: &'w mut R,
     program: &'w R::Program,
     started: bool,
+    /// Whether a case may start before the last one is judged.
+    ahead: bool,
 }
 
 impl<R: RunsCases> pool::Executor for Job<'_, R> {
@@ -114,12 +131,24 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
     type Output = CaseResult;
     type Error = Fault;
 
-    fn execute(&mut self, _index: u64, case: usize) -> Result<CaseResult, Fault> {
+    const LOOKAHEAD: bool = true;
+
+    fn execute(&mut self, index: u64, case: usize) -> Result<CaseResult, Fault> {
+        self.execute_then(index, case, None)
+    }
+
+    fn execute_then(
+        &mut self,
+        _index: u64,
+        case: usize,
+        next: Option<&usize>,
+    ) -> Result<CaseResult, Fault> {
         if !self.started {
             self.worker.start()?;
             self.started = true;
         }
-        self.worker.run(self.program, case)
+        let then = next.filter(|_| self.ahead).map(|&c| (self.program, c));
+        self.worker.run_then(self.program, case, then)
     }
 }
 
@@ -185,6 +214,15 @@ impl RunsCases for CaseWorker<'_> {
     }
 
     fn run(&mut self, program: &Program, case: usize) -> Result<CaseResult, Fault> {
+        self.run_then(program, case, None)
+    }
+
+    fn run_then(
+        &mut self,
+        program: &Program,
+        case: usize,
+        then: Option<(&Program, usize)>,
+    ) -> Result<CaseResult, Fault> {
         // Stopping (Ctrl-C) ends the command before another run starts.
         crate::interrupt::check()?;
         let (Some(runner), Some(&(case, text))) = (&mut self.runner, self.cases.get(case)) else {
@@ -192,12 +230,14 @@ impl RunsCases for CaseWorker<'_> {
                 "case {case} run on a worker not started, or past the last case"
             )));
         };
+        let then = then.and_then(|(program, c)| Some((program, self.cases.get(c)?.1)));
         run_case(
             (runner, self.validator.as_mut()),
             program,
             case,
             text,
             &self.plan,
+            then,
         )
     }
 }
@@ -269,9 +309,18 @@ pub(crate) fn run_case(
     case: &Case,
     text: &CaseText,
     plan: &Plan<'_>,
+    then: Option<(&Program, &CaseText)>,
 ) -> Result<CaseResult, Fault> {
     let (input, answer) = (&text.input, &text.answer);
-    let ran = runner.run(program, &Input::File(case.input.clone()), &plan.limits)?;
+    // From memory, as read and found sound: the run reads what is judged, and no file is
+    // opened and read again for every run.
+    let then = then.map(|(program, text)| (program, Input::Bytes(text.input.clone())));
+    let ran = runner.run_then(
+        program,
+        &Input::Bytes(input.clone()),
+        &plan.limits,
+        then.as_ref().map(|(program, input)| (*program, input)),
+    )?;
     let outcome = ran.outcome;
     let mut broken: Option<Fault> = None;
     let judgement = judge(&outcome, &plan.limits, |output| {

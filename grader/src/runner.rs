@@ -95,16 +95,44 @@ impl Runner {
         stdin: &Input,
         limits: &Limits,
     ) -> Result<Ran, Fault> {
+        self.run_then(program, stdin, limits, None)
+    }
+
+    /// [`Runner::run`], told the run this worker makes next (`then`, under the same
+    /// limits): it starts the moment this one ends, while this one is read and judged, so
+    /// that the launcher never waits on the grader (`Worker::run_then`). The next call
+    /// must be for it. The worker's lane stays busy while it is under way.
+    pub(crate) fn run_then(
+        &mut self,
+        program: &Program,
+        stdin: &Input,
+        limits: &Limits,
+        then: Option<(&Program, &Input)>,
+    ) -> Result<Ran, Fault> {
         let mut stalls = Vec::new();
         let mut figures = Vec::new();
         let mut alone = false;
         loop {
-            let worker = &mut self.worker;
-            let once = || run_once(worker, program, stdin.clone(), limits);
             let outcome = if alone {
-                self.lane.alone(once)?
+                // A run started ahead would go beside it.
+                self.worker
+                    .abandon()
+                    .map_err(|e| Fault::Internal(format!("cannot end a run: {e}")))?;
+                self.lane.leave();
+                let worker = &mut self.worker;
+                self.lane
+                    .alone(|| run_once(worker, program, stdin.clone(), limits, None))?
             } else {
-                self.lane.beside(once)?
+                // A run started ahead holds the lane already: it must not step back for a
+                // run that goes alone while that run is under way.
+                if !self.worker.ahead() {
+                    self.lane.enter();
+                }
+                let ran = run_once(&mut self.worker, program, stdin.clone(), limits, then);
+                if !self.worker.ahead() {
+                    self.lane.leave();
+                }
+                ran?
             };
             let stall = Stall::of(&outcome, limits);
             if stall.is_some() {
@@ -125,15 +153,15 @@ impl Runner {
     }
 }
 
-/// One run of [`Runner::run`].
-fn run_once(
-    worker: &mut Worker,
-    program: &Program,
+/// The job of a run of `program` on `stdin` in `worker`.
+fn job<'a>(
+    worker: &Worker,
+    program: &'a Program,
     stdin: Input,
     limits: &Limits,
-) -> Result<Outcome, Fault> {
+) -> Result<Job<'a>, Fault> {
     let files = program.staging.path()?;
-    let job = Job {
+    Ok(Job {
         argv: program.argv_in(&worker.files_dir(files), limits.memory),
         files,
         in_files: false,
@@ -150,8 +178,29 @@ fn run_once(
         stderr: Stderr::Tail(STDERR_TAIL),
         keep: None,
         address_space: program.address_space,
+    })
+}
+
+/// One run of [`Runner::run_then`], and the next one made ready.
+fn run_once(
+    worker: &mut Worker,
+    program: &Program,
+    stdin: Input,
+    limits: &Limits,
+    then: Option<(&Program, &Input)>,
+) -> Result<Outcome, Fault> {
+    let current = job(worker, program, stdin, limits)?;
+    let next = match then {
+        Some((program, stdin)) => Some(job(worker, program, stdin.clone(), limits)?),
+        None => None,
     };
-    let ran = worker.run(&job, limits);
+    // No run starts ahead once another waits to go alone.
+    let go_on = || !Lane::wanted();
+    let ran = worker.run_then(
+        &current,
+        limits,
+        next.as_ref().map(|job| (job, &go_on as _)),
+    );
     // A run the grader killed on its way out earns no verdict.
     crate::interrupt::check()?;
     ran.map(|(outcome, _)| outcome)

@@ -46,7 +46,8 @@
 //! assert_eq!(squares, [0, 1, 4, 9, 16, 25]);
 //! ```
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::time::Instant;
 
@@ -61,6 +62,28 @@ pub trait Executor {
 
     /// Runs task number `index`.
     fn execute(&mut self, index: u64, task: Self::Task) -> Result<Self::Output, Self::Error>;
+
+    /// Whether the worker takes its next number before it runs a task, so that the task
+    /// may prepare, or even start, the next one while it finishes ([`execute_then`]), as
+    /// long as more tasks are left than workers. A number taken ahead runs unless a
+    /// stopping rule rules it out, as any number taken. The schedule's `tasks` must then
+    /// be a plain function of the number: it is also asked past the next one.
+    ///
+    /// [`execute_then`]: Executor::execute_then
+    const LOOKAHEAD: bool = false;
+
+    /// Runs task number `index`, told which task this worker runs next (`None`: none, or
+    /// not known). Only called so with [`Executor::LOOKAHEAD`]; the next task may still be
+    /// ruled out by a stopping rule, and then never comes.
+    fn execute_then(
+        &mut self,
+        index: u64,
+        task: Self::Task,
+        next: Option<&Self::Task>,
+    ) -> Result<Self::Output, Self::Error> {
+        let _ = next;
+        self.execute(index, task)
+    }
 }
 
 /// What a finished task means for the tasks not yet started.
@@ -71,8 +94,9 @@ pub enum Stop {
     /// Start nothing numbered past this one (the tasks before it were all taken already,
     /// so they all finish). Several rules keep the lowest.
     After(u64),
-    /// Start nothing numbered below this one: the numbers jumped over that no worker had
-    /// taken yet are reported [`Event::Skipped`] (a task that was taken still runs).
+    /// Start nothing numbered below this one: the numbers jumped over that had not
+    /// started are reported [`Event::Skipped`] (a task under way still finishes; one a
+    /// worker took ahead of its start does not start).
     SkipTo(u64),
 }
 
@@ -141,15 +165,18 @@ where
     let counters = Counters {
         next: AtomicU64::new(0),
         limit: AtomicU64::new(u64::MAX),
+        jumped: AtomicBool::new(false),
+        jumps: Mutex::new(Vec::new()),
     };
     let (sender, receiver) = channel();
     std::thread::scope(|scope| {
         let reporter_thread = std::thread::current();
+        let workers = executors.len() as u64;
         for (worker, executor) in executors.iter_mut().enumerate() {
             let (sender, counters) = (sender.clone(), &counters);
             let reporter_thread = reporter_thread.clone();
             scope.spawn(move || {
-                work(worker, executor, schedule, counters, &sender);
+                work((worker, workers), executor, schedule, counters, &sender);
                 // The reporter is not woken by events, only by the end: its sender first,
                 // so that a woken reporter finds the channel closed when it was the last.
                 drop(sender);
@@ -222,11 +249,37 @@ struct Counters {
     next: AtomicU64,
     /// Numbers from this one on are not started.
     limit: AtomicU64,
+    /// Whether [`Counters::jumps`] holds any: read before every number taken ahead, and
+    /// written only by a [`Stop::SkipTo`], so it costs nothing shared in the common case.
+    jumped: AtomicBool,
+    /// The numbers each [`Stop::SkipTo`] jumped over: after the task that asked, up to
+    /// the one it named (a number taken ahead of its start in there does not start).
+    jumps: Mutex<Vec<std::ops::Range<u64>>>,
 }
 
 impl Counters {
     fn stop_all(&self) {
         self.limit.store(0, Ordering::SeqCst);
+    }
+
+    /// Records that the numbers of `range` must not start.
+    fn jump(&self, range: std::ops::Range<u64>) {
+        self.jumps
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(range);
+        self.jumped.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a [`Stop::SkipTo`] jumped over `index`.
+    fn jumped_over(&self, index: u64) -> bool {
+        self.jumped.load(Ordering::SeqCst)
+            && self
+                .jumps
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .iter()
+                .any(|range| range.contains(&index))
     }
 }
 
@@ -238,32 +291,62 @@ enum Message<O, E> {
 
 /// One worker: takes numbers until the schedule ends or something stops it.
 fn work<E: Executor>(
-    worker: usize,
+    (worker, workers): (usize, u64),
     executor: &mut E,
     schedule: &Schedule<'_, E::Task, E::Output>,
     counters: &Counters,
     sender: &Sender<Message<E::Output, E::Error>>,
 ) {
     let send = |message| sender.send(message).is_ok();
-    loop {
-        // Asked before a number is taken: every number taken is run (unless a stop rule
-        // ruled it out), so the numbers run are 0, 1, 2… without a gap.
+    // Asked before a number is taken: every number taken is run (unless a stop rule
+    // ruled it out), so the numbers run are 0, 1, 2… without a gap.
+    let take = || {
         if schedule.deadline.is_some_and(|d| Instant::now() >= d) {
-            return;
+            return None;
         }
         let index = counters.next.fetch_add(1, Ordering::SeqCst);
-        let Some(task) = (schedule.tasks)(index) else {
-            return;
+        Some((index, (schedule.tasks)(index)?))
+    };
+    let mut ahead = None;
+    loop {
+        let (index, task) = match ahead.take() {
+            // Taken ahead, it has not started: a stop that jumped over it since keeps it
+            // from starting, as it would have kept it from being taken.
+            Some((index, _)) if counters.jumped_over(index) => {
+                if !send(Message::Event(Event::Skipped { index })) {
+                    return;
+                }
+                continue;
+            }
+            Some(taken) => taken,
+            None => match take() {
+                Some(taken) => taken,
+                None => return,
+            },
         };
         // Asked after the task is made, the last moment before it starts: a stop that took
-        // effect while it was being made (a fuzz input drawn) keeps it from starting.
+        // effect while it was being made (a fuzz input drawn), or while it waited as the
+        // next one, keeps it from starting.
         if index >= counters.limit.load(Ordering::SeqCst) {
             return;
         }
         if schedule.announce && !send(Message::Event(Event::Started { index, worker })) {
             return;
         }
-        let output = match executor.execute(index, task) {
+        let output = if E::LOOKAHEAD {
+            // Only while every other worker has a task left besides: a worker that holds
+            // the next task must never leave another idle (two cases on two workers run
+            // side by side).
+            let next = counters.next.load(Ordering::SeqCst);
+            ahead = (schedule.tasks)(next.saturating_add(workers - 1))
+                .is_some()
+                .then(take)
+                .flatten();
+            executor.execute_then(index, task, ahead.as_ref().map(|(_, task)| task))
+        } else {
+            executor.execute(index, task)
+        };
+        let output = match output {
             Ok(output) => output,
             Err(e) => {
                 counters.stop_all();
@@ -281,7 +364,10 @@ fn work<E: Executor>(
                     .fetch_min(last.saturating_add(1), Ordering::SeqCst);
                 0..0
             }
-            Stop::SkipTo(first) => counters.next.fetch_max(first, Ordering::SeqCst)..first,
+            Stop::SkipTo(first) => {
+                counters.jump(index.saturating_add(1)..first);
+                counters.next.fetch_max(first, Ordering::SeqCst)..first
+            }
         };
         if !send(Message::Event(Event::Finished {
             index,
@@ -747,5 +833,136 @@ mod tests {
         .unwrap();
         assert_eq!(events.len(), 5);
         assert!(events.iter().all(|e| matches!(e, Event::Finished { .. })));
+    }
+
+    /// Records each task it runs with the next one it is told of.
+    #[derive(Default)]
+    struct Peeker {
+        told: Vec<(u64, Option<u64>)>,
+    }
+
+    impl Executor for Peeker {
+        type Task = u64;
+        type Output = u64;
+        type Error = String;
+
+        const LOOKAHEAD: bool = true;
+
+        fn execute(&mut self, index: u64, task: u64) -> Result<u64, String> {
+            self.execute_then(index, task, None)
+        }
+
+        fn execute_then(&mut self, _: u64, task: u64, next: Option<&u64>) -> Result<u64, String> {
+            self.told.push((task, next.copied()));
+            Ok(task)
+        }
+    }
+
+    fn skipped<O>(events: &[Event<O>]) -> BTreeSet<u64> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Skipped { index } => Some(*index),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_worker_that_looks_ahead_is_told_each_next_task_and_runs_it_next() {
+        let tasks = up_to(4);
+        let schedule = Schedule {
+            tasks: &tasks,
+            stop: &go,
+            deadline: None,
+            announce: false,
+        };
+        let mut peekers = [Peeker::default()];
+        let (result, _) = events(&mut peekers, &schedule);
+        assert_eq!(result, Ok(()));
+        assert_eq!(
+            peekers[0].told,
+            [(0, Some(1)), (1, Some(2)), (2, Some(3)), (3, None)]
+        );
+        // Two tasks on two workers: neither takes the other's ahead, so both may go at
+        // once.
+        let tasks = up_to(2);
+        let schedule = Schedule {
+            tasks: &tasks,
+            ..schedule
+        };
+        let mut peekers = [Peeker::default(), Peeker::default()];
+        let (result, _) = events(&mut peekers, &schedule);
+        assert_eq!(result, Ok(()));
+        let told: Vec<_> = peekers.iter().flat_map(|p| p.told.clone()).collect();
+        assert_eq!(told.len(), 2);
+        assert!(told.iter().all(|(_, next)| next.is_none()), "{told:?}");
+    }
+
+    #[test]
+    fn a_task_taken_ahead_starts_not_past_a_stop_nor_where_a_skip_jumped() {
+        let tasks = up_to(10);
+        let after = |n: u64, _: &u64| if n == 2 { Stop::After(2) } else { Stop::Go };
+        let schedule = Schedule {
+            tasks: &tasks,
+            stop: &after,
+            deadline: None,
+            announce: false,
+        };
+        let mut peekers = [Peeker::default()];
+        let (result, seen) = events(&mut peekers, &schedule);
+        assert_eq!(result, Ok(()));
+        assert_eq!(numbers(&seen, false), [0, 1, 2].into());
+        // Told of 3, which never started.
+        assert_eq!(peekers[0].told.last(), Some(&(2, Some(3))));
+
+        let skip = |n: u64, _: &u64| if n == 2 { Stop::SkipTo(6) } else { Stop::Go };
+        let schedule = Schedule {
+            stop: &skip,
+            ..schedule
+        };
+        let mut peekers = [Peeker::default()];
+        let (result, seen) = events(&mut peekers, &schedule);
+        assert_eq!(result, Ok(()));
+        assert_eq!(numbers(&seen, false), [0, 1, 2, 6, 7, 8, 9].into());
+        // 3 was taken ahead when 2 jumped over it: skipped, as the others.
+        assert_eq!(skipped(&seen), [3, 4, 5].into());
+    }
+
+    #[test]
+    fn workers_that_look_ahead_finish_or_skip_every_task_exactly_once() {
+        let tasks = up_to(300);
+        let stop = |n: u64, _: &u64| {
+            if n % 10 == 3 {
+                Stop::SkipTo(n / 10 * 10 + 10)
+            } else {
+                Stop::Go
+            }
+        };
+        let schedule = Schedule {
+            tasks: &tasks,
+            stop: &stop,
+            deadline: None,
+            announce: false,
+        };
+        let mut peekers: Vec<Peeker> = (0..4).map(|_| Peeker::default()).collect();
+        let (result, seen) = events(&mut peekers, &schedule);
+        assert_eq!(result, Ok(()));
+        let mut accounted: Vec<u64> = seen
+            .iter()
+            .filter_map(|e| match e {
+                Event::Finished { index, .. } | Event::Skipped { index } => Some(*index),
+                Event::Started { .. } => None,
+            })
+            .collect();
+        accounted.sort_unstable();
+        assert_eq!(accounted, (0..300).collect::<Vec<_>>());
+        // Nothing a skip jumped over ran after the skip: every group's tasks past its 3
+        // either ran before it was known or were skipped, and none ran twice.
+        let ran: Vec<u64> = peekers
+            .iter()
+            .flat_map(|p| p.told.iter().map(|(task, _)| *task))
+            .collect();
+        assert_eq!(ran.len(), numbers(&seen, false).len());
     }
 }

@@ -216,7 +216,18 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
     type Output = Outcome;
     type Error = Fault;
 
-    fn execute(&mut self, _index: u64, (s, c): (usize, usize)) -> Result<Outcome, Fault> {
+    const LOOKAHEAD: bool = true;
+
+    fn execute(&mut self, index: u64, task: (usize, usize)) -> Result<Outcome, Fault> {
+        self.execute_then(index, task, None)
+    }
+
+    fn execute_then(
+        &mut self,
+        _index: u64,
+        (s, c): (usize, usize),
+        next: Option<&(usize, usize)>,
+    ) -> Result<Outcome, Fault> {
         if !self.started {
             self.worker.start()?;
             self.started = true;
@@ -224,7 +235,11 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
         let Some(program) = self.class.builds[s].program() else {
             return Err(Fault::Internal("a run of a program not built".to_owned()));
         };
-        match self.worker.run(program, c) {
+        // Under `--fail-fast-per-submission` no run starts before the last one is judged.
+        let then = next
+            .filter(|_| !self.class.fail_fast)
+            .and_then(|&(s, c)| Some((self.class.builds[s].program()?, c)));
+        match self.worker.run_then(program, c, then) {
             Ok(result) => Ok(Outcome::Ran(result)),
             // Stopping is the batch's end, not this student's fault.
             Err(e @ Fault::Interrupted(_)) => Err(e),

@@ -504,6 +504,12 @@ impl Group {
         std::mem::take(&mut self.renewed)
     }
 
+    /// Says again that the group was made anew: its new files, taken by
+    /// [`Group::take_renewed`], never reached the launcher.
+    pub(crate) fn keep_renewed(&mut self) {
+        self.renewed = true;
+    }
+
     /// The `cgroup.procs` files each run's first process writes `0` to, to join the
     /// group: the one group on v2; none on v1, where the launcher lives in the groups.
     pub(crate) fn procs(&self) -> Vec<PathBuf> {

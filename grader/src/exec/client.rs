@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
-use super::cgroup::Group;
+use super::cgroup::{Group, Usage};
 use super::facts::{Killed, Limits, Outcome};
 use super::launcher;
 use super::protocol::{Message, Reply, Request, Setup, receive, send};
@@ -174,20 +174,86 @@ impl Client {
         }
     }
 
-    /// Runs `request` with `stdin` and the `attached` files (cgroup files, then staged
-    /// files, as the request says), under `limits`, and returns what happened. The
-    /// `cgroup`, prepared by the caller, is sampled and read. `Err` means the run could
-    /// not be made (a missing interpreter, a broken launcher), never that the program
-    /// failed.
-    pub(crate) fn run(
+    /// Where runs are asked for.
+    pub(crate) fn asker(&self) -> Asker<'_> {
+        Asker(&self.socket)
+    }
+
+    /// Watches `flight` to its end under `limits`, and returns what happened, with the
+    /// run `at_end` started. The `cgroup`, prepared by the caller, is sampled and read.
+    /// `at_end` is called once the launcher has said the run ended (every process of it
+    /// gone, its cgroup read), before its output is read to the end and long before it is
+    /// judged: it may ask for the next run at once (it is told whether this one was
+    /// killed at a limit), so that the launcher never waits on the grader's side of a
+    /// run. `Err` means the run could not be made (a missing interpreter, a broken
+    /// launcher), never that the program failed.
+    pub(crate) fn watch<F>(
         &mut self,
-        request: Request,
-        stdin: File,
-        attached: &[File],
+        flight: Flight,
         limits: &Limits,
         stderr: Stderr,
         cgroup: Option<&mut Group>,
-    ) -> io::Result<Ran> {
+        at_end: F,
+    ) -> io::Result<(Ran, Option<Flight>)>
+    where
+        F: FnOnce(Asker<'_>, Option<&mut Group>, bool) -> Option<Flight>,
+    {
+        let mut watch = Watch {
+            socket: &self.socket,
+            cgroup,
+            limits,
+            start: flight.start,
+            kill_sent: false,
+            out: Some(flight.out),
+            err: Some(flight.err),
+            ended: None,
+            kept: None,
+            usage: None,
+            at_end: Some(at_end),
+            next: None,
+            outcome: Outcome::default(),
+            stderr,
+            stderr_seen: 0,
+            buffer: &mut self.buffer,
+        };
+        watch.watch()?;
+        watch.finish()
+    }
+
+    /// Ends `flight` at once and waits for its end, reading nothing of it: a run started
+    /// ahead that is not wanted after all. `Err` when the launcher does not answer.
+    pub(crate) fn cancel(&mut self, flight: Flight, cgroup: Option<&mut Group>) -> io::Result<()> {
+        send(&self.socket, &Message::Kill, &[])?;
+        // Its output goes unread: closed, a program still writing gets `SIGPIPE` (it is
+        // being killed anyway).
+        drop(flight);
+        match receive::<Reply>(&self.socket)?.ok_or_else(gone)? {
+            (Reply::Ended { .. }, _) => {
+                if let Some(group) = cgroup {
+                    group.finish()?;
+                }
+                Ok(())
+            }
+            (Reply::Failed { .. }, _) => Ok(()),
+            _ => Err(io::Error::other("launcher: no end of run")),
+        }
+    }
+}
+
+/// Asks a launcher for runs (see [`Client::asker`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Asker<'a>(&'a UnixStream);
+
+impl Asker<'_> {
+    /// Asks for a run of `request` with `stdin` and the `attached` files (cgroup files,
+    /// then staged files, as the request says); returns at once, with the run's output
+    /// to watch ([`Client::watch`]).
+    pub(crate) fn ask(
+        self,
+        request: Request,
+        stdin: File,
+        attached: &[File],
+    ) -> io::Result<Flight> {
         let (out_read, out_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let (err_read, err_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let mut fds: Vec<RawFd> = vec![
@@ -196,25 +262,31 @@ impl Client {
             err_write.as_raw_fd(),
         ];
         fds.extend(attached.iter().map(AsRawFd::as_raw_fd));
-        send(&self.socket, &Message::Run(Box::new(request)), &fds)?;
-        // Our copies of the write ends must go, or the reads below never see the end.
+        send(self.0, &Message::Run(Box::new(request)), &fds)?;
+        let start = Instant::now();
+        // Our copies of the write ends must go, or the reads never see the end.
         drop((stdin, out_write, err_write));
-        let mut watch = Watch {
-            socket: &self.socket,
-            cgroup,
-            limits,
-            kill_sent: false,
-            out: Some(File::from(out_read)),
-            err: Some(File::from(err_read)),
-            ended: None,
-            kept: None,
-            outcome: Outcome::default(),
-            stderr,
-            stderr_seen: 0,
-            buffer: &mut self.buffer,
-        };
-        watch.watch()?;
-        watch.finish()
+        Ok(Flight {
+            out: File::from(out_read),
+            err: File::from(err_read),
+            start,
+        })
+    }
+}
+
+/// A run asked for and not yet watched to its end: the read ends of its output, and when
+/// it was asked for (its wall limit counts from then).
+#[derive(Debug)]
+pub(crate) struct Flight {
+    out: File,
+    err: File,
+    start: Instant,
+}
+
+impl Flight {
+    /// When it was asked for.
+    pub(crate) fn start(&self) -> Instant {
+        self.start
     }
 }
 
@@ -235,16 +307,24 @@ impl Drop for Client {
 }
 
 /// One run being watched: its pipes, what was read, and which limit it was killed for.
-struct Watch<'a> {
+struct Watch<'a, F> {
     socket: &'a UnixStream,
     cgroup: Option<&'a mut Group>,
     limits: &'a Limits,
+    /// When the run was asked for.
+    start: Instant,
     kill_sent: bool,
     out: Option<File>,
     err: Option<File>,
     ended: Option<Reply>,
     /// The file the run was asked to keep, sent with `Ended`.
     kept: Option<File>,
+    /// The cgroup's figures, read as the run ended.
+    usage: Option<Usage>,
+    /// Called as the run ends (see [`Client::watch`]).
+    at_end: Option<F>,
+    /// The run `at_end` started.
+    next: Option<Flight>,
     outcome: Outcome,
     stderr: Stderr,
     /// Bytes of stderr read so far.
@@ -260,7 +340,10 @@ enum Source {
     Stderr,
 }
 
-impl Watch<'_> {
+impl<F> Watch<'_, F>
+where
+    F: FnOnce(Asker<'_>, Option<&mut Group>, bool) -> Option<Flight>,
+{
     /// Reads stdout and stderr and waits for the end, killing the run when a limit passes.
     ///
     /// For its first [`FIRST_LOOK`], only the launcher is watched: what the program
@@ -270,7 +353,7 @@ impl Watch<'_> {
     /// of a trivial run's whole command). From then on the pipes are read as they fill;
     /// a program that fills a pipe sooner waits for that, at most [`FIRST_LOOK`], once.
     fn watch(&mut self) -> io::Result<()> {
-        let start = Instant::now();
+        let start = self.start;
         let deadline = start + self.limits.wall;
         let mut next_sample = start + FIRST_LOOK;
         let mut reading = false;
@@ -299,8 +382,19 @@ impl Watch<'_> {
     /// Reads one reply of the launcher (blocking).
     fn receive(&mut self) -> io::Result<()> {
         let (reply, mut fds) = receive::<Reply>(self.socket)?.ok_or_else(gone)?;
-        if let Reply::Ended { kept: true, .. } = reply {
-            self.kept = fds.pop().map(File::from);
+        if let Reply::Ended { kept, .. } = reply {
+            if kept {
+                self.kept = fds.pop().map(File::from);
+            }
+            // Every process of the run is gone: its cgroup is read now, before a next run
+            // joins it.
+            if let Some(group) = self.cgroup.as_deref_mut() {
+                self.usage = Some(group.finish()?);
+            }
+            if let Some(at_end) = self.at_end.take() {
+                let killed = self.outcome.killed.is_some();
+                self.next = at_end(Asker(self.socket), self.cgroup.as_deref_mut(), killed);
+            }
         }
         self.ended = Some(reply);
         Ok(())
@@ -423,7 +517,7 @@ impl Watch<'_> {
         Ok(())
     }
 
-    fn finish(self) -> io::Result<Ran> {
+    fn finish(self) -> io::Result<(Ran, Option<Flight>)> {
         let mut outcome = self.outcome;
         match self.ended {
             Some(Reply::Ended {
@@ -447,14 +541,13 @@ impl Watch<'_> {
                 outcome.peak_kib = peak_kib;
                 // CPU time stays the reaped children's: exact, and without the launcher,
                 // which lives in the CPU group (see `cgroup.rs`).
-                if let Some(group) = self.cgroup {
-                    let usage = group.finish()?;
+                if let Some(usage) = self.usage {
                     outcome.peak_kib = outcome.peak_kib.max(usage.peak.div_ceil(1024));
                     if usage.oom_killed {
                         outcome.killed.get_or_insert(Killed::Memory);
                     }
                 }
-                Ok((outcome, self.kept))
+                Ok(((outcome, self.kept), self.next))
             }
             Some(Reply::Failed { message }) => Err(io::Error::other(message)),
             _ => Err(io::Error::other("launcher: no end of run")),

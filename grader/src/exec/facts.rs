@@ -26,7 +26,7 @@ pub(crate) struct Limits {
 }
 
 /// Standard input of a run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Input {
     /// A file (a case's `.in`), opened read-only.
     File(PathBuf),

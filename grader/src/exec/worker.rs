@@ -21,10 +21,11 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use super::boxed;
 use super::cgroup::Group;
-use super::client::{self, Client, Ran, Stderr};
+use super::client::{self, Client, Flight, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
@@ -111,6 +112,131 @@ pub(crate) struct Worker {
     _parent: Option<tempfile::TempDir>,
     /// `strict`: whose files `/prog` holds now.
     staged: Option<PathBuf>,
+    /// The run started ahead, under way (see [`Worker::run_then`]).
+    ahead: Option<Ahead>,
+}
+
+/// A run started ahead: which run it is, and its output to watch.
+#[derive(Debug)]
+struct Ahead {
+    key: Key,
+    flight: Flight,
+}
+
+/// What makes two runs the same run: everything of their [`Job`]s and limits.
+#[derive(Debug, PartialEq)]
+struct Key {
+    argv: Vec<String>,
+    files: PathBuf,
+    in_files: bool,
+    env: Vec<String>,
+    stdin: Input,
+    keep: Option<String>,
+    stderr: Stderr,
+    address_space: bool,
+    limits: Limits,
+}
+
+impl Key {
+    fn of(job: &Job<'_>, limits: &Limits) -> Key {
+        Key {
+            argv: job.argv.clone(),
+            files: job.files.to_path_buf(),
+            in_files: job.in_files,
+            env: job.env.clone(),
+            stdin: job.stdin.clone(),
+            keep: job.keep.map(str::to_owned),
+            stderr: job.stderr,
+            address_space: job.address_space,
+            limits: *limits,
+        }
+    }
+}
+
+/// A run made ready to send: its request (without the cgroup and staged files, which
+/// depend on the moment it is sent), its standard input, and its files' folder.
+struct Ready {
+    request: Request,
+    stdin: File,
+    files: PathBuf,
+}
+
+/// What sending a run changes of a worker, borrowed apart from its launcher (whose
+/// socket the run is sent on while another is being watched).
+struct Sending<'w> {
+    tier: Tier,
+    staged: &'w mut Option<PathBuf>,
+    scratch: Option<&'w Scratch>,
+}
+
+impl Sending<'_> {
+    /// Empties the working folder, sets the cgroup to `limits`, stages the program's
+    /// files when they are not in the box already, and sends the run. Between runs only:
+    /// the last one has ended.
+    fn send(
+        &mut self,
+        asker: client::Asker<'_>,
+        ready: Ready,
+        mut group: Option<&mut Group>,
+        limits: &Limits,
+    ) -> io::Result<Flight> {
+        if let Some(scratch) = self.scratch {
+            scratch
+                .reset()
+                .map_err(|e| io::Error::other(e.to_string()))?;
+        }
+        let (mut attached, cgroups) = prepare_cgroup(group.as_deref_mut(), limits)?;
+        let Ready {
+            mut request,
+            stdin,
+            files,
+        } = ready;
+        let sent = self.stage(&files, &mut attached).and_then(|stage| {
+            request.cgroups = cgroups;
+            request.stage = stage;
+            asker.ask(request, stdin, &attached)
+        });
+        if sent.is_err() {
+            // Not delivered: the launcher may hold neither the files nor the group's.
+            *self.staged = None;
+            if let Some(group) = group
+                && cgroups > 0
+            {
+                group.keep_renewed();
+            }
+        }
+        sent
+    }
+
+    /// `strict`: the files of `files` for the box's `/prog`, named (returned) and opened
+    /// (added to `attached`), unless the box holds them already.
+    fn stage(&mut self, files: &Path, attached: &mut Vec<File>) -> io::Result<Option<Vec<Staged>>> {
+        if self.tier != Tier::Strict || self.staged.as_deref() == Some(files) {
+            return Ok(None);
+        }
+        let (names, opened) = staged(files)?;
+        attached.extend(opened);
+        *self.staged = Some(files.to_path_buf());
+        Ok(Some(names))
+    }
+}
+
+/// Sets the worker's cgroup to `limits` for the next run; the cgroup files to send the
+/// launcher (when the group was made anew), and how many.
+fn prepare_cgroup(group: Option<&mut Group>, limits: &Limits) -> io::Result<(Vec<File>, usize)> {
+    let mut attached = Vec::new();
+    let mut cgroups = 0;
+    if let Some(group) = group {
+        group.prepare(limits.memory, limits.processes)?;
+        if group.take_renewed() {
+            // The launcher's descriptors name the group that was removed.
+            for path in group.procs() {
+                attached.push(File::options().write(true).open(path)?);
+                cgroups += 1;
+            }
+        }
+    }
+    Ok((attached, cgroups))
 }
 
 /// Names the cgroups of this process's workers apart.
@@ -286,6 +412,7 @@ impl Worker {
             _root: root,
             _parent: parent,
             staged: None,
+            ahead: None,
         })
     }
 
@@ -309,75 +436,132 @@ impl Worker {
     /// Runs `job` under `limits`. `Err` when the run cannot be made (a fault of the setup,
     /// never of the program).
     pub(crate) fn run(&mut self, job: &Job<'_>, limits: &Limits) -> io::Result<Ran> {
-        if let Some(scratch) = &self.scratch {
-            scratch
-                .reset()
-                .map_err(|e| io::Error::other(e.to_string()))?;
-        }
-        let (mut attached, cgroups) = self.prepare_cgroup(limits)?;
-        let stage = self.stage(job.files, &mut attached)?;
-        let request = self.request(job, limits, cgroups, stage)?;
-        let stdin = job.stdin.open(self.tier == Tier::Strict)?;
-        let start = std::time::Instant::now();
-        let result = self.client.run(
-            request,
-            stdin,
-            &attached,
+        self.run_then(job, limits, None)
+    }
+
+    /// [`Worker::run`], with the run this worker makes next, `then` (under the same
+    /// limits), made ready while this one runs and started the moment it ends, unless it
+    /// was killed at a limit (a run to be made again, or a program that sleeps) or `go_on`
+    /// says no. The next call must be for that run: it then watches the run under way,
+    /// its wall time counted from its start; any other call kills it unseen first.
+    pub(crate) fn run_then(
+        &mut self,
+        job: &Job<'_>,
+        limits: &Limits,
+        then: Option<(&Job<'_>, &dyn Fn() -> bool)>,
+    ) -> io::Result<Ran> {
+        let key = Key::of(job, limits);
+        let flight = match self.ahead.take() {
+            Some(ahead) if ahead.key == key => Ok(ahead.flight),
+            other => {
+                if let Some(ahead) = other {
+                    self.cancel(ahead.flight)?;
+                }
+                let ready = self.ready(job, limits)?;
+                self.send(ready, limits)
+            }
+        };
+        let flight = match flight {
+            Ok(flight) => flight,
+            Err(e) => return self.after_failure(e, Duration::ZERO),
+        };
+        let start = flight.start();
+        // Made ready now, while this run goes: its standard input and request. One that
+        // cannot be made ready is left for its own call, which says why.
+        let (next_key, next) = match then.and_then(|(job, go_on)| {
+            let ready = self.ready(job, limits).ok()?;
+            Some((Key::of(job, limits), (ready, go_on)))
+        }) {
+            Some((key, next)) => (Some(key), Some(next)),
+            None => (None, None),
+        };
+        let mut sending = Sending {
+            tier: self.tier,
+            staged: &mut self.staged,
+            scratch: self.scratch.as_ref(),
+        };
+        let result = self.client.watch(
+            flight,
             limits,
             job.stderr,
             self.cgroup.as_mut(),
+            |asker, group, killed| {
+                let (ready, go_on) = next?;
+                if killed || !go_on() {
+                    return None;
+                }
+                sending.send(asker, ready, group, limits).ok()
+            },
         );
         match result {
-            Ok(ran) => Ok(ran),
-            Err(e) if client::launcher_gone(&e) => self.after_launcher_died(e, start.elapsed()),
-            Err(e) => {
-                // What the launcher holds is unknown now: stage again next time.
-                self.staged = None;
-                Err(e)
+            Ok((ran, ahead)) => {
+                self.ahead = ahead
+                    .zip(next_key)
+                    .map(|(flight, key)| Ahead { key, flight });
+                Ok(ran)
             }
+            Err(e) => self.after_failure(e, start.elapsed()),
         }
     }
 
-    /// Sets the worker's cgroup to `limits` for the next run; the cgroup files to send the
-    /// launcher (when the group was made anew), and how many.
-    fn prepare_cgroup(&mut self, limits: &Limits) -> io::Result<(Vec<File>, usize)> {
-        let mut attached = Vec::new();
-        let mut cgroups = 0;
-        if let Some(group) = &mut self.cgroup {
-            group.prepare(limits.memory, limits.processes)?;
-            if group.take_renewed() {
-                // The launcher's descriptors name the group that was removed.
-                for path in group.procs() {
-                    attached.push(File::options().write(true).open(path)?);
-                    cgroups += 1;
-                }
-            }
-        }
-        Ok((attached, cgroups))
+    /// Whether a run started ahead is under way (see [`Worker::run_then`]).
+    pub(crate) fn ahead(&self) -> bool {
+        self.ahead.is_some()
     }
 
-    /// `strict`: the files of `files` for the box's `/prog`, named (returned) and opened
-    /// (added to `attached`), unless the box holds them already.
-    fn stage(&mut self, files: &Path, attached: &mut Vec<File>) -> io::Result<Option<Vec<Staged>>> {
-        if self.tier != Tier::Strict || self.staged.as_deref() == Some(files) {
-            return Ok(None);
+    /// Ends the run started ahead, if any, unseen (see [`Worker::run_then`]).
+    pub(crate) fn abandon(&mut self) -> io::Result<()> {
+        match self.ahead.take() {
+            Some(ahead) => self.cancel(ahead.flight),
+            None => Ok(()),
         }
-        let (names, opened) = staged(files)?;
-        attached.extend(opened);
-        self.staged = Some(files.to_path_buf());
-        Ok(Some(names))
+    }
+
+    /// Kills a run under way and waits for its end; a launcher that does not answer is
+    /// replaced.
+    fn cancel(&mut self, flight: Flight) -> io::Result<()> {
+        if self.client.cancel(flight, self.cgroup.as_mut()).is_err() {
+            self.client = Client::start(&self.setup)?;
+            self.staged = None;
+        }
+        Ok(())
+    }
+
+    /// A run that could not be made, or not watched to its end: see
+    /// [`Worker::after_launcher_died`] for a launcher that died; otherwise what the
+    /// launcher holds is unknown now, so the files are staged again next time.
+    fn after_failure(&mut self, error: io::Error, wall: Duration) -> io::Result<Ran> {
+        if client::launcher_gone(&error) {
+            self.after_launcher_died(error, wall)
+        } else {
+            self.staged = None;
+            Err(error)
+        }
+    }
+
+    /// `job`'s standard input and request, ready to be sent.
+    fn ready(&self, job: &Job<'_>, limits: &Limits) -> io::Result<Ready> {
+        Ok(Ready {
+            request: self.request(job, limits)?,
+            stdin: job.stdin.open(self.tier == Tier::Strict)?,
+            files: job.files.to_path_buf(),
+        })
+    }
+
+    /// Sends a run made ready.
+    fn send(&mut self, ready: Ready, limits: &Limits) -> io::Result<Flight> {
+        let mut sending = Sending {
+            tier: self.tier,
+            staged: &mut self.staged,
+            scratch: self.scratch.as_ref(),
+        };
+        sending.send(self.client.asker(), ready, self.cgroup.as_mut(), limits)
     }
 
     /// What the launcher is asked for `job`: its command, environment and folder as the
-    /// run sees them, the limits it sets itself, and the cgroup files and staged files
-    /// that come with the request.
-    fn request(
-        &self,
-        job: &Job<'_>,
-        limits: &Limits,
-        cgroups: usize,
-        stage: Option<Vec<Staged>>,
-    ) -> io::Result<Request> {
+    /// run sees them, and the limits it sets itself (the cgroup files and staged files
+    /// that come with it are added as it is sent).
+    fn request(&self, job: &Job<'_>, limits: &Limits) -> io::Result<Request> {
         let work = self.work_dir();
         let dir = if job.in_files {
             self.files_dir(job.files)
@@ -416,8 +600,9 @@ impl Worker {
             // uid of its own; under the grader's own uid it would count its processes too.
             processes: (self.cgroup.is_none() && self.lease.is_some()).then_some(limits.processes),
             limited: self.tier >= Tier::Basic,
-            cgroups,
-            stage,
+            // Filled as it is sent (`Sending::send`).
+            cgroups: 0,
+            stage: None,
             keep: kept_file(job.keep, &work)?,
         })
     }
@@ -428,11 +613,7 @@ impl Worker {
     /// can have the init killed, and with it the whole box. That run was over its memory
     /// limit: `MLE`, by cause. Any other death is the grader's fault. Either way the next
     /// run gets a new launcher.
-    fn after_launcher_died(
-        &mut self,
-        error: io::Error,
-        wall: std::time::Duration,
-    ) -> io::Result<Ran> {
+    fn after_launcher_died(&mut self, error: io::Error, wall: Duration) -> io::Result<Ran> {
         let usage = self.cgroup.as_mut().map(Group::finish).transpose();
         self.client = Client::start(&self.setup)?;
         self.staged = None;
