@@ -302,7 +302,8 @@ fn answer_path(case: &Case) -> Result<&std::path::Path, Fault> {
 }
 
 /// Runs `program` on `case` (whose files hold `text`) with `runner`, and judges it (a
-/// package's own validator on `validator`).
+/// package's own validator on `validator`); `then`, the worker's next run, may start as
+/// this one ends.
 pub(crate) fn run_case(
     (runner, validator): (&mut Runner, Option<&mut Validator<'_>>),
     program: &Program,
