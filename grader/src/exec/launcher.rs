@@ -190,12 +190,12 @@ fn set_up(
             io::Write::write_all(&mut group, b"0")?;
         }
         // In a box, runs see their groups as `/` (`/proc/self/cgroup` names no folder of
-        // the machine): where this process lives in them, one cgroup namespace made here
-        // serves every run (4.5 us of each run's start here); where each run joins them,
-        // each makes its own once it has joined.
+        // the machine): unless each run joins its groups itself (v2), one cgroup
+        // namespace made here serves every run (4.5 us of each run's start here); where
+        // each run joins them, each makes its own once it has joined.
         // SAFETY: a plain system call on this process's own namespaces.
         if boxed.is_some()
-            && !resident.is_empty()
+            && cgroups.is_empty()
             && unsafe { libc::unshare(libc::CLONE_NEWCGROUP) } != 0
         {
             return Err(io::Error::last_os_error());
@@ -344,7 +344,7 @@ struct ChildArgs<'a> {
     unshield: bool,
     /// `strict`, where each run joins the worker's groups (v2): a cgroup namespace of the
     /// run's own, made once the child is in them, so that `/proc/self/cgroup` names no
-    /// folder of the machine (on v1 the launcher made one for all its runs).
+    /// folder of the machine (otherwise the launcher made one for all its runs).
     cgroup_namespace: bool,
 }
 
