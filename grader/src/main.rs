@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         Err(error) => return report::clap_error(&error),
     };
     let result = commands::run(cli.command);
+    exec::sandbox::settle();
     exec::drop_spare();
     temp::remove_own();
     // Once a signal arrived, whatever the command returned (its work done, or an error

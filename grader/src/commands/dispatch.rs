@@ -29,7 +29,11 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
         Command::Validate { problem, files } => validate::run(problem, &files),
         Command::Gen(args) => generate::run(&args),
         Command::Cases(command) => cases::run(command),
-        Command::Test(args) => test::run(&args),
+        Command::Test(args) => {
+            // The first worker is made while the cases are read and the submission built.
+            super::flags::warm_up(&args.limits);
+            test::run(&args)
+        }
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Mutant(args) => mutant::run(&args),
         Command::Batch(args) => batch::run(&args),

@@ -87,17 +87,27 @@ pub(super) fn jobs(jobs: Option<u32>) -> usize {
     )
 }
 
-/// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
-/// sandbox to the strongest tier this machine has).
-pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
-    let asked = args.sandbox.and_then(|s| match s {
+/// The tier `--sandbox` asks for (`None`: auto).
+fn asked_tier(args: &LimitArgs) -> Option<Tier> {
+    args.sandbox.and_then(|s| match s {
         Sandbox::Auto => None,
         Sandbox::Strict => Some(Tier::Strict),
         Sandbox::Basic => Some(Tier::Basic),
         Sandbox::None => Some(Tier::None),
-    });
+    })
+}
+
+/// Sets up, on a thread of its own, the worker [`limits`] will try its tier with, while
+/// the command reads its cases and builds (see `sandbox::try_ahead`).
+pub(super) fn warm_up(args: &LimitArgs) {
+    sandbox::try_ahead(asked_tier(args), args.memory());
+}
+
+/// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
+/// sandbox to the strongest tier this machine has).
+pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
     let (sandbox, passed) =
-        Machine::get().resolve(asked, |tier| sandbox::tried(tier, args.memory()))?;
+        Machine::get().resolve(asked_tier(args), |tier| sandbox::tried(tier, args.memory()))?;
     // Why the run is less confined than it could be, once, before any work.
     for why in passed {
         crate::report::note(&format!("grader: note: sandbox {sandbox}, since {why}"));

@@ -245,31 +245,49 @@ impl Client {
 pub(crate) struct Asker<'a>(&'a UnixStream);
 
 impl Asker<'_> {
-    /// Asks for a run of `request` with `stdin` and the `attached` files (cgroup files,
-    /// then staged files, as the request says); returns at once, with the run's output
-    /// to watch ([`Client::watch`]).
+    /// Asks for a run of `request` with `stdin`, its output into `pipes`, and the
+    /// `attached` files (cgroup files, then staged files, as the request says); returns
+    /// at once, with the run's output to watch ([`Client::watch`]).
     pub(crate) fn ask(
         self,
         request: Request,
         stdin: File,
+        pipes: Pipes,
         attached: &[File],
     ) -> io::Result<Flight> {
-        let (out_read, out_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
-        let (err_read, err_write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
         let mut fds: Vec<RawFd> = vec![
             stdin.as_raw_fd(),
-            out_write.as_raw_fd(),
-            err_write.as_raw_fd(),
+            pipes.out.1.as_raw_fd(),
+            pipes.err.1.as_raw_fd(),
         ];
         fds.extend(attached.iter().map(AsRawFd::as_raw_fd));
         send(self.0, &Message::Run(Box::new(request)), &fds)?;
         let start = Instant::now();
         // Our copies of the write ends must go, or the reads never see the end.
-        drop((stdin, out_write, err_write));
+        drop(stdin);
         Ok(Flight {
-            out: File::from(out_read),
-            err: File::from(err_read),
+            out: File::from(pipes.out.0),
+            err: File::from(pipes.err.0),
             start,
+        })
+    }
+}
+
+/// A run's standard output and error: a pipe each (read end, write end), made before the
+/// run is asked for (made while another run goes, they are not on the path from one run
+/// to the next).
+#[derive(Debug)]
+pub(crate) struct Pipes {
+    out: (OwnedFd, OwnedFd),
+    err: (OwnedFd, OwnedFd),
+}
+
+impl Pipes {
+    /// Two new pipes.
+    pub(crate) fn new() -> io::Result<Pipes> {
+        Ok(Pipes {
+            out: nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?,
+            err: nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?,
         })
     }
 }

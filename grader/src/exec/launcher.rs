@@ -81,6 +81,9 @@ struct Launcher {
     /// CPUs runs may use (our affinity, which they inherit), read once: the standard
     /// library's count reads `/proc` and the cgroup files, a dozen calls.
     cpus: u32,
+    /// [`children_cpu_us`] as the last run's end was reported: nothing is reaped between
+    /// runs, so it is the next run's start too (one `getrusage` a run fewer).
+    reaped_cpu: Option<u64>,
 }
 
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
@@ -222,6 +225,7 @@ fn set_up(
                 shielded,
                 stack: vec![0u8; CHILD_STACK],
                 cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
+                reaped_cpu: None,
             }),
             Err(e) => Err((socket, e)),
         },
@@ -346,6 +350,9 @@ struct ChildArgs<'a> {
     /// run's own, made once the child is in them, so that `/proc/self/cgroup` names no
     /// folder of the machine (otherwise the launcher made one for all its runs).
     cgroup_namespace: bool,
+    /// Whether the child must die with the launcher by a signal of its own: not where
+    /// the launcher is the init of its PID namespace, whose end kills every process in it.
+    death_signal: bool,
 }
 
 /// The CPU time of this process's reaped children, microseconds.
@@ -391,8 +398,9 @@ struct Figures {
     waited: (u64, u32),
     /// From the clone to the main process's end.
     wall: Duration,
-    /// [`children_cpu_us`] before the run: the run's CPU time is what it grew by.
-    cpu_before: u64,
+    /// [`children_cpu_us`] before the run and after it (every process of it reaped):
+    /// the run's CPU time is what it grew by.
+    cpu: (u64, u64),
     /// CPUs the run could use.
     cpus: u32,
 }
@@ -405,7 +413,7 @@ impl Figures {
         Reply::Ended {
             code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
             signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-            cpu_us: children_cpu_us().saturating_sub(self.cpu_before),
+            cpu_us: self.cpu.1.saturating_sub(self.cpu.0),
             wall_us: self.wall.as_micros() as u64,
             peak_kib: self.usage.ru_maxrss as u64,
             waited_us,
@@ -441,12 +449,14 @@ impl Launcher {
                 io::Error::new(e.kind(), format!("cannot renew the box's work folder: {e}"))
             })?;
         }
+        let reaped = children_cpu_us();
+        self.reaped_cpu = Some(reaped);
         let figures = Figures {
             status,
             usage,
             waited,
             wall,
-            cpu_before: child.cpu_before,
+            cpu: (child.cpu_before, reaped),
             cpus: self.cpus,
         };
         Ok((figures.ended(kept.is_some()), kept))
@@ -512,12 +522,13 @@ impl Launcher {
             cgroups: &self.cgroups,
             unshield: self.shielded,
             cgroup_namespace: self.boxed.is_some() && !self.cgroups.is_empty(),
+            death_signal: !self.init,
         };
         let flags = match self.spawn {
             Spawn::SharedMemory => libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
             Spawn::Copy => libc::CLONE_VFORK | libc::SIGCHLD,
         };
-        let cpu_before = children_cpu_us();
+        let cpu_before = self.reaped_cpu.take().unwrap_or_else(children_cpu_us);
         let start = Instant::now();
         // SAFETY: the child runs `child_main` on its own stack with `args`, which outlive
         // it (we are suspended until it exec'd or exited). Every signal is blocked around
@@ -859,7 +870,9 @@ fn child(args: &ChildArgs<'_>) -> ! {
             fail(error);
         }
         // Dies with the launcher (set after the uid change, which clears it).
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        if args.death_signal {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
+        }
 
         let mut none: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&raw mut none);

@@ -17,7 +17,7 @@
 //! a grader fault.
 
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use super::cgroup::{self, Hierarchy};
@@ -184,6 +184,37 @@ impl Machine {
             )));
         }
         Ok((tier, Vec::new()))
+    }
+}
+
+/// The trials started ahead ([`try_ahead`]), waited for before the grader exits.
+static AHEAD: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Starts, on a thread of its own, the trial that `Machine::resolve` will ask for
+/// (`asked`: the `--sandbox` tier; `None`, auto), so that the first worker is set up while
+/// the cases are read and the submission built, not after (about 10 ms of every
+/// `grader test`). What it finds is kept for [`tried`], whose later callers wait for it
+/// and say it; nothing is said here.
+pub(crate) fn try_ahead(asked: Option<Tier>, memory: u64) {
+    let handle = std::thread::spawn(move || {
+        let _ = Machine::get().resolve(asked, |tier| tried(tier, memory));
+    });
+    AHEAD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(handle);
+}
+
+/// Waits for the trials started ahead: before the grader stops its idle workers and
+/// removes its folders, so that none is set up behind their backs.
+pub(crate) fn settle() {
+    let ahead = std::mem::take(
+        &mut *AHEAD
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    for handle in ahead {
+        let _ = handle.join();
     }
 }
 

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use super::boxed;
 use super::cgroup::Group;
-use super::client::{self, Client, Flight, Ran, Stderr};
+use super::client::{self, Client, Flight, Pipes, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
@@ -154,10 +154,12 @@ impl Key {
 }
 
 /// A run made ready to send: its request (without the cgroup and staged files, which
-/// depend on the moment it is sent), its standard input, and its files' folder.
+/// depend on the moment it is sent), its standard input and output, and its files'
+/// folder.
 struct Ready {
     request: Request,
     stdin: File,
+    pipes: Pipes,
     files: PathBuf,
 }
 
@@ -189,12 +191,13 @@ impl Sending<'_> {
         let Ready {
             mut request,
             stdin,
+            pipes,
             files,
         } = ready;
         let sent = self.stage(&files, &mut attached).and_then(|stage| {
             request.cgroups = cgroups;
             request.stage = stage;
-            asker.ask(request, stdin, &attached)
+            asker.ask(request, stdin, pipes, &attached)
         });
         if sent.is_err() {
             // Not delivered: the launcher may hold neither the files nor the group's.
@@ -544,6 +547,7 @@ impl Worker {
         Ok(Ready {
             request: self.request(job, limits)?,
             stdin: job.stdin.open(self.tier == Tier::Strict)?,
+            pipes: Pipes::new()?,
             files: job.files.to_path_buf(),
         })
     }
