@@ -17,7 +17,7 @@ use std::fs;
 use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
@@ -119,13 +119,27 @@ fn checked_cache(dir: &Path) -> Result<(), Fault> {
 /// Makes sure `dir` can serve as the compile cache: [`checked_cache`]'s rules, and a
 /// folder can be made in it. A cache that cannot be written is the setup's fault, found
 /// before anything compiles (and before a batch grades anyone), never a student's.
+///
+/// Once per folder and process: what was found can change only by the hand of the
+/// folder's owner, who runs the grader; and a probe folder made and removed for each of
+/// a class's 3,000 compiles was a quarter of its rerun's time (ext4 looks long for a new
+/// folder's inode where many were just removed).
 pub(crate) fn usable_cache(dir: &Path) -> Result<(), Fault> {
+    static USABLE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let found = |usable: &Vec<PathBuf>| usable.iter().any(|d| d == dir);
+    if found(&USABLE.lock().unwrap_or_else(PoisonError::into_inner)) {
+        return Ok(());
+    }
     checked_cache(dir)?;
     super::cache_sweep::once(dir);
     tempfile::Builder::new()
         .prefix(".probe-")
         .tempdir_in(dir)
         .map_err(|e| files::cannot(dir, "write into the compile cache", &e))?;
+    let mut usable = USABLE.lock().unwrap_or_else(PoisonError::into_inner);
+    if !found(&usable) {
+        usable.push(dir.to_path_buf());
+    }
     Ok(())
 }
 
