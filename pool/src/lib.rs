@@ -662,20 +662,21 @@ mod tests {
         );
     }
 
+    /// Groups of ten: a task ending in 3 skips the rest of its group.
+    fn skip_the_rest_of_each_ten(n: u64, _: &u64) -> Stop {
+        if n % 10 == 3 {
+            Stop::SkipTo(n / 10 * 10 + 10)
+        } else {
+            Stop::Go
+        }
+    }
+
     #[test]
     fn with_many_workers_every_task_is_either_finished_or_skipped_exactly_once() {
         let tasks = up_to(300);
-        // Groups of ten: a task ending in 3 skips the rest of its group.
-        let stop = |n: u64, _: &u64| {
-            if n % 10 == 3 {
-                Stop::SkipTo(n / 10 * 10 + 10)
-            } else {
-                Stop::Go
-            }
-        };
         let schedule = Schedule {
             tasks: &tasks,
-            stop: &stop,
+            stop: &skip_the_rest_of_each_ten,
             deadline: None,
             announce: true,
         };
@@ -932,16 +933,9 @@ mod tests {
     #[test]
     fn workers_that_look_ahead_finish_or_skip_every_task_exactly_once() {
         let tasks = up_to(300);
-        let stop = |n: u64, _: &u64| {
-            if n % 10 == 3 {
-                Stop::SkipTo(n / 10 * 10 + 10)
-            } else {
-                Stop::Go
-            }
-        };
         let schedule = Schedule {
             tasks: &tasks,
-            stop: &stop,
+            stop: &skip_the_rest_of_each_ten,
             deadline: None,
             announce: false,
         };

@@ -13,6 +13,7 @@ use reference::Problem;
 
 use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, ProblemOrPackage, TestReport};
+use crate::exec::Limits;
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{regressions_file, save, shrink};
 use crate::outputs::{self, Kind, Parent};
@@ -24,7 +25,7 @@ use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::limits::LimitsRecord;
 use crate::results::problem::ProblemId;
 use crate::status::{Fault, Status};
-use crate::submission::Built;
+use crate::submission::{Built, Program};
 
 /// Runs without `--runs` or `--duration`.
 pub(super) const DEFAULT_RUNS: u64 = 1000;
@@ -53,30 +54,15 @@ fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault> {
     check_outputs(args, regressions.file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let limits = super::limits(&args.limits)?;
-    let mut facts = FuzzResult {
-        problem: ProblemId::Builtin(problem),
-        answers: BTreeMap::new(),
-        submission: String::new(),
-        language: String::new(),
-        seed,
-        exhaustive: args.exhaustive,
-        limits: LimitsRecord::of(&limits),
-        runs: 0,
-        replayed: 0,
-        elapsed: Duration::ZERO,
-        compile_error: None,
-        found: None,
+    let first = (ProblemId::Builtin(problem), seed, args.exhaustive);
+    let Started {
+        mut facts,
+        program,
+        header_printed,
+    } = match start(args, first, &limits)? {
+        Ok(started) => started,
+        Err(status) => return Ok(status),
     };
-    let (built, header_printed) = build(args, &mut facts, limits.sandbox)?;
-    let program = match built {
-        Built::CompileError { language, message } => {
-            facts.language = language;
-            facts.compile_error = Some(message);
-            return report_and_status(&facts, args, header_printed);
-        }
-        Built::Ready(program) => program,
-    };
-    facts.language.clone_from(&program.language);
     let jobs = super::jobs(args.jobs);
     let mut candidates = (0..jobs)
         .map(|_| ProgramCandidate::start(&program, limits))
@@ -163,7 +149,55 @@ fn keep_finding(
 /// on stdout starts with it at once, and the rest follows at the end (the same bytes as
 /// the report printed whole); a terminal on stderr says while it compiles. The build, and
 /// whether the header is out.
-pub(super) fn build(
+/// What a fuzz run goes on from: its report, filled in as it goes, the submission built,
+/// and whether its header was printed already.
+pub(super) struct Started {
+    pub(super) facts: FuzzResult,
+    pub(super) program: Program,
+    pub(super) header_printed: bool,
+}
+
+/// Builds the submission of a fuzz run of `problem` from `seed` (`exhaustive`, or drawn)
+/// under `limits`, its report begun; `Ok(Err(status))` when it did not compile (reported
+/// already).
+pub(super) fn start(
+    args: &FuzzArgs,
+    (problem, seed, exhaustive): (ProblemId, u64, bool),
+    limits: &Limits,
+) -> Result<Result<Started, Status>, Fault> {
+    let mut facts = FuzzResult {
+        problem,
+        answers: BTreeMap::new(),
+        submission: String::new(),
+        language: String::new(),
+        seed,
+        exhaustive,
+        limits: LimitsRecord::of(limits),
+        runs: 0,
+        replayed: 0,
+        elapsed: Duration::ZERO,
+        compile_error: None,
+        found: None,
+    };
+    let (built, header_printed) = build(args, &mut facts, limits.sandbox)?;
+    match built {
+        Built::CompileError { language, message } => {
+            facts.language = language;
+            facts.compile_error = Some(message);
+            report_and_status(&facts, args, header_printed).map(Err)
+        }
+        Built::Ready(program) => {
+            facts.language.clone_from(&program.language);
+            Ok(Ok(Started {
+                facts,
+                program,
+                header_printed,
+            }))
+        }
+    }
+}
+
+fn build(
     args: &FuzzArgs,
     facts: &mut FuzzResult,
     sandbox: crate::exec::sandbox::Tier,

@@ -7,11 +7,11 @@
 //! The package is read as `test` reads it (its data checked, its limits), first.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use fuzz::{Budget, Inputs, ShrinkBudget};
 
-use super::fuzz::{DEFAULT_RUNS, build, check_outputs, clock_seed, report_and_status};
+use super::fuzz::{DEFAULT_RUNS, Started, check_outputs, clock_seed, report_and_status, start};
 use super::graded::{Asked, Graded};
 use crate::cli::{FuzzArgs, LimitArgs, TestReport};
 use crate::exec::Limits;
@@ -21,9 +21,8 @@ use crate::package::trial::{PackageTrial, Programs};
 use crate::package::verify;
 use crate::report::progress::Progress;
 use crate::results::finding::{Found, FuzzResult, Source};
-use crate::results::limits::LimitsRecord;
 use crate::status::{Fault, Status};
-use crate::submission::{Built, Options, languages::Languages};
+use crate::submission::{Options, languages::Languages};
 
 /// Runs `grader fuzz` on the package at `path`.
 pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
@@ -52,30 +51,15 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
     );
     let programs = Programs::build(path, &options)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let mut facts = FuzzResult {
-        problem: graded.id.clone(),
-        answers: std::collections::BTreeMap::new(),
-        submission: String::new(),
-        language: String::new(),
-        seed,
-        exhaustive: false,
-        limits: LimitsRecord::of(&limits),
-        runs: 0,
-        replayed: 0,
-        elapsed: Duration::ZERO,
-        compile_error: None,
-        found: None,
+    let first = (graded.id.clone(), seed, false);
+    let Started {
+        mut facts,
+        program,
+        header_printed,
+    } = match start(args, first, &limits)? {
+        Ok(started) => started,
+        Err(status) => return Ok(status),
     };
-    let (built, header_printed) = build(args, &mut facts, limits.sandbox)?;
-    let program = match built {
-        Built::CompileError { language, message } => {
-            facts.language = language;
-            facts.compile_error = Some(message);
-            return report_and_status(&facts, args, header_printed);
-        }
-        Built::Ready(program) => program,
-    };
-    facts.language.clone_from(&program.language);
     let validation = verify::validation_limits(&package.config, &limits);
     let mut trials = (0..super::jobs(args.jobs))
         .map(|_| PackageTrial::start(&programs, &package.judge, &program, (limits, validation)))
