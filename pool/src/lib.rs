@@ -663,6 +663,10 @@ mod tests {
     }
 
     /// Groups of ten: a task ending in 3 skips the rest of its group.
+    #[expect(
+        clippy::trivially_copy_pass_by_ref,
+        reason = "a stopping rule is told of its task's output by reference"
+    )]
     fn skip_the_rest_of_each_ten(n: u64, _: &u64) -> Stop {
         if n % 10 == 3 {
             Stop::SkipTo(n / 10 * 10 + 10)
