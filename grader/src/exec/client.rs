@@ -216,27 +216,40 @@ impl Client {
             stderr_seen: 0,
             buffer: &mut self.buffer,
         };
-        watch.watch()?;
+        if let Err(e) = watch.watch() {
+            // A run `at_end` started is not left to run unseen: the launcher must be idle
+            // for the next request.
+            if let Some(next) = watch.next.take() {
+                let _ = end_unseen(watch.socket, next, watch.cgroup.as_deref_mut());
+            }
+            return Err(e);
+        }
         watch.finish()
     }
 
     /// Ends `flight` at once and waits for its end, reading nothing of it: a run started
     /// ahead that is not wanted after all. `Err` when the launcher does not answer.
     pub(crate) fn cancel(&mut self, flight: Flight, cgroup: Option<&mut Group>) -> io::Result<()> {
-        send(&self.socket, &Message::Kill, &[])?;
-        // Its output goes unread: closed, a program still writing gets `SIGPIPE` (it is
-        // being killed anyway).
-        drop(flight);
-        match receive::<Reply>(&self.socket)?.ok_or_else(gone)? {
-            (Reply::Ended { .. }, _) => {
-                if let Some(group) = cgroup {
-                    group.finish()?;
-                }
-                Ok(())
+        end_unseen(&self.socket, flight, cgroup)
+    }
+}
+
+/// Kills the run `flight` on the launcher at `socket` and waits for its end, its cgroup
+/// read (see [`Client::cancel`]).
+fn end_unseen(socket: &UnixStream, flight: Flight, cgroup: Option<&mut Group>) -> io::Result<()> {
+    send(socket, &Message::Kill, &[])?;
+    // Its output goes unread: closed, a program still writing gets `SIGPIPE` (it is being
+    // killed anyway).
+    drop(flight);
+    match receive::<Reply>(socket)?.ok_or_else(gone)? {
+        (Reply::Ended { .. }, _) => {
+            if let Some(group) = cgroup {
+                group.finish()?;
             }
-            (Reply::Failed { .. }, _) => Ok(()),
-            _ => Err(io::Error::other("launcher: no end of run")),
+            Ok(())
         }
+        (Reply::Failed { .. }, _) => Ok(()),
+        _ => Err(io::Error::other("launcher: no end of run")),
     }
 }
 
