@@ -190,10 +190,9 @@ fn run_once(
     then: Option<(&Program, &Input)>,
 ) -> Result<Outcome, Fault> {
     let current = job(worker, program, stdin, limits)?;
-    let next = match then {
-        Some((program, stdin)) => Some(job(worker, program, stdin.clone(), limits)?),
-        None => None,
-    };
+    let next = then
+        .map(|(program, stdin)| job(worker, program, stdin.clone(), limits))
+        .transpose()?;
     // No run starts ahead once another waits to go alone.
     let go_on = || !Lane::wanted();
     let ran = worker.run_then(

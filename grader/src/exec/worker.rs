@@ -471,13 +471,12 @@ impl Worker {
         let start = flight.start();
         // Made ready now, while this run goes: its standard input and request. One that
         // cannot be made ready is left for its own call, which says why.
-        let (next_key, next) = match then.and_then(|(job, go_on)| {
-            let ready = self.ready(job, limits).ok()?;
-            Some((Key::of(job, limits), (ready, go_on)))
-        }) {
-            Some((key, next)) => (Some(key), Some(next)),
-            None => (None, None),
-        };
+        let (next_key, next) = then
+            .and_then(|(job, go_on)| {
+                let ready = self.ready(job, limits).ok()?;
+                Some((Key::of(job, limits), (ready, go_on)))
+            })
+            .unzip();
         let mut sending = Sending {
             tier: self.tier,
             staged: &mut self.staged,
