@@ -15,6 +15,8 @@ mod confine;
     reason = "`LAUNCHER_ARG` is how the `grader` binary becomes a launcher; this one is one"
 )]
 mod launcher;
+#[path = "../exec/meter.rs"]
+mod meter;
 #[path = "../exec/pidspace.rs"]
 mod pidspace;
 #[path = "../exec/protocol.rs"]

@@ -48,12 +48,14 @@
 //! against 11 µs to open, read and close it.
 use std::fs::{self, File, OpenOptions};
 use std::io;
-use std::os::unix::fs::{FileExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::{AccessFlags, Pid, access};
+
+use super::meter::{self, Boundary, Format, MeterSpec, write_at};
 
 /// Left-over memory above which [`Group::prepare`] renews the memory group rather than
 /// subtracting it from the next run's peak.
@@ -580,9 +582,9 @@ impl Group {
             self.max_processes = Some(max_processes);
         }
         match &mut self.files {
-            Files::V1 { max_usage, .. } => write_at(max_usage, "0")?,
+            Files::V1 { max_usage, .. } => meter::reset_peak(Format::V1, max_usage)?,
             Files::V2 { peak, .. } => match peak {
-                Peak::Resettable(file) => write_at(file, "reset")?,
+                Peak::Resettable(file) => meter::reset_peak(Format::V2, file)?,
                 Peak::SinceCreation { used, .. } => *used = true,
                 Peak::Sampled { highest } => *highest = usage,
             },
@@ -622,19 +624,17 @@ impl Group {
     pub(crate) fn finish(&mut self) -> io::Result<Usage> {
         let cpu_now = self.cpu()?;
         let cpu = cpu_now.saturating_sub(self.baseline.cpu);
-        let mut buffer = [0u8; 512];
         let peak = match &self.files {
-            Files::V1 { max_usage, .. } => parse_u64(read_at(max_usage, &mut buffer)?),
+            Files::V1 { max_usage, .. } => meter::number(max_usage, "the peak memory")?,
             Files::V2 { peak, current, .. } => match peak {
                 Peak::Resettable(file) | Peak::SinceCreation { file, .. } => {
-                    parse_u64(read_at(file, &mut buffer)?)
+                    meter::number(file, "the peak memory")?
                 }
                 Peak::Sampled { highest } => {
-                    parse_u64(read_at(current, &mut buffer)?).map(|now| now.max(*highest))
+                    meter::number(current, "the memory usage")?.max(*highest)
                 }
             },
-        }
-        .ok_or_else(|| malformed("the peak memory"))?;
+        };
         let oom_kills = self.oom_kills()?;
         self.carried = Some((cpu_now, oom_kills));
         Ok(Usage {
@@ -642,6 +642,71 @@ impl Group {
             peak: peak.saturating_sub(self.baseline.memory),
             oom_killed: oom_kills > self.baseline.oom_kills,
         })
+    }
+
+    /// What the launcher needs to end a run and prepare the next one itself (see
+    /// `meter.rs`): the files' format, the left-over memory above which this group is made
+    /// anew, and the files (new descriptors of the same open files, so that a v2 peak reset
+    /// through them is this group's). `None` where the group cannot go from one run to the
+    /// next without the grader: a v2 peak that cannot be reset, which makes the group anew
+    /// before every run or samples it.
+    pub(crate) fn meter(&self) -> io::Result<Option<(MeterSpec, Vec<File>)>> {
+        let (spec, files) = match &self.files {
+            Files::V1 {
+                cpu,
+                max_usage,
+                oom_control,
+                usage,
+                ..
+            } => (
+                MeterSpec {
+                    format: Format::V1,
+                    // The launcher lives in it: never made anew (see `prepare`).
+                    renew_above: None,
+                },
+                [cpu, max_usage, oom_control, usage],
+            ),
+            Files::V2 {
+                cpu_stat,
+                peak: Peak::Resettable(peak),
+                events,
+                current,
+                ..
+            } => (
+                MeterSpec {
+                    format: Format::V2,
+                    renew_above: Some(RENEW_ABOVE),
+                },
+                [cpu_stat, peak, events, current],
+            ),
+            Files::V2 { .. } => return Ok(None),
+        };
+        let files = files
+            .into_iter()
+            .map(File::try_clone)
+            .collect::<io::Result<_>>()?;
+        Ok(Some((spec, files)))
+    }
+
+    /// A run ended and the launcher started the next one at once, reading `boundary`
+    /// between the two (see [`Group::meter`]): the figures of the run that ended, as
+    /// [`Group::finish`] gives them, and the next one's baseline, as [`Group::prepare`]
+    /// sets it (same limits; its peak already reset).
+    pub(crate) fn finish_between(&mut self, boundary: &Boundary) -> Usage {
+        let end = boundary.end;
+        let cpu_now = Duration::from_nanos(end.cpu_ns);
+        let usage = Usage {
+            cpu: cpu_now.saturating_sub(self.baseline.cpu),
+            peak: end.peak.saturating_sub(self.baseline.memory),
+            oom_killed: end.oom_kills > self.baseline.oom_kills,
+        };
+        self.carried = None;
+        self.baseline = Baseline {
+            cpu: cpu_now,
+            memory: boundary.usage,
+            oom_kills: end.oom_kills,
+        };
+        usage
     }
 
     /// Kills every process in the group and waits (a bounded time) until it is empty: a
@@ -709,22 +774,14 @@ impl Group {
 
     fn usage(&self) -> io::Result<u64> {
         let (Files::V1 { usage: file, .. } | Files::V2 { current: file, .. }) = &self.files;
-        let mut buffer = [0u8; 64];
-        parse_u64(read_at(file, &mut buffer)?).ok_or_else(|| malformed("the memory usage"))
+        meter::number(file, "the memory usage")
     }
 
     fn cpu(&self) -> io::Result<Duration> {
-        let mut buffer = [0u8; 512];
         match &self.files {
-            Files::V1 { cpu, .. } => {
-                parse_u64(read_at(cpu, &mut buffer)?).map(Duration::from_nanos)
-            }
-            Files::V2 { cpu_stat, .. } => {
-                parse_keyed(read_at(cpu_stat, &mut buffer)?, "usage_usec")
-                    .map(Duration::from_micros)
-            }
+            Files::V1 { cpu, .. } => meter::cpu(Format::V1, cpu),
+            Files::V2 { cpu_stat, .. } => meter::cpu(Format::V2, cpu_stat),
         }
-        .ok_or_else(|| malformed("the CPU usage"))
     }
 
     fn oom_kills(&self) -> io::Result<u64> {
@@ -732,9 +789,7 @@ impl Group {
             oom_control: file, ..
         }
         | Files::V2 { events: file, .. }) = &self.files;
-        let mut buffer = [0u8; 512];
-        parse_oom_kill(read_at(file, &mut buffer)?)
-            .ok_or_else(|| malformed("the oom_kill counter (it needs Linux 4.13)"))
+        meter::oom_kills(file)
     }
 }
 
@@ -916,52 +971,12 @@ fn open(path: &Path, access: Access) -> io::Result<File> {
         .map_err(|e| context(path, &e))
 }
 
-/// Reads a whole small cgroup file in one `pread`: the kernel hands it over whole.
-fn read_at<'b>(file: &File, buffer: &'b mut [u8]) -> io::Result<&'b str> {
-    let n = file.read_at(buffer, 0)?;
-    if n == buffer.len() {
-        return Err(malformed("a cgroup file longer than expected"));
-    }
-    std::str::from_utf8(&buffer[..n]).map_err(|_| malformed("a cgroup file not in UTF-8"))
-}
-
-/// Writes a value to a cgroup file: the kernel takes one write as one value.
-fn write_at(file: &File, value: &str) -> io::Result<()> {
-    file.write_all_at(value.as_bytes(), 0)
-}
-
 fn write_path(path: &Path, value: &str) -> io::Result<()> {
     write_at(&open(path, Access::Write)?, value).map_err(|e| context(path, &e))
 }
 
 fn context(path: &Path, error: &io::Error) -> io::Error {
     io::Error::new(error.kind(), format!("{}: {error}", path.display()))
-}
-
-fn malformed(what: &str) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("cgroup: cannot read {what}"),
-    )
-}
-
-/// A file holding one number (`memory.usage_in_bytes`, `cpuacct.usage`, `memory.peak`).
-fn parse_u64(text: &str) -> Option<u64> {
-    text.trim().parse().ok()
-}
-
-/// The value of `key` in a flat keyed file of `key value` lines (`cpu.stat`,
-/// `memory.events`, v1 `memory.oom_control`).
-fn parse_keyed(text: &str, key: &str) -> Option<u64> {
-    text.lines().find_map(|line| {
-        let (k, value) = line.split_once(' ')?;
-        (k == key).then(|| value.trim().parse().ok())?
-    })
-}
-
-/// The OOM-kill counter of v1 `memory.oom_control` or v2 `memory.events`.
-fn parse_oom_kill(text: &str) -> Option<u64> {
-    parse_keyed(text, "oom_kill")
 }
 
 /// The pids of `cgroup.procs`.
@@ -1007,12 +1022,13 @@ mod tests {
 
     #[test]
     fn files_parse_as_the_kernel_writes_them() {
-        assert_eq!(parse_oom_kill(V1_OOM_CONTROL), Some(0));
-        assert_eq!(parse_oom_kill(V2_EVENTS), Some(1));
-        assert_eq!(parse_oom_kill("oom_kill_disable 0\nunder_oom 0\n"), None);
-        assert_eq!(parse_keyed(V2_CPU_STAT, "usage_usec"), Some(2500));
-        assert_eq!(parse_u64("253541361469\n"), Some(253_541_361_469));
-        assert_eq!(parse_u64("max\n"), None);
+        let oom_kill = |text| meter::parse_keyed(text, "oom_kill");
+        assert_eq!(oom_kill(V1_OOM_CONTROL), Some(0));
+        assert_eq!(oom_kill(V2_EVENTS), Some(1));
+        assert_eq!(oom_kill("oom_kill_disable 0\nunder_oom 0\n"), None);
+        assert_eq!(meter::parse_keyed(V2_CPU_STAT, "usage_usec"), Some(2500));
+        assert_eq!(meter::parse_u64("253541361469\n"), Some(253_541_361_469));
+        assert_eq!(meter::parse_u64("max\n"), None);
         assert_eq!(parse_pids("12\n345\n"), vec![12, 345]);
         assert_eq!(parse_pids(""), Vec::<u32>::new());
         assert_eq!(grader_pid("grader-123"), Some(123));

@@ -18,7 +18,8 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use super::cgroup::{Group, Usage};
 use super::facts::{Killed, Limits, Outcome};
 use super::launcher;
-use super::protocol::{Message, Reply, Request, Setup, receive, send};
+use super::meter::MeterSpec;
+use super::protocol::{Message, Next, Reply, Request, Setup, receive, send};
 
 /// What a run gives back: its facts, and the file it was asked to keep, if it left one.
 pub(crate) type Ran = (Outcome, Option<File>);
@@ -120,6 +121,8 @@ pub(crate) struct Client {
     process: Child,
     /// What each run's pipes are read into, kept from run to run.
     buffer: Vec<u8>,
+    /// How many runs were asked for (`Run` and `Then`): the last one's number.
+    asked: std::cell::Cell<u64>,
 }
 
 impl Client {
@@ -165,6 +168,7 @@ impl Client {
             socket: ours,
             process,
             buffer: vec![0u8; 64 * 1024],
+            asked: std::cell::Cell::new(0),
         };
         send(&client.socket, setup, &[])?;
         match receive::<Reply>(&client.socket)? {
@@ -176,20 +180,25 @@ impl Client {
 
     /// Where runs are asked for.
     pub(crate) fn asker(&self) -> Asker<'_> {
-        Asker(&self.socket)
+        Asker {
+            socket: &self.socket,
+            asked: &self.asked,
+        }
     }
 
     /// Watches `flight` to its end under `limits`, and returns what happened, with the
-    /// run `at_end` started. The `cgroup`, prepared by the caller, is sampled and read.
-    /// `at_end` is called once the launcher has said the run ended (every process of it
-    /// gone, its cgroup read), before its output is read to the end and long before it is
-    /// judged: it may ask for the next run at once (it is told whether this one was
-    /// killed at a limit), so that the launcher never waits on the grader's side of a
-    /// run. `Err` means the run could not be made (a missing interpreter, a broken
-    /// launcher), never that the program failed.
+    /// next run if it is under way. The `cgroup`, prepared by the caller, is sampled and
+    /// read. That next run is `then`, when the caller asked for it to start the moment
+    /// this one ends ([`Asker::then`]) and the launcher started it; otherwise the one
+    /// `at_end` started. `at_end` is called once the launcher has said the run ended
+    /// (every process of it gone, its cgroup read) and did not start `then`, before its
+    /// output is read to the end and long before it is judged: it may ask for the next run
+    /// at once (it is told whether this one was killed at a limit). `Err` means the run
+    /// could not be made (a missing interpreter, a broken launcher), never that the
+    /// program failed.
     pub(crate) fn watch<F>(
         &mut self,
-        flight: Flight,
+        (flight, then): (Flight, Option<Flight>),
         limits: &Limits,
         stderr: Stderr,
         cgroup: Option<&mut Group>,
@@ -200,8 +209,10 @@ impl Client {
     {
         let mut watch = Watch {
             socket: &self.socket,
+            asked: &self.asked,
             cgroup,
             limits,
+            run: flight.run,
             start: flight.start,
             kill_sent: false,
             out: Some(flight.out),
@@ -209,6 +220,7 @@ impl Client {
             ended: None,
             kept: None,
             usage: None,
+            then,
             at_end: Some(at_end),
             next: None,
             outcome: Outcome::default(),
@@ -237,7 +249,7 @@ impl Client {
 /// Kills the run `flight` on the launcher at `socket` and waits for its end, its cgroup
 /// read (see [`Client::cancel`]).
 fn end_unseen(socket: &UnixStream, flight: Flight, cgroup: Option<&mut Group>) -> io::Result<()> {
-    send(socket, &Message::Kill, &[])?;
+    send(socket, &Message::Kill { run: flight.run }, &[])?;
     // Its output goes unread: closed, a program still writing gets `SIGPIPE` (it is being
     // killed anyway).
     drop(flight);
@@ -255,7 +267,10 @@ fn end_unseen(socket: &UnixStream, flight: Flight, cgroup: Option<&mut Group>) -
 
 /// Asks a launcher for runs (see [`Client::asker`]).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Asker<'a>(&'a UnixStream);
+pub(crate) struct Asker<'a> {
+    socket: &'a UnixStream,
+    asked: &'a std::cell::Cell<u64>,
+}
 
 impl Asker<'_> {
     /// Asks for a run of `request` with `stdin`, its output into `pipes`, and the
@@ -268,20 +283,53 @@ impl Asker<'_> {
         pipes: Pipes,
         attached: &[File],
     ) -> io::Result<Flight> {
+        self.send(&Message::Run(Box::new(request)), stdin, pipes, attached)
+    }
+
+    /// Asks for a run to start the moment the one under way ends (see [`Message::Then`]),
+    /// as [`Asker::ask`] does, with the group's meter (its spec, and its four files last
+    /// among `attached`) when the runs have one. Its output is watched once the launcher
+    /// says it started ([`Client::watch`]).
+    pub(crate) fn then(
+        self,
+        request: Request,
+        stdin: File,
+        pipes: Pipes,
+        attached: &[File],
+        meter: Option<MeterSpec>,
+    ) -> io::Result<Flight> {
+        self.send(
+            &Message::Then(Box::new(request), meter),
+            stdin,
+            pipes,
+            attached,
+        )
+    }
+
+    fn send(
+        self,
+        message: &Message,
+        stdin: File,
+        pipes: Pipes,
+        attached: &[File],
+    ) -> io::Result<Flight> {
         let mut fds: Vec<RawFd> = vec![
             stdin.as_raw_fd(),
             pipes.out.1.as_raw_fd(),
             pipes.err.1.as_raw_fd(),
         ];
         fds.extend(attached.iter().map(AsRawFd::as_raw_fd));
-        send(self.0, &Message::Run(Box::new(request)), &fds)?;
+        send(self.socket, message, &fds)?;
         let start = Instant::now();
+        let run = self.asked.get() + 1;
+        self.asked.set(run);
         // Our copies of the write ends must go, or the reads never see the end.
         drop(stdin);
         Ok(Flight {
             out: File::from(pipes.out.0),
             err: File::from(pipes.err.0),
             start,
+            run,
         })
     }
 }
@@ -312,6 +360,8 @@ pub(crate) struct Flight {
     out: File,
     err: File,
     start: Instant,
+    /// Its number (see [`Message`]).
+    run: u64,
 }
 
 impl Flight {
@@ -340,8 +390,12 @@ impl Drop for Client {
 /// One run being watched: its pipes, what was read, and which limit it was killed for.
 struct Watch<'a, F> {
     socket: &'a UnixStream,
+    /// The client's count of runs asked for.
+    asked: &'a std::cell::Cell<u64>,
     cgroup: Option<&'a mut Group>,
     limits: &'a Limits,
+    /// The run's number.
+    run: u64,
     /// When the run was asked for.
     start: Instant,
     kill_sent: bool,
@@ -352,9 +406,11 @@ struct Watch<'a, F> {
     kept: Option<File>,
     /// The cgroup's figures, read as the run ended.
     usage: Option<Usage>,
+    /// The run asked to start the moment this one ends ([`Asker::then`]).
+    then: Option<Flight>,
     /// Called as the run ends (see [`Client::watch`]).
     at_end: Option<F>,
-    /// The run `at_end` started.
+    /// The run under way after this one: `then`, or the one `at_end` started.
     next: Option<Flight>,
     outcome: Outcome,
     stderr: Stderr,
@@ -413,21 +469,57 @@ where
     /// Reads one reply of the launcher (blocking).
     fn receive(&mut self) -> io::Result<()> {
         let (reply, mut fds) = receive::<Reply>(self.socket)?.ok_or_else(gone)?;
-        if let Reply::Ended { kept, .. } = reply {
+        if let Reply::Ended { kept, next, .. } = reply {
             if kept {
                 self.kept = fds.pop().map(File::from);
             }
-            // Every process of the run is gone: its cgroup is read now, before a next run
-            // joins it.
-            if let Some(group) = self.cgroup.as_deref_mut() {
-                self.usage = Some(group.finish()?);
-            }
-            if let Some(at_end) = self.at_end.take() {
-                let killed = self.outcome.killed.is_some();
-                self.next = at_end(Asker(self.socket), self.cgroup.as_deref_mut(), killed);
+            match (self.then.take(), next) {
+                (Some(mut then), Next::Started(boundary)) => {
+                    // Every process of the run is gone, and the launcher read its group
+                    // before the next one started.
+                    if let Some(group) = self.cgroup.as_deref_mut() {
+                        let boundary = boundary.ok_or_else(|| {
+                            io::Error::other("launcher: no figures between two runs")
+                        })?;
+                        self.usage = Some(group.finish_between(&boundary));
+                    }
+                    then.start = Instant::now();
+                    self.next = Some(then);
+                }
+                (None, Next::Started(_)) => {
+                    return Err(io::Error::other("launcher: a run started unasked"));
+                }
+                (then, next) => {
+                    if then.is_some() && next == Next::Unasked {
+                        // It came after this run's end: the launcher says it dropped it.
+                        match receive::<Reply>(self.socket)?.ok_or_else(gone)? {
+                            (Reply::Dropped, _) => {}
+                            _ => return Err(io::Error::other("launcher: no word of a run")),
+                        }
+                    }
+                    self.end_here(then.is_none())?;
+                }
             }
         }
         self.ended = Some(reply);
+        Ok(())
+    }
+
+    /// The run ended and nothing runs after it: its cgroup is read now, before a next run
+    /// joins it, and `at_end` may ask for one (not after a `Then` the launcher did not
+    /// start: the caller asks again).
+    fn end_here(&mut self, may_ask: bool) -> io::Result<()> {
+        if let Some(group) = self.cgroup.as_deref_mut() {
+            self.usage = Some(group.finish()?);
+        }
+        if let Some(at_end) = self.at_end.take().filter(|_| may_ask) {
+            let killed = self.outcome.killed.is_some();
+            let asker = Asker {
+                socket: self.socket,
+                asked: self.asked,
+            };
+            self.next = at_end(asker, self.cgroup.as_deref_mut(), killed);
+        }
         Ok(())
     }
 
@@ -436,7 +528,7 @@ where
         self.outcome.killed.get_or_insert(why);
         if !self.kill_sent && self.ended.is_none() {
             self.kill_sent = true;
-            send(self.socket, &Message::Kill, &[])?;
+            send(self.socket, &Message::Kill { run: self.run }, &[])?;
         }
         Ok(())
     }

@@ -36,8 +36,9 @@ use nix::sys::signalfd::{SfdFlags, SignalFd};
 
 use super::boxed::{self, Boxed};
 use super::confine;
+use super::meter::{Meter, MeterSpec};
 use super::pidspace;
-use super::protocol::{Message, Reply, Request, Setup, receive, send};
+use super::protocol::{Message, Next, Reply, Request, Setup, receive, send};
 
 /// How the launcher makes a child.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +85,32 @@ struct Launcher {
     /// [`children_cpu_us`] as the last run's end was reported: nothing is reaped between
     /// runs, so it is the next run's start too (one `getrusage` a run fewer).
     reaped_cpu: Option<u64>,
+    /// How many `Run` and `Then` messages came: the number of the last one.
+    asked: u64,
+    /// The run to start the moment the one under way ends (`Message::Then`).
+    held: Option<Held>,
 }
+
+/// A run under way: its main process, its number and what its end keeps.
+struct Running {
+    child: Child,
+    number: u64,
+    /// The file the request asked to keep (see [`Request::keep`]).
+    keep: Option<String>,
+}
+
+/// A run to start the moment the one under way ends: its request and descriptors, its
+/// number, and the group to read between the two.
+struct Held {
+    request: Box<Request>,
+    fds: Vec<OwnedFd>,
+    number: u64,
+    meter: Option<(Meter, MeterSpec)>,
+}
+
+/// What the end of a run sends: its reply and kept file, then the run started after it,
+/// or why that one could not start.
+type Finished = (Reply, Option<File>, Option<Result<Running, Reply>>);
 
 /// Serves requests on standard input (a Unix socket) until the grader closes it.
 pub(crate) fn serve() -> ! {
@@ -133,23 +159,24 @@ pub(crate) fn serve() -> ! {
     if send(&launcher.socket, &Reply::Ready, &[]).is_err() {
         std::process::exit(0);
     }
+    let mut running: Option<Running> = None;
     loop {
-        let Ok(Some((message, fds))) = receive::<Message>(&launcher.socket) else {
-            std::process::exit(0)
+        let run = match running.take() {
+            Some(run) => run,
+            None => match launcher.next_request() {
+                Ok(run) => run,
+                Err(reply) => {
+                    launcher.reply(&reply, None);
+                    continue;
+                }
+            },
         };
-        let (reply, attached) = match message {
-            // A kill that raced with the end of the run it was meant for.
-            Message::Kill => continue,
-            Message::Run(request) => launcher.run(&request, fds).unwrap_or_else(|e| {
-                let failed = Reply::Failed {
-                    message: e.to_string(),
-                };
-                (failed, None)
-            }),
-        };
-        let fds: Vec<RawFd> = attached.iter().map(AsRawFd::as_raw_fd).collect();
-        if send(&launcher.socket, &reply, &fds).is_err() {
-            std::process::exit(0);
+        let (reply, kept, next) = launcher.finish(&run);
+        launcher.reply(&reply, kept.as_ref());
+        match next {
+            Some(Ok(run)) => running = Some(run),
+            Some(Err(failed)) => launcher.reply(&failed, None),
+            None => {}
         }
     }
 }
@@ -226,6 +253,8 @@ fn set_up(
                 stack: vec![0u8; CHILD_STACK],
                 cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
                 reaped_cpu: None,
+                asked: 0,
+                held: None,
             }),
             Err(e) => Err((socket, e)),
         },
@@ -406,8 +435,9 @@ struct Figures {
 }
 
 impl Figures {
-    /// The `Ended` reply (`kept`: the file the request asked to keep is attached).
-    fn ended(&self, kept: bool) -> Reply {
+    /// The `Ended` reply (`kept`: the file the request asked to keep is attached; `next`:
+    /// what became of the run held to follow).
+    fn ended(&self, kept: bool, next: Next) -> Reply {
         let status = self.status;
         let (waited_us, tasks) = self.waited;
         Reply::Ended {
@@ -420,28 +450,102 @@ impl Figures {
             tasks,
             cpus: self.cpus,
             kept,
+            next,
         }
     }
 }
 
 impl Launcher {
-    /// Starts one program and runs it to its end; returns `Ended` (and the file the
-    /// request asked to keep).
-    fn run(&mut self, request: &Request, fds: Vec<OwnedFd>) -> io::Result<(Reply, Option<File>)> {
-        let standard = self.take_descriptors(request, fds)?;
-        let prepared = prepare(request)?;
-        let child = self.start_child(&prepared, standard)?;
+    /// Waits for the grader's next request while no run is under way, and starts it. `Err`
+    /// is the reply to send instead: the run could not start, or a `Then` came with no run
+    /// to follow. Exits when the grader is gone.
+    fn next_request(&mut self) -> Result<Running, Reply> {
+        loop {
+            let Ok(Some((message, fds))) = receive::<Message>(&self.socket) else {
+                std::process::exit(0)
+            };
+            match message {
+                // A kill that raced with the end of the run it was meant for.
+                Message::Kill { .. } => {}
+                Message::Then(..) => {
+                    self.asked += 1;
+                    return Err(Reply::Dropped);
+                }
+                Message::Run(request) => {
+                    self.asked += 1;
+                    return self.start(&request, fds, self.asked);
+                }
+            }
+        }
+    }
+
+    /// Sends `reply` (with `kept` attached); exits when the grader is gone.
+    fn reply(&self, reply: &Reply, kept: Option<&File>) {
+        let fds: Vec<RawFd> = kept.iter().map(|f| f.as_raw_fd()).collect();
+        if send(&self.socket, reply, &fds).is_err() {
+            std::process::exit(0);
+        }
+    }
+
+    /// Starts run number `number` of `request` on `fds`; `Err` is the `Failed` reply when
+    /// it cannot start.
+    fn start(
+        &mut self,
+        request: &Request,
+        fds: Vec<OwnedFd>,
+        number: u64,
+    ) -> Result<Running, Reply> {
+        let failed = |message: String| Reply::Failed { message };
+        let standard = self
+            .take_descriptors(request, fds)
+            .map_err(|e| failed(e.to_string()))?;
+        let prepared = prepare(request).map_err(|e| failed(e.to_string()))?;
+        let child = self
+            .start_child(&prepared, standard)
+            .map_err(|e| failed(e.to_string()))?;
         if let Some(error) = &child.error {
             self.end_run(child.pid);
-            let failed = Reply::Failed {
-                message: format!("cannot run {}: {error}", request.argv[0]),
-            };
-            return Ok((failed, None));
+            return Err(failed(format!("cannot run {}: {error}", request.argv[0])));
         }
-        let (status, usage, waited) = self.wait(child.pid)?;
-        let wall = child.start.elapsed();
-        self.end_run(child.pid);
-        let kept = request.keep.as_deref().and_then(|path| keep(path).ok());
+        Ok(Running {
+            child,
+            number,
+            keep: request.keep.clone(),
+        })
+    }
+
+    /// Runs `run` to its end: its `Ended` reply (or `Failed`), the file it was asked to
+    /// keep, and the run held to follow it, started before the reply goes (see
+    /// [`Launcher::follow`]).
+    fn finish(&mut self, run: &Running) -> Finished {
+        match self.end(run) {
+            Ok((figures, killed, kept)) => {
+                let (next, started) = match self.held.take() {
+                    None => (Next::Unasked, None),
+                    Some(_) if killed => (Next::Dropped, None),
+                    Some(held) => self.follow(held),
+                };
+                (figures.ended(kept.is_some(), next), kept, started)
+            }
+            Err(e) => {
+                self.held = None;
+                let failed = Reply::Failed {
+                    message: e.to_string(),
+                };
+                (failed, None, None)
+            }
+        }
+    }
+
+    /// Waits for `run`'s end and ends it: every process of it reaped, the file it was
+    /// asked to keep taken, the work folder renewed. Its figures, and whether the grader
+    /// killed it.
+    fn end(&mut self, run: &Running) -> io::Result<(Figures, bool, Option<File>)> {
+        let pid = run.child.pid;
+        let (status, usage, waited, killed) = self.wait(pid, run.number)?;
+        let wall = run.child.start.elapsed();
+        self.end_run(pid);
+        let kept = run.keep.as_deref().and_then(|path| keep(path).ok());
         // At once, not before the next run: what the run wrote is memory charged to the
         // worker's cgroup, and the next run's baseline must not hold it.
         if let Some(boxed) = &mut self.boxed {
@@ -456,10 +560,55 @@ impl Launcher {
             usage,
             waited,
             wall,
-            cpu: (child.cpu_before, reaped),
+            cpu: (run.child.cpu_before, reaped),
             cpus: self.cpus,
         };
-        Ok((figures.ended(kept.is_some()), kept))
+        Ok((figures, killed, kept))
+    }
+
+    /// Starts `held` now that the run before it ended unkilled, having read the group
+    /// between the two (when it came with a meter): what the reply of the run that ended
+    /// says of it, and the run (or its `Failed` reply). A group to be made anew first, or
+    /// one that cannot be read, leaves it to the grader.
+    fn follow(&mut self, held: Held) -> (Next, Option<Result<Running, Reply>>) {
+        let boundary = match &held.meter {
+            Some((meter, spec)) => match meter.between(spec.renew_above) {
+                Ok(Some(boundary)) => Some(boundary),
+                Ok(None) | Err(_) => return (Next::Dropped, None),
+            },
+            None => None,
+        };
+        let run = self.start(&held.request, held.fds, held.number);
+        (Next::Started(boundary), Some(run))
+    }
+
+    /// Holds a `Then` that came during a run: its meter files are the last four
+    /// descriptors.
+    fn hold(
+        &mut self,
+        request: Box<Request>,
+        spec: Option<MeterSpec>,
+        mut fds: Vec<OwnedFd>,
+    ) -> io::Result<()> {
+        self.asked += 1;
+        if self.held.is_some() {
+            return Err(io::Error::other("two runs to follow one"));
+        }
+        let meter = match spec {
+            Some(spec) => {
+                let files = fds.split_off(fds.len().saturating_sub(4));
+                let files = files.into_iter().map(File::from).collect();
+                Some((Meter::new(spec.format, files)?, spec))
+            }
+            None => None,
+        };
+        self.held = Some(Held {
+            request,
+            fds,
+            number: self.asked,
+            meter,
+        });
+        Ok(())
     }
 
     /// Sorts the descriptors a request came with: the run's three standard ones (returned),
@@ -571,11 +720,17 @@ impl Launcher {
         })
     }
 
-    /// Waits for the main process to end, killing the run when the grader says `Kill`;
-    /// its status, its rusage, and how long the run had waited for a CPU when it was
-    /// killed and with how many threads ([`run_delay`]; zeros if it was not killed).
-    fn wait(&mut self, pid: libc::pid_t) -> io::Result<(i32, libc::rusage, (u64, u32))> {
+    /// Waits for the main process `pid` of run number `number` to end, killing the run
+    /// when the grader says `Kill` for it, and holding a `Then`; its status, its rusage,
+    /// how long the run had waited for a CPU when it was killed and with how many threads
+    /// ([`run_delay`]; zeros if it was not killed), and whether it was killed.
+    fn wait(
+        &mut self,
+        pid: libc::pid_t,
+        number: u64,
+    ) -> io::Result<(i32, libc::rusage, (u64, u32), bool)> {
         let mut waited = (0, 0);
+        let mut killed = false;
         let mut socket_open = true;
         let mut status = 0;
         // SAFETY: an all-zero rusage is a valid value to be overwritten.
@@ -586,7 +741,7 @@ impl Launcher {
             // SAFETY: a non-blocking wait for our own child, with valid out-pointers.
             let r = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
             if r == pid {
-                return Ok((status, usage, waited));
+                return Ok((status, usage, waited, killed));
             }
             if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
                 return Err(io::Error::last_os_error());
@@ -608,15 +763,25 @@ impl Launcher {
             self.drain_children();
             if asked {
                 match receive::<Message>(&self.socket) {
-                    Ok(Some((Message::Kill, _))) => {
+                    Ok(Some((Message::Kill { run }, _))) if run == number && !killed => {
                         // Read while the processes are alive: their figures go with them.
                         waited = run_delay(pid);
+                        killed = true;
                         self.kill_run(pid);
                     }
-                    Ok(Some(_)) => return Err(io::Error::other("a request during a run")),
+                    // For an earlier run, or said twice.
+                    Ok(Some((Message::Kill { .. }, _))) => {}
+                    Ok(Some((Message::Then(request, spec), fds))) => {
+                        self.hold(request, spec, fds)?;
+                    }
+                    Ok(Some((Message::Run(_), _))) => {
+                        return Err(io::Error::other("a request during a run"));
+                    }
                     // The grader is gone: end the run, then the loop in `serve` ends.
                     Ok(None) | Err(_) => {
                         socket_open = false;
+                        self.held = None;
+                        killed = true;
                         self.kill_run(pid);
                     }
                 }

@@ -16,6 +16,7 @@ mod client;
 mod confine;
 mod facts;
 pub(crate) mod launcher;
+mod meter;
 mod pidspace;
 mod protocol;
 pub(crate) mod sandbox;

@@ -2,7 +2,8 @@
 //! `SOCK_SEQPACKET` (one `sendmsg` and one `recvmsg` a message):
 //! a set-up (answered `Ready`), then per run a request (JSON, with the child's three
 //! standard file descriptors attached as `SCM_RIGHTS`) answered by one reply (how it
-//! ended, or why it could not start); `Kill` may come before the reply.
+//! ended, or why it could not start); `Kill` may come before the reply, and so may the
+//! request of the run to start the moment this one ends (`Then`).
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -11,12 +12,14 @@ use std::os::unix::net::UnixStream;
 use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, sendmsg};
 use serde::{Deserialize, Serialize};
 
+use super::meter::{Boundary, MeterSpec};
+
 /// The largest message either side sends: requests hold a few paths and arguments. (A
 /// datagram of the pair must fit the socket's send buffer, 208 KiB by default.)
 const MAX_MESSAGE: usize = 64 << 10;
-/// The most descriptors one message carries: three standard ones, the cgroup files and
-/// the staged files.
-pub(crate) const MAX_FDS: usize = 16;
+/// The most descriptors one message carries: three standard ones, up to three new cgroup
+/// files, the staged files and a group's four meter files.
+pub(crate) const MAX_FDS: usize = 20;
 
 /// The first message: how the launcher sets itself up before serving runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -58,15 +61,37 @@ pub(crate) struct BoxSetup {
     pub(crate) user_namespace: bool,
 }
 
-/// The grader's messages after [`Setup`].
+/// The grader's messages after [`Setup`]. `Run` and `Then` are numbered in the order sent,
+/// from 1: a `Kill` names the run it is for.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum Message {
-    /// Start a program (the three standard descriptors attached, then one per staged
-    /// file).
+    /// Start a program now: no run is under way (the three standard descriptors attached,
+    /// then one per new cgroup file, then one per staged file).
     Run(Box<Request>),
-    /// End the current run now: every process of it. Ignored between runs (it raced
-    /// with the end of the run).
-    Kill,
+    /// Start this program the moment the run under way ends (attached as for `Run`, then
+    /// the group's four meter files when a [`MeterSpec`] comes), unless that run was
+    /// killed, or its group must be made anew first: then it is dropped, and the grader
+    /// asks again. The launcher reads the group between the two itself.
+    Then(Box<Request>, Option<MeterSpec>),
+    /// End run number `run` now: every process of it. Ignored when that run is over (it
+    /// raced with its end).
+    Kill {
+        /// The run's number.
+        run: u64,
+    },
+}
+
+/// What became of a `Then` when the run before it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Next {
+    /// None had come: one that comes now is answered [`Reply::Dropped`].
+    Unasked,
+    /// It started, with what was read of the group between the two (when it came with a
+    /// meter).
+    Started(Option<Boundary>),
+    /// It was dropped: the run was killed, its group must be made anew first, or it
+    /// could not be set up.
+    Dropped,
 }
 
 /// A staged file given to a boxed launcher: copied read-only into the box's `/prog`.
@@ -152,7 +177,11 @@ pub(crate) enum Reply {
         cpus: u32,
         /// Whether the file the request asked to keep is attached.
         kept: bool,
+        /// What became of the run asked to start at once after it.
+        next: Next,
     },
+    /// A `Then` that came when no run was under way: not started.
+    Dropped,
 }
 
 /// Sends one JSON message, with `fds` attached when not empty.

@@ -27,6 +27,7 @@ use super::boxed;
 use super::cgroup::Group;
 use super::client::{self, Client, Flight, Pipes, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
+use super::meter::MeterSpec;
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
 use super::uids::{self, Lease};
@@ -447,6 +448,11 @@ impl Worker {
     /// was killed at a limit (a run to be made again, or a program that sleeps) or `go_on`
     /// says no. The next call must be for that run: it then watches the run under way,
     /// its wall time counted from its start; any other call kills it unseen first.
+    ///
+    /// In a box, the launcher ends a run and starts the next by itself (it reads the
+    /// group between the two, see `meter.rs`): `then` is asked for at once, and the
+    /// grader is not between the two runs. Elsewhere the grader empties the working folder
+    /// between runs, so `then` is asked for as this run ends.
     pub(crate) fn run_then(
         &mut self,
         job: &Job<'_>,
@@ -477,13 +483,24 @@ impl Worker {
                 Some((Key::of(job, limits), (ready, go_on)))
             })
             .unzip();
+        let (next, asked) = match next {
+            Some((ready, go_on)) if self.tier == Tier::Strict && go_on() => {
+                match self.cgroup.as_ref().map(Group::meter).transpose() {
+                    Ok(Some(None)) => (Some((ready, go_on)), None),
+                    Ok(meter) => (None, self.send_then(ready, meter.flatten()).ok()),
+                    Err(_) => (None, None),
+                }
+            }
+            other => (other, None),
+        };
+        let asked_then = asked.is_some();
         let mut sending = Sending {
             tier: self.tier,
             staged: &mut self.staged,
             scratch: self.scratch.as_ref(),
         };
         let result = self.client.watch(
-            flight,
+            (flight, asked),
             limits,
             job.stderr,
             self.cgroup.as_mut(),
@@ -497,13 +514,57 @@ impl Worker {
         );
         match result {
             Ok((ran, ahead)) => {
+                if asked_then && ahead.is_none() {
+                    // Dropped by the launcher: what it was to stage never reached the box.
+                    self.staged = None;
+                }
                 self.ahead = ahead
                     .zip(next_key)
                     .map(|(flight, key)| Ahead { key, flight });
                 Ok(ran)
             }
+            Err(e) if asked_then && !client::launcher_gone(&e) => {
+                // The launcher may hold or run the next run, unseen: a new one.
+                self.client = Client::start(&self.setup)?;
+                self.staged = None;
+                Err(e)
+            }
             Err(e) => self.after_failure(e, start.elapsed()),
         }
+    }
+
+    /// Asks for `ready` to start the moment the run under way ends, with the group's
+    /// `meter` ([`Group::meter`]): no working folder to empty (the launcher renews the
+    /// box's), and the group is not prepared (the launcher reads it between the runs,
+    /// under the same limits).
+    fn send_then(
+        &mut self,
+        ready: Ready,
+        meter: Option<(MeterSpec, Vec<File>)>,
+    ) -> io::Result<Flight> {
+        let Ready {
+            mut request,
+            stdin,
+            pipes,
+            files,
+        } = ready;
+        let mut sending = Sending {
+            tier: self.tier,
+            staged: &mut self.staged,
+            scratch: None,
+        };
+        let mut attached = Vec::new();
+        request.stage = sending.stage(&files, &mut attached)?;
+        let (spec, meter_files) = meter.unzip();
+        attached.extend(meter_files.into_iter().flatten());
+        let sent = self
+            .client
+            .asker()
+            .then(request, stdin, pipes, &attached, spec);
+        if sent.is_err() {
+            self.staged = None;
+        }
+        sent
     }
 
     /// Whether a run started ahead is under way (see [`Worker::run_then`]).
@@ -666,9 +727,9 @@ fn staged(dir: &Path) -> io::Result<(Vec<Staged>, Vec<File>)> {
         if !meta.is_file() {
             continue;
         }
-        // A message also carries the three standard descriptors and up to three cgroup
-        // files.
-        if files.len() + 6 >= super::protocol::MAX_FDS {
+        // A message also carries the three standard descriptors, up to three cgroup
+        // files and four meter files.
+        if files.len() + 10 >= super::protocol::MAX_FDS {
             return Err(io::Error::other(format!(
                 "{}: too many files to stage",
                 dir.display()
