@@ -390,6 +390,8 @@ pub(crate) struct Group {
     /// Whether the group was made anew since [`Group::take_renewed`] last said so: a
     /// process that opened its `cgroup.procs` files must open them again.
     renewed: bool,
+    /// How many times it was made anew ([`Group::made`]).
+    made: u64,
 }
 
 /// The counters at `prepare`.
@@ -497,6 +499,7 @@ impl Group {
             baseline: Baseline::default(),
             carried: None,
             renewed: false,
+            made: 0,
         })
     }
 
@@ -644,12 +647,28 @@ impl Group {
         })
     }
 
+    /// Whether the launcher can end a run and prepare the next one itself ([`Group::meter`]):
+    /// not with a v2 peak that cannot be reset, which makes the group anew before every run
+    /// or samples it.
+    pub(crate) fn meters(&self) -> bool {
+        !matches!(
+            self.files,
+            Files::V2 {
+                peak: Peak::SinceCreation { .. } | Peak::Sampled { .. },
+                ..
+            }
+        )
+    }
+
+    /// How many times the group was made anew: its files change each time.
+    pub(crate) fn made(&self) -> u64 {
+        self.made
+    }
+
     /// What the launcher needs to end a run and prepare the next one itself (see
     /// `meter.rs`): the files' format, the left-over memory above which this group is made
     /// anew, and the files (new descriptors of the same open files, so that a v2 peak reset
-    /// through them is this group's). `None` where the group cannot go from one run to the
-    /// next without the grader: a v2 peak that cannot be reset, which makes the group anew
-    /// before every run or samples it.
+    /// through them is this group's). `None` where it cannot ([`Group::meters`]).
     pub(crate) fn meter(&self) -> io::Result<Option<(MeterSpec, Vec<File>)>> {
         let (spec, files) = match &self.files {
             Files::V1 {
@@ -764,6 +783,7 @@ impl Group {
         fs::create_dir(memory).map_err(|e| context(memory, &e))?;
         self.files = set_up(&self.dirs)?;
         self.renewed = true;
+        self.made += 1;
         self.memory_limit = None;
         if let Files::V2 { .. } = self.files {
             // One directory on v2: the process limit was renewed too.
@@ -1268,6 +1288,50 @@ mod tests {
         assert_eq!(read(&pids, "pids.max"), "max");
     }
 
+    #[test]
+    fn a_run_the_launcher_started_at_once_is_figured_from_what_it_read_between_the_two() {
+        let t = tempfile::tempdir().unwrap();
+        let h = fake_v1(t.path(), "w0");
+        let mut group = Group::create(&h, "w0").unwrap();
+        let [memory, cpuacct, _] = <[PathBuf; 3]>::try_from(group.dirs.clone()).unwrap();
+        group.prepare(256 << 20, 8).unwrap();
+        assert!(group.meters());
+        let (spec, files) = group.meter().unwrap().unwrap();
+        assert_eq!(spec.renew_above, None);
+        // The launcher's side: the first run ends, the next starts.
+        let launcher = meter::Meter::new(spec.format, files).unwrap();
+        put(&cpuacct, "cpuacct.usage", "5200000000\n");
+        put(&memory, "memory.max_usage_in_bytes", "9437184\n");
+        put(&memory, "memory.usage_in_bytes", "2097152\n");
+        let boundary = launcher.between(spec.renew_above).unwrap().unwrap();
+        assert!(read(&memory, "memory.max_usage_in_bytes").starts_with('0'));
+        let first = group.finish_between(&boundary);
+        assert_eq!(
+            first,
+            Usage {
+                cpu: Duration::from_millis(200),
+                peak: 8 << 20,
+                oom_killed: false
+            }
+        );
+        // The second run counts from there, as if the grader had prepared it.
+        put(&cpuacct, "cpuacct.usage", "5250000000\n");
+        put(&memory, "memory.usage_in_bytes", "6291456\n");
+        let sample = group.sample().unwrap();
+        assert_eq!(sample.cpu, Duration::from_millis(50));
+        assert_eq!(sample.memory, 4 << 20);
+        put(&memory, "memory.max_usage_in_bytes", "7340032\n");
+        put(
+            &memory,
+            "memory.oom_control",
+            "oom_kill_disable 0\nunder_oom 0\noom_kill 1\n",
+        );
+        let second = group.finish().unwrap();
+        assert_eq!(second.peak, 5 << 20);
+        assert!(second.oom_killed);
+        assert_eq!(group.made(), 0);
+    }
+
     /// A fake v2 hierarchy with a group `name` below `base`; `peak` is the mode of
     /// `memory.peak` (`None`: no such file).
     fn fake_v2(base: &Path, name: &str, peak: Option<u32>) -> PathBuf {
@@ -1361,9 +1425,13 @@ mod tests {
                 ..
             }
         ));
+        // Made anew before every run: never between two runs by the launcher alone.
+        assert!(!group.meters());
+        assert!(group.meter().unwrap().is_none());
 
         let dir = fake_v2(t.path(), "older", None);
         let mut group = Group::create(&h, "older").unwrap();
+        assert!(!group.meters());
         group.prepare(64 << 20, 16).unwrap();
         put(&dir, "memory.current", "20971520\n");
         group.sample().unwrap();

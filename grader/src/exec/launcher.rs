@@ -89,6 +89,9 @@ struct Launcher {
     asked: u64,
     /// The run to start the moment the one under way ends (`Message::Then`).
     held: Option<Held>,
+    /// The worker's cgroup files read between two runs, as the last `Then` that brought
+    /// them said.
+    meter: Option<(Meter, MeterSpec)>,
 }
 
 /// A run under way: its main process, its number and what its end keeps.
@@ -99,13 +102,12 @@ struct Running {
     keep: Option<String>,
 }
 
-/// A run to start the moment the one under way ends: its request and descriptors, its
-/// number, and the group to read between the two.
+/// A run to start the moment the one under way ends: its request and descriptors, and
+/// its number.
 struct Held {
     request: Box<Request>,
     fds: Vec<OwnedFd>,
     number: u64,
-    meter: Option<(Meter, MeterSpec)>,
 }
 
 /// What the end of a run sends: its reply and kept file, then the run started after it,
@@ -255,6 +257,7 @@ fn set_up(
                 reaped_cpu: None,
                 asked: 0,
                 held: None,
+                meter: None,
             }),
             Err(e) => Err((socket, e)),
         },
@@ -467,8 +470,15 @@ impl Launcher {
             match message {
                 // A kill that raced with the end of the run it was meant for.
                 Message::Kill { .. } => {}
-                Message::Then(..) => {
+                Message::Then(_, spec) => {
                     self.asked += 1;
+                    // Not started, but what it brought of the group is kept.
+                    let mut fds = fds;
+                    if let Err(e) = self.take_meter(spec, &mut fds) {
+                        return Err(Reply::Failed {
+                            message: e.to_string(),
+                        });
+                    }
                     return Err(Reply::Dropped);
                 }
                 Message::Run(request) => {
@@ -567,11 +577,11 @@ impl Launcher {
     }
 
     /// Starts `held` now that the run before it ended unkilled, having read the group
-    /// between the two (when it came with a meter): what the reply of the run that ended
+    /// between the two (where the runs have one): what the reply of the run that ended
     /// says of it, and the run (or its `Failed` reply). A group to be made anew first, or
     /// one that cannot be read, leaves it to the grader.
     fn follow(&mut self, held: Held) -> (Next, Option<Result<Running, Reply>>) {
-        let boundary = match &held.meter {
+        let boundary = match &self.meter {
             Some((meter, spec)) => match meter.between(spec.renew_above) {
                 Ok(Some(boundary)) => Some(boundary),
                 Ok(None) | Err(_) => return (Next::Dropped, None),
@@ -582,8 +592,7 @@ impl Launcher {
         (Next::Started(boundary), Some(run))
     }
 
-    /// Holds a `Then` that came during a run: its meter files are the last four
-    /// descriptors.
+    /// Holds a `Then` that came during a run.
     fn hold(
         &mut self,
         request: Box<Request>,
@@ -594,20 +603,23 @@ impl Launcher {
         if self.held.is_some() {
             return Err(io::Error::other("two runs to follow one"));
         }
-        let meter = match spec {
-            Some(spec) => {
-                let files = fds.split_off(fds.len().saturating_sub(4));
-                let files = files.into_iter().map(File::from).collect();
-                Some((Meter::new(spec.format, files)?, spec))
-            }
-            None => None,
-        };
+        self.take_meter(spec, &mut fds)?;
         self.held = Some(Held {
             request,
             fds,
             number: self.asked,
-            meter,
         });
+        Ok(())
+    }
+
+    /// Takes the meter files a `Then` brought (its last four descriptors, when `spec`
+    /// says they came) in place of the last ones.
+    fn take_meter(&mut self, spec: Option<MeterSpec>, fds: &mut Vec<OwnedFd>) -> io::Result<()> {
+        if let Some(spec) = spec {
+            let files = fds.split_off(fds.len().saturating_sub(4));
+            let files = files.into_iter().map(File::from).collect();
+            self.meter = Some((Meter::new(spec.format, files)?, spec));
+        }
         Ok(())
     }
 

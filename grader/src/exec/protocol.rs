@@ -69,9 +69,11 @@ pub(crate) enum Message {
     /// then one per new cgroup file, then one per staged file).
     Run(Box<Request>),
     /// Start this program the moment the run under way ends (attached as for `Run`, then
-    /// the group's four meter files when a [`MeterSpec`] comes), unless that run was
-    /// killed, or its group must be made anew first: then it is dropped, and the grader
-    /// asks again. The launcher reads the group between the two itself.
+    /// the group's four meter files when a [`MeterSpec`] comes: they replace those an
+    /// earlier `Then` brought), unless that run was killed, or its group must be made anew
+    /// first: then it is dropped, and the grader asks again. The launcher reads the group
+    /// between the two itself, through the last meter files it was given (none: the runs
+    /// have no group).
     Then(Box<Request>, Option<MeterSpec>),
     /// End run number `run` now: every process of it. Ignored when that run is over (it
     /// raced with its end).

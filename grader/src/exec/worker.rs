@@ -27,7 +27,6 @@ use super::boxed;
 use super::cgroup::Group;
 use super::client::{self, Client, Flight, Pipes, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
-use super::meter::MeterSpec;
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
 use super::uids::{self, Lease};
@@ -113,6 +112,9 @@ pub(crate) struct Worker {
     _parent: Option<tempfile::TempDir>,
     /// `strict`: whose files `/prog` holds now.
     staged: Option<PathBuf>,
+    /// Which making of the cgroup ([`Group::made`]) the launcher holds the meter files of
+    /// (see [`Worker::send_then`]).
+    metered: Option<u64>,
     /// The run started ahead, under way (see [`Worker::run_then`]).
     ahead: Option<Ahead>,
 }
@@ -416,6 +418,7 @@ impl Worker {
             _root: root,
             _parent: parent,
             staged: None,
+            metered: None,
             ahead: None,
         })
     }
@@ -485,10 +488,10 @@ impl Worker {
             .unzip();
         let (next, asked) = match next {
             Some((ready, go_on)) if self.tier == Tier::Strict && go_on() => {
-                match self.cgroup.as_ref().map(Group::meter).transpose() {
-                    Ok(Some(None)) => (Some((ready, go_on)), None),
-                    Ok(meter) => (None, self.send_then(ready, meter.flatten()).ok()),
-                    Err(_) => (None, None),
+                if self.cgroup.as_ref().is_some_and(|g| !g.meters()) {
+                    (Some((ready, go_on)), None)
+                } else {
+                    (None, self.send_then(ready).ok())
                 }
             }
             other => (other, None),
@@ -525,23 +528,18 @@ impl Worker {
             }
             Err(e) if asked_then && !client::launcher_gone(&e) => {
                 // The launcher may hold or run the next run, unseen: a new one.
-                self.client = Client::start(&self.setup)?;
-                self.staged = None;
+                self.new_launcher()?;
                 Err(e)
             }
             Err(e) => self.after_failure(e, start.elapsed()),
         }
     }
 
-    /// Asks for `ready` to start the moment the run under way ends, with the group's
-    /// `meter` ([`Group::meter`]): no working folder to empty (the launcher renews the
-    /// box's), and the group is not prepared (the launcher reads it between the runs,
-    /// under the same limits).
-    fn send_then(
-        &mut self,
-        ready: Ready,
-        meter: Option<(MeterSpec, Vec<File>)>,
-    ) -> io::Result<Flight> {
+    /// Asks for `ready` to start the moment the run under way ends: no working folder to
+    /// empty (the launcher renews the box's), and the group is not prepared (the launcher
+    /// reads it between the runs, under the same limits). The group's meter files go
+    /// with it when the launcher does not hold this making of the group's already.
+    fn send_then(&mut self, ready: Ready) -> io::Result<Flight> {
         let Ready {
             mut request,
             stdin,
@@ -555,16 +553,34 @@ impl Worker {
         };
         let mut attached = Vec::new();
         request.stage = sending.stage(&files, &mut attached)?;
+        let made = self.cgroup.as_ref().map(Group::made);
+        let meter = match &self.cgroup {
+            Some(group) if self.metered != made => group.meter()?,
+            _ => None,
+        };
         let (spec, meter_files) = meter.unzip();
         attached.extend(meter_files.into_iter().flatten());
         let sent = self
             .client
             .asker()
             .then(request, stdin, pipes, &attached, spec);
-        if sent.is_err() {
-            self.staged = None;
+        match &sent {
+            Ok(_) => self.metered = made,
+            Err(_) => {
+                self.staged = None;
+                self.metered = None;
+            }
         }
         sent
+    }
+
+    /// Replaces the launcher (one that died, or whose state is unknown): it holds no
+    /// staged files and no meter.
+    fn new_launcher(&mut self) -> io::Result<()> {
+        self.client = Client::start(&self.setup)?;
+        self.staged = None;
+        self.metered = None;
+        Ok(())
     }
 
     /// Whether a run started ahead is under way (see [`Worker::run_then`]).
@@ -584,8 +600,7 @@ impl Worker {
     /// replaced.
     fn cancel(&mut self, flight: Flight) -> io::Result<()> {
         if self.client.cancel(flight, self.cgroup.as_mut()).is_err() {
-            self.client = Client::start(&self.setup)?;
-            self.staged = None;
+            self.new_launcher()?;
         }
         Ok(())
     }
@@ -679,8 +694,7 @@ impl Worker {
     /// run gets a new launcher.
     fn after_launcher_died(&mut self, error: io::Error, wall: Duration) -> io::Result<Ran> {
         let usage = self.cgroup.as_mut().map(Group::finish).transpose();
-        self.client = Client::start(&self.setup)?;
-        self.staged = None;
+        self.new_launcher()?;
         match usage {
             Ok(Some(usage)) if usage.oom_killed => {
                 let outcome = Outcome {
