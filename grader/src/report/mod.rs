@@ -3,6 +3,7 @@
 //! model (`crate::results`); the list of a gradebook folder's files and their exporters
 //! (`gradebook_files`); and the writers of stdout and stderr.
 
+pub(crate) mod book;
 pub(crate) mod csv;
 pub(crate) mod export;
 mod folded_json;
