@@ -71,13 +71,18 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
 /// Reads the first [`READ_CAP`] bytes of a file, and whether that was all of it: a
 /// contestant's output may be any size, and its size is a verdict, not a usage error.
 pub(crate) fn read_prefix(path: &Path) -> Result<(Vec<u8>, bool), Fault> {
+    read_head(path, READ_CAP)
+}
+
+/// Reads the first `cap` bytes of a file, and whether that was all of it.
+pub(crate) fn read_head(path: &Path, cap: u64) -> Result<(Vec<u8>, bool), Fault> {
     let file = open_file(path)?;
     let mut bytes = Vec::new();
-    file.take(READ_CAP + 1)
+    file.take(cap + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| cannot(path, "read", &e))?;
-    let whole = bytes.len() as u64 <= READ_CAP;
-    bytes.truncate(READ_CAP as usize);
+    let whole = bytes.len() as u64 <= cap;
+    bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
     Ok((bytes, whole))
 }
 
