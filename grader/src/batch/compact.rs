@@ -127,7 +127,7 @@ mod tests {
     fn journal(dir: &std::path::Path, live: &[&str]) -> (std::path::PathBuf, Places) {
         let path = dir.join("journal.jsonl");
         let (mut journal, _) = Journal::open(&path, WALL).unwrap();
-        let mut places = Places::new(live.len());
+        let mut places = Places::new(live.len(), 1);
         for name in ["a", "b", "c", "a", "d", "e"] {
             let place = journal.append(&record(name)).unwrap();
             if let Some(student) = live.iter().position(|l| *l == name) {

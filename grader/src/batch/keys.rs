@@ -79,7 +79,7 @@ pub(crate) struct RunKey([u8; 32]);
 /// The first 128 bits of a run's key: what the journal's index keeps of it, half the
 /// bytes. Two runs of a journal of millions of lines share them with a chance under
 /// 1e-25: the index tells runs apart as surely as the whole key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct ShortKey(u128);
 
 impl RunKey {

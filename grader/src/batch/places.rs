@@ -7,32 +7,42 @@ use super::journal::Place;
 
 /// Each student's places, by case number (16 bytes a run).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Places(Vec<Vec<Option<Place>>>);
+pub(crate) struct Places {
+    /// A row per student: none until its first run is noted, then one per case.
+    rows: Vec<Vec<Option<Place>>>,
+    /// How many cases.
+    cases: usize,
+}
 
 impl Places {
-    /// No place yet, for `students` students.
-    pub(crate) fn new(students: usize) -> Places {
-        Places(vec![Vec::new(); students])
+    /// No place yet, for `students` students on `cases` cases.
+    pub(crate) fn new(students: usize, cases: usize) -> Places {
+        Places {
+            rows: vec![Vec::new(); students],
+            cases,
+        }
     }
 
     /// Notes that the run of `student` on case `case` is at `place`.
     pub(crate) fn set(&mut self, student: usize, case: usize, place: Place) {
-        let row = &mut self.0[student];
+        let row = &mut self.rows[student];
         if row.len() <= case {
-            row.resize(case + 1, None);
+            // The whole row at once: grown a case at a time, its doublings left it up to
+            // twice the size.
+            row.resize(self.cases.max(case + 1), None);
         }
         row[case] = Some(place);
     }
 
     /// Where the run of `student` on case `case` is, if the journal holds it.
     pub(crate) fn get(&self, student: usize, case: usize) -> Option<Place> {
-        self.0.get(student)?.get(case).copied().flatten()
+        self.rows.get(student)?.get(case).copied().flatten()
     }
 
     /// Every place, once (students with the same program share theirs), in the order of
     /// the journal.
     pub(crate) fn live(&self) -> Vec<Place> {
-        let mut places: Vec<Place> = self.0.iter().flatten().flatten().copied().collect();
+        let mut places: Vec<Place> = self.rows.iter().flatten().flatten().copied().collect();
         places.sort_unstable_by_key(|p| p.offset);
         places.dedup_by_key(|p| p.offset);
         places
@@ -56,7 +66,7 @@ mod tests {
 
     #[test]
     fn each_line_is_live_once_in_the_journals_order() {
-        let mut places = Places::new(3);
+        let mut places = Places::new(3, 3);
         places.set(0, 2, at(30));
         places.set(0, 0, at(10));
         // Student 2 has student 0's program: the same line.

@@ -97,7 +97,7 @@ impl Todo {
     /// whose journaled runs slept through enough cases in a row: a resumed batch stops whom
     /// the first one did.
     pub(crate) fn new<P>(class: &Class<'_, P>, known: &Known) -> (Todo, Places) {
-        let mut places = Places::new(class.students.len());
+        let mut places = Places::new(class.students.len(), class.cases.len());
         let mut todo = Todo {
             runs: Vec::new(),
             ends: Vec::new(),
