@@ -118,10 +118,10 @@ pub(crate) fn write_atomic_with(
     let mut out = io::BufWriter::with_capacity(1 << 16, temp);
     write(&mut out)
         .and_then(|()| out.flush())
-        .map_err(|e| cannot_write(path, &e))?;
+        .map_err(|e| stopped_or(path, "write", &e))?;
     let temp = out
         .into_inner()
-        .map_err(|e| cannot_write(path, e.error()))?;
+        .map_err(|e| stopped_or(path, "write", e.error()))?;
     temp.as_file()
         .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
         .and_then(|()| temp.as_file().sync_all())
@@ -132,12 +132,12 @@ pub(crate) fn write_atomic_with(
     Ok(())
 }
 
-/// The fault of a write to `path` that failed: the grader's stop, when it was told to
+/// The fault of an `action` on `path` that failed: the grader's stop, when it was told to
 /// stop (a writer reading students stops between two), else the error.
-fn cannot_write(path: &Path, error: &io::Error) -> Fault {
+pub(crate) fn stopped_or(path: &Path, action: &str, error: &io::Error) -> Fault {
     match crate::interrupt::check() {
         Err(stopped) => stopped,
-        Ok(()) => cannot(path, "write", error),
+        Ok(()) => cannot(path, action, error),
     }
 }
 

@@ -211,13 +211,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pending_temp_file_is_listed_while_it_lives() {
+    fn a_pending_temp_file_is_listed_while_it_lives_and_removed_at_an_exit_at_once() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join(".grader-x");
         let guard = Pending::new(&path);
         assert!(pending().contains(&path));
         drop(guard);
         assert!(!pending().contains(&path));
+        // A write under way when the grader exits at a second signal.
+        fs::write(&path, b"half a gradebook").unwrap();
+        let _guard = Pending::new(&path);
+        remove_own_within(std::time::Duration::ZERO);
+        assert!(!path.exists());
     }
 
     #[test]

@@ -125,6 +125,7 @@ impl<'a, P> Reports<'a, P> {
                 let (ran, places): (Vec<usize>, Vec<_>) = (0..cases.len())
                     .filter_map(|c| Some((c, self.ran.places.get(s, c)?)))
                     .unzip();
+                // The fault names the journal: its line is the error's.
                 let results = self
                     .journal
                     .read(&places)

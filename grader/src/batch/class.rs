@@ -116,8 +116,13 @@ pub(crate) fn grade_class<T>(
     };
     let head = assemble::head(&heading, cases, skipped);
     let reports = Reports::new(heading, students, cases, &builds, &ran, &journal);
-    let standings = book::standings(&head, students.len(), &reports)
-        .map_err(|e| crate::files::cannot(journal.path(), "read", &e))?;
+    // A read that failed names the journal (`Journal::read`), unless the grader was told
+    // to stop.
+    let standings = book::standings(&head, students.len(), &reports).map_err(|e| {
+        crate::interrupt::check()
+            .err()
+            .unwrap_or_else(|| Fault::Usage(e.to_string()))
+    })?;
     let written = write(&Book::new(&head, &standings, &reports))?;
     drop(reports);
     compact::compact(journal, &ran.places)?;

@@ -1,17 +1,19 @@
 //! The journal's compaction. After cases change or go, after submissions change, the
 //! journal still holds the lines of runs that no student, case and limits of the class
 //! make any more (and a key's older lines, and lines left out when read): dead lines,
-//! which every later batch reads for nothing. When a batch has finished and the dead lines
-//! are more than half of the journal's bytes, the journal is written again with only the
-//! live lines (those of the batch's students on its cases, under its limits), into a temp
-//! file beside it that is then renamed over it: a kill at any moment leaves the old
-//! journal or the new one, whole.
+//! which every later batch reads for nothing. When a batch has finished and more than
+//! half of the journal's lines are dead, the journal is written again with only the live
+//! lines (those of the batch's students on its cases, under its limits), into a temp file
+//! beside it that is then renamed over it: a kill at any moment leaves the old journal or
+//! the new one, whole.
 //!
-//! Why more than half: a later batch then reads at most twice the bytes it needs, and a
-//! compaction copies its live bytes only after at least as many dead bytes were written
-//! since the last: spread over the runs whose lines went dead, it costs at most a byte
-//! copied for each dead byte, however often the cases change. A journal that only grows
-//! (a case added, a student added) is never written again.
+//! Why more than half: a later batch then reads at most twice the lines it needs, and a
+//! compaction copies its live lines only after more dead lines than that were written
+//! since the last: spread over the runs whose lines went dead, it costs at most a line
+//! copied for each dead line, however often the cases change. A journal that only grows
+//! (a case added, a student added) is never written again. Lines, not bytes: the rule
+//! does not turn on how long each run's figures happen to print, so the same class and
+//! the same changes compact alike.
 
 use std::io::Write;
 
@@ -29,13 +31,13 @@ pub(crate) struct Compacted {
     pub(crate) after: u64,
 }
 
-/// Whether a journal of `length` bytes, of which `live` are live lines', is compacted.
-pub(crate) fn worth_it(length: u64, live: u64) -> bool {
-    length.saturating_sub(live) > live
+/// Whether a journal of `lines` lines, `live` of them live, is compacted.
+pub(crate) fn worth_it(lines: u64, live: u64) -> bool {
+    lines.saturating_sub(live) > live
 }
 
-/// Compacts `journal` down to the lines at `places` when its dead lines are more than
-/// half of it; what it did, if anything.
+/// Compacts `journal` down to the lines at `places` when more than half of its lines
+/// are dead; what it did, if anything.
 pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compacted>, Fault> {
     let path = journal.path().to_path_buf();
     let live = places.live();
@@ -44,7 +46,7 @@ pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compac
         .file()
         .metadata()
         .map_err(|e| files::cannot(&path, "read", &e))?;
-    if !worth_it(meta.len(), live_bytes) {
+    if !worth_it(journal.line_count(), live.len() as u64) {
         return Ok(None);
     }
     crate::interrupt::check()?;
@@ -115,11 +117,11 @@ mod tests {
     }
 
     #[test]
-    fn a_journal_is_compacted_when_its_dead_lines_are_more_than_half_of_it() {
+    fn a_journal_is_compacted_when_more_than_half_of_its_lines_are_dead() {
         assert!(!worth_it(0, 0));
         assert!(!worth_it(100, 100));
-        assert!(!worth_it(100, 50), "half dead: kept");
-        assert!(worth_it(100, 49));
+        assert!(!worth_it(8, 4), "half dead: kept");
+        assert!(worth_it(9, 4));
         assert!(worth_it(100, 0));
     }
 

@@ -125,6 +125,8 @@ pub(crate) struct Journal {
     file: File,
     /// Lines left out when it was opened: verdicts the rule did not uphold.
     rejudged: usize,
+    /// Its whole lines: those it was opened with, and those appended since.
+    lines: u64,
 }
 
 /// Reads of lines close together are one read, up to this many bytes: a student's lines
@@ -157,6 +159,7 @@ impl Journal {
             not_upheld,
             whole,
             length,
+            lines,
         } = index;
         // The last line of each key, once the lines are in key order (the later line
         // first); then a line judged again and left out leaves its run to be made again,
@@ -179,6 +182,7 @@ impl Journal {
             path: path.to_path_buf(),
             file,
             rejudged,
+            lines,
         };
         Ok((journal, Known(known)))
     }
@@ -194,6 +198,11 @@ impl Journal {
         &self.path
     }
 
+    /// How many whole lines it holds (live or not).
+    pub(crate) fn line_count(&self) -> u64 {
+        self.lines
+    }
+
     /// Appends one run, in a single write; where its line went.
     pub(crate) fn append(&mut self, record: &Record) -> Result<Place, Fault> {
         let mut line = serde_json::to_vec(record).expect("records serialise");
@@ -202,6 +211,7 @@ impl Journal {
             .map_err(|_| Fault::Internal("a journal line over 4 GiB".to_owned()))?;
         let cannot = |e: std::io::Error| files::cannot(&self.path, "write", &e);
         self.file.write_all(&line).map_err(cannot)?;
+        self.lines += 1;
         // Where the line went, asked of the file: appended at its end, wherever that was.
         let end = self.file.stream_position().map_err(cannot)?;
         Ok(Place {
@@ -302,6 +312,8 @@ struct Index {
     not_upheld: HashSet<ShortKey>,
     /// How many bytes the journal's whole lines take.
     whole: u64,
+    /// How many whole lines it has.
+    lines: u64,
     /// Its length: a line without its end was cut short by a kill, and is dropped.
     length: u64,
 }
@@ -329,6 +341,7 @@ fn index(file: File, wall_limit: std::time::Duration) -> std::io::Result<Index> 
             break;
         }
         index.whole = index.length;
+        index.lines += 1;
         let Ok(indexed) = serde_json::from_slice::<Indexed<'_>>(&line[..n - 1]) else {
             continue;
         };

@@ -92,7 +92,7 @@ pub(crate) fn write_pages(book: &Book<'_>, dir: &Path, reveal: Reveal) -> Result
         let path = dir.join(name);
         let student = book
             .student(index)
-            .map_err(|e| crate::files::cannot(&path, "write", &e))?;
+            .map_err(|e| crate::files::stopped_or(&path, "write", &e))?;
         let handout = Handout {
             book: book.head,
             student: &student,
