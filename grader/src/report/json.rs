@@ -261,8 +261,8 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// `gradebook.json` (and `grader batch --report json`): the gradebook as `grader merge`
-/// reads it back; each case on a line of its own (the class, a student and a student's
-/// cases are levels 1 to 4).
+/// reads it back, written a student at a time; each case on a line of its own (the
+/// class, a student and a student's cases are levels 1 to 4).
 pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
     let head = book.head;
     let json = GradebookJson {
