@@ -71,42 +71,74 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
 /// Reads the first [`READ_CAP`] bytes of a file, and whether that was all of it: a
 /// contestant's output may be any size, and its size is a verdict, not a usage error.
 pub(crate) fn read_prefix(path: &Path) -> Result<(Vec<u8>, bool), Fault> {
+    read_head(path, READ_CAP)
+}
+
+/// Reads the first `cap` bytes of a file, and whether that was all of it.
+pub(crate) fn read_head(path: &Path, cap: u64) -> Result<(Vec<u8>, bool), Fault> {
     let file = open_file(path)?;
     let mut bytes = Vec::new();
-    file.take(READ_CAP + 1)
+    file.take(cap + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| cannot(path, "read", &e))?;
-    let whole = bytes.len() as u64 <= READ_CAP;
-    bytes.truncate(READ_CAP as usize);
+    let whole = bytes.len() as u64 <= cap;
+    bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
     Ok((bytes, whole))
 }
 
 /// Writes `bytes` to `path` atomically: readers see the old file or the new one, never a
 /// part of either.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Fault> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Writes what `write` writes to `path` atomically, streamed through a buffer into a temp
+/// file beside it, then renamed over it: readers see the old file or the new one, never a
+/// part of either. A write that fails or is stopped leaves no temp file (nor does a
+/// grader that exits at a second signal: the temp file is the grader's own to remove,
+/// `temp::Pending`).
+pub(crate) fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), Fault> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut temp = tempfile::Builder::new()
+    let temp = tempfile::Builder::new()
         .prefix(".grader-")
         .tempfile_in(dir)
         .map_err(|e| cannot(path, "write", &e))?;
+    let pending = crate::temp::Pending::new(temp.path());
     // The temporary file is private (0600); the result keeps the mode of the file it
     // replaces, or gets the usual 0644 (reports and case files are meant to be read).
     let mode = std::fs::metadata(path).map_or(0o644, |m| {
         std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777
     });
-    temp.write_all(bytes)
-        .and_then(|()| {
-            temp.as_file()
-                .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
-        })
+    let mut out = io::BufWriter::with_capacity(1 << 16, temp);
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| stopped_or(path, "write", &e))?;
+    let temp = out
+        .into_inner()
+        .map_err(|e| stopped_or(path, "write", e.error()))?;
+    temp.as_file()
+        .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
         .and_then(|()| temp.as_file().sync_all())
         .map_err(|e| cannot(path, "write", &e))?;
     temp.persist(path)
         .map_err(|e| cannot(path, "write", &e.error))?;
+    drop(pending);
     Ok(())
+}
+
+/// The fault of an `action` on `path` that failed: the grader's stop, when it was told to
+/// stop (a writer reading students stops between two), else the error.
+pub(crate) fn stopped_or(path: &Path, action: &str, error: &io::Error) -> Fault {
+    match crate::interrupt::check() {
+        Err(stopped) => stopped,
+        Ok(()) => cannot(path, action, error),
+    }
 }
 
 /// A one-line usage fault for an I/O error on `path`.

@@ -28,6 +28,39 @@ const LOCK: &str = ".lock";
 /// This process's folder, made on first use.
 static ROOT: OnceLock<Mutex<Option<Root>>> = OnceLock::new();
 
+/// The temp files beside their targets that this process is writing now (an atomic
+/// write's, the journal's compaction's): in the target's folder, not in this process's
+/// folder (a rename does not cross file systems), so removed one by one when the grader
+/// exits at once at a signal, as its folder is.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temp file being written beside its target, listed in [`PENDING`] while it lives.
+#[derive(Debug)]
+pub(crate) struct Pending(PathBuf);
+
+impl Pending {
+    /// Lists `path` until the guard is dropped (the file renamed or removed).
+    pub(crate) fn new(path: &Path) -> Pending {
+        pending().push(path.to_path_buf());
+        Pending(path.to_path_buf())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        let mut files = pending();
+        if let Some(at) = files.iter().position(|p| *p == self.0) {
+            files.swap_remove(at);
+        }
+    }
+}
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PENDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A grader's folder and the lock that says its grader is alive.
 #[derive(Debug)]
 struct Root {
@@ -117,6 +150,12 @@ pub(crate) fn remove_own() {
 /// be removing the folder right now (the command's own end); it is waited for, up to
 /// `patience`, so that the exit does not cut its removal short and leave half a folder.
 pub(crate) fn remove_own_within(patience: std::time::Duration) {
+    // Never waited for: the panic hook's thread may hold the list.
+    if let Ok(files) = PENDING.try_lock() {
+        for file in files.iter() {
+            let _ = fs::remove_file(file);
+        }
+    }
     let Some(cell) = ROOT.get() else {
         return;
     };
@@ -170,6 +209,21 @@ fn sweep_in(parent: &Path) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pending_temp_file_is_listed_while_it_lives_and_removed_at_an_exit_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".grader-x");
+        let guard = Pending::new(&path);
+        assert!(pending().contains(&path));
+        drop(guard);
+        assert!(!pending().contains(&path));
+        // A write under way when the grader exits at a second signal.
+        fs::write(&path, b"half a gradebook").unwrap();
+        let _guard = Pending::new(&path);
+        remove_own_within(std::time::Duration::ZERO);
+        assert!(!path.exists());
+    }
 
     #[test]
     fn a_live_graders_folder_is_kept_and_a_dead_ones_swept() {

@@ -1,22 +1,27 @@
-//! The gradebook, assembled from the builds and the journal's records (old and new alike:
-//! a resumed batch and one run in one go give the same gradebook).
+//! The gradebook, assembled from the builds and the journal's lines (old and new alike: a
+//! resumed batch and one run in one go give the same gradebook), a student at a time: a
+//! student's report is made when a file reaches it, its results read back from the
+//! journal, and dropped after.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::io;
 use std::path::Path;
 
 use reference::Verdict;
 
 use super::build::Build;
 use super::discover::{Skipped, Student};
-use super::keys::Keys;
+use super::journal::Journal;
 use super::runs::Ran;
 use super::sleepers;
 use crate::cases::discover::Case;
 use crate::cases::points::{self, Points};
 use crate::exec::Limits;
 use crate::files;
+use crate::report::book::Students;
 use crate::results::case::{Board, CaseResult};
-use crate::results::gradebook::{Gradebook, SkippedReport, StudentReport, Tally};
+use crate::results::gradebook::{Head, SkippedReport, StudentReport, Tally};
 use crate::results::limits::LimitsRecord;
 use crate::results::mark::{self, Mark};
 use crate::results::problem::ProblemId;
@@ -37,80 +42,16 @@ pub(crate) struct Heading<'a> {
     pub(crate) about: &'a BTreeMap<String, String>,
 }
 
-/// The gradebook of `students` (with `builds`) on `cases`, from what `ran`.
-pub(crate) fn gradebook<P>(
-    heading: &Heading<'_>,
-    students: &[Student],
-    skipped: &[Skipped],
-    cases: &[Case],
-    builds: &[Build<P>],
-    mut ran: Ran,
-    keys: &Keys,
-) -> Gradebook {
-    let mut groups: BTreeMap<String, usize> = BTreeMap::new();
-    for case in cases {
-        *groups.entry(case.group().to_owned()).or_default() += 1;
-    }
-    // A result moves from the runs into the gradebook, unless another student has the
-    // same program (the same keys): at 3,000 students of 150 cases, two copies of every
-    // result were most of a batch's peak memory.
-    let mut programs: HashMap<&str, usize> = HashMap::new();
-    for build in builds {
-        if let Build::Ready { hash, .. } = build {
-            *programs.entry(hash.as_str()).or_default() += 1;
-        }
-    }
-    let reports = students
-        .iter()
-        .zip(builds)
-        .enumerate()
-        .map(|(s, (student, build))| {
-            let mut report = blank(heading, student, cases.len(), &groups);
-            match (ran.faults.get(&s), build) {
-                (Some(why), _) | (None, Build::Error(why)) => report.error = Some(why.clone()),
-                (None, Build::CompileError { language, message }) => {
-                    report.language.clone_from(language);
-                    report.verdict = Mark::Graded(Verdict::CompileError);
-                    report.compile_error = Some(message.clone());
-                    report.suggestion = diagnosis::suggestion(language, message);
-                }
-                (None, Build::Ready { language, hash, .. }) => {
-                    report.language.clone_from(language);
-                    let shared = programs.get(hash.as_str()).is_some_and(|&n| n > 1);
-                    add_runs(&mut report, cases, |c| {
-                        let key = keys.run(hash, c);
-                        if shared {
-                            ran.records.get(&key).map(|r| r.result.clone())
-                        } else {
-                            ran.records.remove(&key).map(|r| r.result)
-                        }
-                    });
-                    report.stopped = ran.slept.get(&s).and_then(|row| {
-                        let not_run = cases.len() - report.cases.len();
-                        let row: Vec<&str> = row.clone().map(|c| cases[c].name.as_str()).collect();
-                        (not_run > 0).then(|| sleepers::why(&row, not_run))
-                    });
-                }
-            }
-            report.score = mark::score(report.passed, cases.len());
-            report.points = heading.points.map(|points| {
-                points::earned(points, |g| {
-                    report.groups.get(g).map_or((0, 0), |t| (t.passed, t.total))
-                })
-            });
-            report
-        })
-        .collect();
-    Gradebook {
+/// The class-wide fields of the gradebook of `cases`, with what was `skipped`.
+pub(crate) fn head(heading: &Heading<'_>, cases: &[Case], skipped: &[Skipped]) -> Head {
+    Head {
         problem: heading.problem.id().to_owned(),
         package: heading.problem.builtin().is_none(),
         limits: LimitsRecord::of(heading.limits),
         cases: cases.iter().map(|c| c.name.clone()).collect(),
-        groups,
+        groups: groups(cases),
         points: heading.points.cloned(),
         about: heading.about.clone(),
-        students: reports,
-        boards: cases.iter().filter_map(board).collect(),
         skipped: skipped
             .iter()
             .map(|s| SkippedReport {
@@ -118,6 +59,98 @@ pub(crate) fn gradebook<P>(
                 why: s.why.clone(),
             })
             .collect(),
+        boards: cases.iter().filter_map(board).collect(),
+    }
+}
+
+/// Every group of `cases`, with its number of cases.
+fn groups(cases: &[Case]) -> BTreeMap<String, usize> {
+    let mut groups: BTreeMap<String, usize> = BTreeMap::new();
+    for case in cases {
+        *groups.entry(case.group().to_owned()).or_default() += 1;
+    }
+    groups
+}
+
+/// A batch's students, as the gradebook's files read them: each student's report made
+/// from its build and what its runs left, its results read back from the journal.
+#[derive(Debug)]
+pub(crate) struct Reports<'a, P> {
+    heading: Heading<'a>,
+    students: &'a [Student],
+    cases: &'a [Case],
+    builds: &'a [Build<P>],
+    ran: &'a Ran,
+    journal: &'a Journal,
+    groups: BTreeMap<String, usize>,
+}
+
+impl<'a, P> Reports<'a, P> {
+    /// The reports of `students` (with `builds`) on `cases`, from what `ran` and the
+    /// `journal` it ran into.
+    pub(crate) fn new(
+        heading: Heading<'a>,
+        students: &'a [Student],
+        cases: &'a [Case],
+        builds: &'a [Build<P>],
+        ran: &'a Ran,
+        journal: &'a Journal,
+    ) -> Reports<'a, P> {
+        Reports {
+            heading,
+            students,
+            cases,
+            builds,
+            ran,
+            journal,
+            groups: groups(cases),
+        }
+    }
+
+    /// Student number `s`'s report.
+    fn report(&self, s: usize) -> io::Result<StudentReport> {
+        let (student, build) = (&self.students[s], &self.builds[s]);
+        let cases = self.cases;
+        let mut report = blank(&self.heading, student, cases.len(), &self.groups);
+        match (self.ran.faults.get(&s), build) {
+            (Some(why), _) | (None, Build::Error(why)) => report.error = Some(why.clone()),
+            (None, Build::CompileError { language, message }) => {
+                report.language.clone_from(language);
+                report.verdict = Mark::Graded(Verdict::CompileError);
+                report.compile_error = Some(message.clone());
+                report.suggestion = diagnosis::suggestion(language, message);
+            }
+            (None, Build::Ready { language, .. }) => {
+                report.language.clone_from(language);
+                let (ran, places): (Vec<usize>, Vec<_>) = (0..cases.len())
+                    .filter_map(|c| Some((c, self.ran.places.get(s, c)?)))
+                    .unzip();
+                // The fault names the journal: its line is the error's.
+                let results = self
+                    .journal
+                    .read(&places)
+                    .map_err(|e| io::Error::other(e.to_string()))?;
+                add_runs(&mut report, cases, ran.into_iter().zip(results));
+                report.stopped = self.ran.slept.get(&s).and_then(|row| {
+                    let not_run = cases.len() - report.cases.len();
+                    let row: Vec<&str> = row.clone().map(|c| cases[c].name.as_str()).collect();
+                    (not_run > 0).then(|| sleepers::why(&row, not_run))
+                });
+            }
+        }
+        report.score = mark::score(report.passed, cases.len());
+        report.points = self.heading.points.map(|points| {
+            points::earned(points, |g| {
+                report.groups.get(g).map_or((0, 0), |t| (t.passed, t.total))
+            })
+        });
+        Ok(report)
+    }
+}
+
+impl<P> Students for Reports<'_, P> {
+    fn read(&self, index: usize) -> io::Result<Cow<'_, StudentReport>> {
+        self.report(index).map(Cow::Owned)
     }
 }
 
@@ -164,17 +197,15 @@ fn blank(
     }
 }
 
-/// Adds a built student's runs (`result` of each case, when it ran) to its report, and
-/// its overall verdict.
+/// Adds a built student's runs (the result of each case that ran, in case order) to its
+/// report, and its overall verdict.
 fn add_runs(
     report: &mut StudentReport,
     cases: &[Case],
-    mut result: impl FnMut(usize) -> Option<CaseResult>,
+    results: impl Iterator<Item = (usize, CaseResult)>,
 ) {
-    for (c, case) in cases.iter().enumerate() {
-        let Some(mut r) = result(c) else {
-            continue;
-        };
+    for (c, mut r) in results {
+        let case = &cases[c];
         if r.accepted() {
             report.passed += 1;
             if let Some(t) = report.groups.get_mut(case.group()) {

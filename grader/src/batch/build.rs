@@ -41,6 +41,14 @@ impl<P> Build<P> {
             _ => None,
         }
     }
+
+    /// The hash of what runs, when it is ready.
+    pub(crate) fn hash(&self) -> Option<&str> {
+        match self {
+            Build::Ready { hash, .. } => Some(hash),
+            _ => None,
+        }
+    }
 }
 
 /// Builds one student's submission: the real [`Builder`], or a fake in tests.

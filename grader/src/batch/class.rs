@@ -1,23 +1,24 @@
 //! Grading a whole class: every submission is built once, then every (submission, case)
 //! run that the journal does not already hold goes to the worker pool; each finished run
-//! is journaled at once, and the gradebook is assembled from the journal. A submission
-//! that does not compile costs no runs.
+//! is journaled at once, and the gradebook is assembled from the journal, a student at a
+//! time. A submission that does not compile costs no runs. Once the gradebook is written,
+//! the journal is compacted when most of it is dead (`compact`).
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use super::assemble::{self, Heading};
+use super::assemble::{self, Heading, Reports};
 use super::build::{self, Builder};
+use super::compact;
 use super::discover::{Skipped, Student};
-use super::journal::{Journal, Record};
+use super::journal::{Journal, Known};
 use super::keys::Keys;
 use super::lang_for::LangChoices;
 use super::runs::{self, Class, Todo};
 use crate::cases::discover::Case;
 use crate::exec::Limits;
 use crate::grade::{CaseWorker, Checker, Plan};
+use crate::report::book::{self, Book};
 use crate::report::progress::BatchProgress;
-use crate::results::gradebook::Gradebook;
 use crate::results::problem::ProblemId;
 use crate::status::Fault;
 use crate::submission::Options;
@@ -53,15 +54,15 @@ pub(crate) struct Batch<'a> {
 }
 
 /// Grades `students` on `cases`, resuming from and appending to `journal` (which holds
-/// `known`).
-pub(crate) fn grade_class(
+/// `known`); gives the gradebook to `write` (whose answer it returns), then compacts the
+/// journal.
+pub(crate) fn grade_class<T>(
     batch: &Batch<'_>,
-    students: &[Student],
-    skipped: &[Skipped],
-    cases: &[Case],
-    journal: &mut Journal,
-    known: HashMap<String, Record>,
-) -> Result<Gradebook, Fault> {
+    (students, skipped, cases): (&[Student], &[Skipped], &[Case]),
+    mut journal: Journal,
+    known: Known,
+    write: impl FnOnce(&Book<'_>) -> Result<T, Fault>,
+) -> Result<T, Fault> {
     let judge = match batch.checker {
         Checker::Builtin(_) => None,
         Checker::Package(judge) => Some(judge.hash()?),
@@ -84,7 +85,9 @@ pub(crate) fn grade_class(
         fail_fast: batch.fail_fast,
         sleepers: batch.sleepers,
     };
-    let todo = Todo::new(&class, &known);
+    let (todo, places) = Todo::new(&class, &known);
+    // Where each student's runs are is all the batch keeps of the journal from now on.
+    drop(known);
     let programs: Vec<_> = builds.iter().filter_map(build::Build::program).collect();
     let texts: Vec<_> = cases.iter().zip(&keys.texts).collect();
     let plan = Plan {
@@ -93,9 +96,17 @@ pub(crate) fn grade_class(
     };
     let jobs = batch.jobs.clamp(1, todo.len().max(1));
     let mut workers = CaseWorker::many(jobs, &programs, &texts, &plan);
-    let ran = runs::run_all(&mut workers, &class, &todo, journal, known, &mut progress);
+    let ran = runs::run_all(
+        &mut workers,
+        &class,
+        &todo,
+        &mut journal,
+        places,
+        &mut progress,
+    );
     progress.finish();
     let ran = ran?;
+    drop((workers, todo));
     let heading = Heading {
         problem: &batch.problem,
         limits: &batch.limits,
@@ -103,7 +114,17 @@ pub(crate) fn grade_class(
         points: batch.points.as_ref(),
         about: &batch.about,
     };
-    Ok(assemble::gradebook(
-        &heading, students, skipped, cases, &builds, ran, &keys,
-    ))
+    let head = assemble::head(&heading, cases, skipped);
+    let reports = Reports::new(heading, students, cases, &builds, &ran, &journal);
+    // A read that failed names the journal (`Journal::read`), unless the grader was told
+    // to stop.
+    let standings = book::standings(&head, students.len(), &reports).map_err(|e| {
+        crate::interrupt::check()
+            .err()
+            .unwrap_or_else(|| Fault::Usage(e.to_string()))
+    })?;
+    let written = write(&Book::new(&head, &standings, &reports))?;
+    drop(reports);
+    compact::compact(journal, &ran.places)?;
+    Ok(written)
 }

@@ -62,13 +62,51 @@ impl Keys {
     }
 
     /// The key of the run of the program hashed `program` on case number `case`.
-    pub(crate) fn run(&self, program: &str, case: usize) -> String {
+    pub(crate) fn run(&self, program: &str, case: usize) -> RunKey {
         let mut hash = Sha256::new();
         for part in [program, &self.cases[case], &self.limits] {
             hash.update(part.as_bytes());
             hash.update([0]);
         }
-        hex(&hash.finalize())
+        RunKey(hash.finalize().into())
+    }
+}
+
+/// A run's key: the hash of its program, case and limits. A journal line holds it in hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct RunKey([u8; 32]);
+
+/// The first 128 bits of a run's key: what the journal's index keeps of it, half the
+/// bytes. Two runs of a journal of millions of lines share them with a chance under
+/// 1e-25: the index tells runs apart as surely as the whole key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct ShortKey(u128);
+
+impl RunKey {
+    /// As a journal line writes it: 64 hex digits.
+    pub(crate) fn hex(&self) -> String {
+        hex(&self.0)
+    }
+
+    /// Its first 128 bits.
+    pub(crate) fn short(&self) -> ShortKey {
+        let mut first = [0; 16];
+        first.copy_from_slice(&self.0[..16]);
+        ShortKey(u128::from_be_bytes(first))
+    }
+}
+
+impl ShortKey {
+    /// The short key of a key written as [`RunKey::hex`] writes it; `None` for any other
+    /// text (a line no grader wrote).
+    pub(crate) fn of_hex(text: &str) -> Option<ShortKey> {
+        let all_hex = text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if text.len() != 64 || !all_hex {
+            return None;
+        }
+        u128::from_str_radix(&text[..32], 16).ok().map(ShortKey)
     }
 }
 
@@ -107,6 +145,23 @@ mod tests {
             keys(&["bc"], "d").run("a", 0),
             keys(&["c"], "d").run("ab", 0)
         );
+    }
+
+    #[test]
+    fn a_short_key_is_the_first_half_of_the_hex_key_and_only_a_whole_key_parses() {
+        let key = keys(&["c1"], "l1").run("p", 0);
+        let hex = key.hex();
+        assert_eq!(hex.len(), 64);
+        assert_eq!(ShortKey::of_hex(&hex), Some(key.short()));
+        assert_ne!(key.short(), keys(&["c1"], "l1").run("q", 0).short());
+        for bad in [
+            &hex[..63],
+            &hex.to_uppercase(),
+            &format!("{}g", &hex[..63]),
+            "",
+        ] {
+            assert_eq!(ShortKey::of_hex(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -5,10 +5,12 @@
 pub(crate) mod assemble;
 pub(crate) mod build;
 pub(crate) mod class;
+pub(crate) mod compact;
 pub(crate) mod discover;
 pub(crate) mod journal;
 pub(crate) mod keys;
 pub(crate) mod lang_for;
+pub(crate) mod places;
 pub(crate) mod runs;
 pub(crate) mod shard;
 pub(crate) mod sleepers;

@@ -9,12 +9,13 @@
 //! counts as much as one made now. By the same path, a student whose program slept
 //! through cases in a row (`sleepers`) is stopped, its journaled runs counted alike.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::build::Build;
 use super::discover::Student;
-use super::journal::{Journal, Record};
+use super::journal::{Journal, Known, Record};
 use super::keys::Keys;
+use super::places::Places;
 use super::sleepers::Sleepers;
 use crate::cases::discover::Case;
 use crate::grade::RunsCases;
@@ -69,12 +70,12 @@ pub(crate) struct Class<'a, P> {
     pub(crate) sleepers: usize,
 }
 
-/// One run to make.
+/// One run to make (its key is made again when it is journaled: kept for every run to
+/// make, keys were 100 bytes a run of a first batch's memory).
 #[derive(Debug)]
 struct Run {
     student: usize,
     case: usize,
-    key: String,
 }
 
 /// The runs still to make, student by student (so students finish one after another),
@@ -91,10 +92,12 @@ pub(crate) struct Todo {
 }
 
 impl Todo {
-    /// The runs of `class` that `known` (the journal) does not hold. A student with a
-    /// journaled failure gets none under `fail_fast`, nor one whose journaled runs slept
-    /// through enough cases in a row: a resumed batch stops whom the first one did.
-    pub(crate) fn new<P>(class: &Class<'_, P>, known: &HashMap<String, Record>) -> Todo {
+    /// The runs of `class` that `known` (the journal) does not hold, and where those it
+    /// holds are. A student with a journaled failure gets none under `fail_fast`, nor one
+    /// whose journaled runs slept through enough cases in a row: a resumed batch stops whom
+    /// the first one did.
+    pub(crate) fn new<P>(class: &Class<'_, P>, known: &Known) -> (Todo, Places) {
+        let mut places = Places::new(class.students.len(), class.cases.len());
         let mut todo = Todo {
             runs: Vec::new(),
             ends: Vec::new(),
@@ -103,15 +106,15 @@ impl Todo {
         };
         for (student, build) in class.builds.iter().enumerate() {
             if let Build::Ready { hash, .. } = build {
-                let keys = (0..class.cases.len()).map(|c| (c, class.keys.run(hash, c)));
                 let mut missing = Vec::new();
-                for (case, key) in keys {
-                    match known.get(&key) {
-                        Some(record) => {
-                            todo.failed[student] |= !record.result.accepted();
-                            todo.sleepers.note(student, case, &record.result);
+                for case in 0..class.cases.len() {
+                    match known.get(&class.keys.run(hash, case)) {
+                        Some(place) => {
+                            todo.failed[student] |= !place.accepted();
+                            todo.sleepers.note(student, case, place.slept);
+                            places.set(student, case, place);
                         }
-                        None => missing.push(Run { student, case, key }),
+                        None => missing.push(Run { student, case }),
                     }
                 }
                 let stopped = todo.sleepers.stopped(student).is_some();
@@ -121,7 +124,7 @@ impl Todo {
             }
             todo.ends.push(todo.runs.len() as u64);
         }
-        todo
+        (todo, places)
     }
 
     /// How many runs are to make.
@@ -136,12 +139,13 @@ impl Todo {
     }
 }
 
-/// What the runs left: every record (the journal's and the new ones), by key, and the
-/// students whose runs the grader could not make, with why.
+/// What the runs left: where every run of every student is in the journal (the
+/// journal's and the new ones), and the students whose runs the grader could not make,
+/// with why.
 #[derive(Debug, Default)]
 pub(crate) struct Ran {
-    /// Every run's record, by key.
-    pub(crate) records: HashMap<String, Record>,
+    /// Every run's place in the journal.
+    pub(crate) places: Places,
     /// Students not graded because a run could not be made.
     pub(crate) faults: BTreeMap<usize, String>,
     /// Students stopped for sleeping (`sleepers`), with the cases in a row that did it.
@@ -165,17 +169,18 @@ pub(crate) fn run_all<R: RunsCases>(
     class: &Class<'_, R::Program>,
     todo: &Todo,
     journal: &mut Journal,
-    known: HashMap<String, Record>,
+    places: Places,
     progress: &mut dyn ClassProgress,
 ) -> Result<Ran, Fault> {
-    let mut reporter = Reporter::new(class, todo, journal, known, progress);
+    let mut reporter = Reporter::new(class, todo, journal, places, progress);
     reporter.before();
     let tasks = |n| todo.get(n);
     // A student's failing run (under fail-fast), or the last of the cases in a row it
     // slept through, skips the rest of that student: its runs end at `ends`.
     let stop = |n: u64, outcome: &Outcome| match (outcome, todo.get(n)) {
         (Outcome::Ran(result), Some((s, c)))
-            if class.fail_fast && !result.accepted() || todo.sleepers.note(s, c, result) =>
+            if class.fail_fast && !result.accepted()
+                || todo.sleepers.note(s, c, result.slept()) =>
         {
             pool::Stop::SkipTo(todo.ends[s])
         }
@@ -278,7 +283,7 @@ impl<'a, P> Reporter<'a, P> {
         class: &'a Class<'a, P>,
         todo: &'a Todo,
         journal: &'a mut Journal,
-        known: HashMap<String, Record>,
+        places: Places,
         progress: &'a mut dyn ClassProgress,
     ) -> Self {
         let mut remaining = vec![0; class.students.len()];
@@ -295,7 +300,7 @@ impl<'a, P> Reporter<'a, P> {
             failed: todo.failed.clone(),
             failing: todo.failed.iter().filter(|&&f| f).count(),
             ran: Ran {
-                records: known,
+                places,
                 ..Ran::default()
             },
         }
@@ -357,8 +362,11 @@ impl<'a, P> Reporter<'a, P> {
 
     /// Journals one run and counts it.
     fn journal_run(&mut self, run: &Run, result: CaseResult) -> Result<(), Fault> {
+        let Some(hash) = self.class.builds[run.student].hash() else {
+            return Err(Fault::Internal("a run of a program not built".to_owned()));
+        };
         let record = Record {
-            key: run.key.clone(),
+            key: self.class.keys.run(hash, run.case).hex(),
             student: self.class.students[run.student].name.clone(),
             result: result.excerpt(EXCERPT),
         };
@@ -366,8 +374,8 @@ impl<'a, P> Reporter<'a, P> {
             self.failed[run.student] = true;
             self.failing += 1;
         }
-        self.journal.append(&record)?;
-        self.ran.records.insert(record.key.clone(), record);
+        let place = self.journal.append(&record)?;
+        self.ran.places.set(run.student, run.case, place);
         self.progress.run_done(self.failing);
         Ok(())
     }
@@ -473,35 +481,42 @@ mod tests {
             }
         }
 
-        /// The journal of `student`'s run on `case`.
-        fn record(&self, student: usize, case: usize, verdict: Verdict) -> (String, Record) {
+        /// The journal line of `student`'s run on `case`.
+        fn record(&self, student: usize, case: usize, verdict: Verdict) -> Record {
             let Build::Ready { hash, .. } = &self.builds[student] else {
                 panic!("not built");
             };
-            let key = self.keys.run(hash, case);
-            let record = Record {
-                key: key.clone(),
+            Record {
+                key: self.keys.run(hash, case).hex(),
                 student: self.students[student].name.clone(),
                 result: result(case, verdict),
-            };
-            (key, record)
+            }
         }
 
-        /// Grades with `jobs` fakes giving `answers`, the journal holding `known`.
+        /// The journal's path.
+        fn journal(&self) -> PathBuf {
+            self.dir.path().join("journal.jsonl")
+        }
+
+        /// Grades with `jobs` fakes giving `answers`, the journal holding `journaled`.
         fn grade(
             &self,
             jobs: usize,
             fail_fast: bool,
             answers: &Answers,
-            known: HashMap<String, Record>,
+            journaled: &[Record],
         ) -> Graded {
+            let _ = std::fs::remove_file(self.journal());
+            let (mut journal, _) = Journal::open(&self.journal(), WALL).unwrap();
+            for record in journaled {
+                journal.append(record).unwrap();
+            }
+            let (mut journal, known) = Journal::open(&self.journal(), WALL).unwrap();
             let class = self.class(fail_fast);
-            let todo = Todo::new(&class, &known);
-            let (mut journal, _) =
-                Journal::open(&self.dir.path().join("journal.jsonl"), WALL).unwrap();
+            let (todo, places) = Todo::new(&class, &known);
             let mut fakes = Recorded::many(jobs, answers);
             let mut lines = Lines::default();
-            let ran = run_all(&mut fakes, &class, &todo, &mut journal, known, &mut lines);
+            let ran = run_all(&mut fakes, &class, &todo, &mut journal, places, &mut lines);
             Graded {
                 starts: fakes.iter().map(|f| f.starts).sum(),
                 runs: fakes.into_iter().flat_map(|f| f.ran).collect(),
@@ -510,11 +525,9 @@ mod tests {
             }
         }
 
-        /// The journal's records now.
-        fn journaled(&self) -> HashMap<String, Record> {
-            Journal::open(&self.dir.path().join("journal.jsonl"), WALL)
-                .unwrap()
-                .1
+        /// The runs the journal holds now.
+        fn journaled(&self) -> Known {
+            Journal::open(&self.journal(), WALL).unwrap().1
         }
     }
 
@@ -536,15 +549,25 @@ mod tests {
         let scene = Scene::new(3);
         let Graded {
             runs, lines, ran, ..
-        } = scene.grade(2, false, ALL_AC, HashMap::new());
+        } = scene.grade(2, false, ALL_AC, &[]);
         let ran = ran.unwrap();
         assert!(of(&runs, "bob").is_empty());
         let mut alice = of(&runs, "alice");
         alice.sort_unstable();
         assert_eq!(alice, [0, 1, 2]);
         assert_eq!(runs.len(), 6);
-        assert_eq!(ran.records.len(), 6);
-        assert_eq!(scene.journaled(), ran.records);
+        assert_eq!(ran.places.live().len(), 6);
+        assert_eq!(scene.journaled().len(), 6);
+        // Each run is where the batch noted it, and reads back as the run's result.
+        let (journal, _) = Journal::open(&scene.journal(), WALL).unwrap();
+        for (s, c) in [(0, 0), (0, 2), (2, 1)] {
+            let place = ran.places.get(s, c).unwrap();
+            assert_eq!(
+                journal.read(&[place]).unwrap(),
+                [result(c, Verdict::Accepted)]
+            );
+        }
+        assert_eq!(ran.places.get(1, 0), None, "bob has no runs");
         // Bob is said first (before any run), then each student as its runs end.
         assert_eq!(lines.runs, Some(6));
         assert_eq!(lines.done, [0; 6], "one event per run, none failing");
@@ -560,19 +583,18 @@ mod tests {
     #[test]
     fn a_journaled_run_is_not_made_again() {
         let scene = Scene::new(3);
-        let known: HashMap<_, _> = [
+        let known = [
             scene.record(0, 1, Verdict::Accepted),
             scene.record(2, 0, Verdict::Accepted),
             scene.record(2, 1, Verdict::Accepted),
             scene.record(2, 2, Verdict::Accepted),
-        ]
-        .into();
+        ];
         let Graded {
             runs, lines, ran, ..
-        } = scene.grade(1, false, ALL_AC, known);
+        } = scene.grade(1, false, ALL_AC, &known);
         assert_eq!(runs, [("alice".to_owned(), 0), ("alice".to_owned(), 2)]);
         assert_eq!(
-            ran.unwrap().records.len(),
+            ran.unwrap().places.live().len(),
             7 - 1,
             "the journal's and the new"
         );
@@ -596,10 +618,10 @@ mod tests {
         };
         let Graded {
             runs, lines, ran, ..
-        } = scene.grade(1, true, &answers, HashMap::new());
+        } = scene.grade(1, true, &answers, &[]);
         assert_eq!(of(&runs, "alice"), [0, 1]);
         assert_eq!(of(&runs, "carol"), [0, 1, 2, 3, 4]);
-        assert_eq!(ran.unwrap().records.len(), 7);
+        assert_eq!(ran.unwrap().places.live().len(), 7);
         assert_eq!(
             lines.students,
             [
@@ -611,12 +633,12 @@ mod tests {
         assert_eq!(lines.done, [0, 1, 1, 1, 1, 1, 1]);
         // With several workers the rest of alice is skipped too, but for runs already
         // under way; carol's all run.
-        let Graded { runs, lines, .. } = scene.grade(3, true, &answers, HashMap::new());
+        let Graded { runs, lines, .. } = scene.grade(3, true, &answers, &[]);
         assert!(of(&runs, "alice").len() <= 4, "{runs:?}");
         assert_eq!(of(&runs, "carol").len(), 5);
         assert_eq!(lines.students.len(), 3, "every student said once");
         // Without the flag every run is made.
-        let Graded { runs, .. } = scene.grade(1, false, &answers, HashMap::new());
+        let Graded { runs, .. } = scene.grade(1, false, &answers, &[]);
         assert_eq!(of(&runs, "alice"), [0, 1, 2, 3, 4]);
     }
 
@@ -635,7 +657,7 @@ mod tests {
             lines,
             ran,
             starts,
-        } = scene.grade(1, false, &answers, HashMap::new());
+        } = scene.grade(1, false, &answers, &[]);
         let ran = ran.unwrap();
         assert_eq!(ran.faults.keys().copied().collect::<Vec<_>>(), [0]);
         assert!(
@@ -646,7 +668,11 @@ mod tests {
         );
         assert_eq!(starts, 2, "started again after the fault");
         assert_eq!(runs.len(), 6, "the batch went on");
-        assert_eq!(ran.records.len(), 5, "the run not made is not journaled");
+        assert_eq!(
+            ran.places.live().len(),
+            5,
+            "the run not made is not journaled"
+        );
         assert_eq!(lines.done.len(), 5);
         assert!(lines.students.contains(&"carol: all AC".to_owned()));
     }
@@ -663,7 +689,7 @@ mod tests {
         };
         let Graded {
             runs, ran, starts, ..
-        } = scene.grade(1, false, &answers, HashMap::new());
+        } = scene.grade(1, false, &answers, &[]);
         assert!(matches!(ran, Err(Fault::Interrupted(_))));
         assert_eq!(runs.len(), 3, "nothing after the stop");
         assert_eq!(starts, 1, "no fresh worker for a stop");
@@ -673,9 +699,9 @@ mod tests {
     #[test]
     fn a_resumed_students_journaled_failure_counts_for_the_progress_and_for_fail_fast() {
         let scene = Scene::new(4);
-        let known: HashMap<_, _> = [scene.record(0, 0, Verdict::WrongAnswer)].into();
+        let known = [scene.record(0, 0, Verdict::WrongAnswer)];
         // Without fail-fast alice's other runs are made, and she is failing, not all AC.
-        let Graded { runs, lines, .. } = scene.grade(1, false, ALL_AC, known.clone());
+        let Graded { runs, lines, .. } = scene.grade(1, false, ALL_AC, &known);
         assert_eq!(of(&runs, "alice"), [1, 2, 3]);
         assert!(
             lines.students.contains(&"alice: failing".to_owned()),
@@ -690,7 +716,7 @@ mod tests {
         // With it nothing more of alice runs.
         let Graded {
             runs, lines, ran, ..
-        } = scene.grade(1, true, ALL_AC, known);
+        } = scene.grade(1, true, ALL_AC, &known);
         assert!(of(&runs, "alice").is_empty(), "{runs:?}");
         assert_eq!(of(&runs, "carol"), [0, 1, 2, 3]);
         assert_eq!(lines.runs, Some(4));
@@ -699,7 +725,7 @@ mod tests {
                 .students
                 .contains(&"alice: failing (graded earlier, journal)".to_owned())
         );
-        assert_eq!(ran.unwrap().records.len(), 5);
+        assert_eq!(ran.unwrap().places.live().len(), 5);
     }
 
     #[test]
@@ -707,19 +733,28 @@ mod tests {
         let mut scene = Scene::new(5);
         scene.sleepers = 2;
         let slept = |student, case| {
-            let (key, mut record) = scene.record(student, case, Verdict::TimeLimit);
+            let mut record = scene.record(student, case, Verdict::TimeLimit);
             record.result.message = format!(
                 "{}4 s limit with 2 ms of CPU: {}",
                 crate::judge::WALL_TLE,
                 crate::judge::SLEPT
             );
-            (key, record)
+            // Twice asleep through the whole limit: a mark the journal upholds.
+            let stall = crate::results::case::Stalled {
+                cpu_ms: 2.0,
+                wall_ms: 4001.0,
+                waited_ms: 0.2,
+                threads: 1,
+                cpus: 2,
+            };
+            record.result.stalls = vec![stall; 2];
+            record
         };
         // Alice slept through 1 and 2: stopped. Carol through 0 and 2, not in a row.
-        let known: HashMap<_, _> = [slept(0, 1), slept(0, 2), slept(2, 0), slept(2, 2)].into();
+        let known = [slept(0, 1), slept(0, 2), slept(2, 0), slept(2, 2)];
         let Graded {
             runs, lines, ran, ..
-        } = scene.grade(1, false, ALL_AC, known);
+        } = scene.grade(1, false, ALL_AC, &known);
         assert!(of(&runs, "alice").is_empty(), "{runs:?}");
         assert_eq!(of(&runs, "carol"), [1, 3, 4]);
         assert_eq!(

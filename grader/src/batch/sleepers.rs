@@ -13,8 +13,6 @@ use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
 
-use crate::results::case::CaseResult;
-
 /// The cases (by number) of one student that ended in a `TLE` at the wall limit, and
 /// whether they stop it.
 #[derive(Debug)]
@@ -35,16 +33,17 @@ impl Sleepers {
         }
     }
 
-    /// Notes `student`'s result on case `case`; true when the student is stopped (now or
-    /// before).
-    pub(crate) fn note(&self, student: usize, case: usize, result: &CaseResult) -> bool {
+    /// Notes `student`'s result on case `case`, `slept` when it is a `TLE` at the wall limit
+    /// with the program idle (`CaseResult::slept`); true when the student is stopped (now
+    /// or before).
+    pub(crate) fn note(&self, student: usize, case: usize, slept: bool) -> bool {
         if self.in_a_row == 0 {
             return false;
         }
         let mut tles = self.tles[student]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if result.slept() {
+        if slept {
             tles.insert(case);
         }
         first_row(&tles, self.in_a_row).is_some()
@@ -98,7 +97,7 @@ mod tests {
     use reference::{Judgement, Verdict};
 
     use super::*;
-    use crate::results::case::Figures;
+    use crate::results::case::{CaseResult, Figures};
 
     fn result(verdict: Verdict, message: &str) -> CaseResult {
         let judgement = Judgement {
@@ -129,17 +128,17 @@ mod tests {
             "wall time over the 4 s limit with 3 ms of CPU: the program slept or waited",
         );
         let cpu = result(Verdict::TimeLimit, "CPU time over the 1 s limit");
-        assert!(!sleepers.note(0, 0, &wall));
-        assert!(!sleepers.note(0, 1, &cpu));
-        assert!(!sleepers.note(0, 3, &wall));
+        assert!(!sleepers.note(0, 0, wall.slept()));
+        assert!(!sleepers.note(0, 1, cpu.slept()));
+        assert!(!sleepers.note(0, 3, wall.slept()));
         assert_eq!(sleepers.stopped(0), None);
         // Finished out of order, 2 joins 3: the row is 2..=3.
-        assert!(sleepers.note(0, 2, &wall));
+        assert!(sleepers.note(0, 2, wall.slept()));
         assert_eq!(sleepers.stopped(0), Some(2..=3));
         assert_eq!(sleepers.stopped(1), None, "only that student");
         // Off: never.
         let off = Sleepers::new(1, 0);
-        assert!(!off.note(0, 0, &wall) && !off.note(0, 1, &wall));
+        assert!(!off.note(0, 0, wall.slept()) && !off.note(0, 1, wall.slept()));
         assert_eq!(off.stopped(0), None);
     }
 }

@@ -74,7 +74,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     // graded: never every student's mark. A missing toolchain is only its students'.
     let missing = build::check_setup(&students, &options, &choices)?;
     warn_missing(&missing);
-    let (mut journal, known) = Journal::open(&args.out.join(JOURNAL), limits.wall)?;
+    let (journal, known) = Journal::open(&args.out.join(JOURNAL), limits.wall)?;
     let rejudged = journal.rejudged();
     if rejudged > 0 {
         let runs = if rejudged == 1 { "run" } else { "runs" };
@@ -99,10 +99,13 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         about: graded.about.clone(),
         missing,
     };
-    let book = class::grade_class(&batch, &students, &skipped, &cases, &mut journal, known)?;
-    gradebook_files::write(&book, &args.out, &args.feedback)?;
-    gradebook_files::print(&book, &args.out, args.report);
-    Ok(Status::failed_if(!book.all_accepted()))
+    let class = (students.as_slice(), skipped.as_slice(), cases.as_slice());
+    let all_accepted = class::grade_class(&batch, class, journal, known, |book| {
+        gradebook_files::write(book, &args.out, &args.feedback)?;
+        gradebook_files::print(book, &args.out, args.report)?;
+        Ok(book.all_accepted())
+    })?;
+    Ok(Status::failed_if(!all_accepted))
 }
 
 /// One warning per missing toolchain, with how many students it leaves ungraded, before

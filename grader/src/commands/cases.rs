@@ -94,7 +94,7 @@ fn regenerate(named: &[Problem], root: &Path, check_only: bool) -> Result<Status
             outcome,
         });
     }
-    Exporter::raw(human::regen).print(folders.as_slice());
+    Exporter::raw(human::regen).print(folders.as_slice())?;
     if drifted {
         report::note(
             "grader: the case folders differ from their manifests; run `grader cases regen`",
@@ -136,7 +136,7 @@ fn check(named: &[ProblemOrPackage], root: &Path) -> Result<Status, Fault> {
         let verified = verify::verify(problem, &cases::data_dir(&folder))?;
         folders.push(Checked { folder, verified });
     }
-    Exporter::raw(human::check).print(folders.as_slice());
+    Exporter::raw(human::check).print(folders.as_slice())?;
     faulty |= folders.iter().any(|c| !c.verified.faults.is_empty());
     Ok(Status::failed_if(faulty))
 }
@@ -145,6 +145,6 @@ fn power(problem: Problem, root: &Path) -> Result<Status, Fault> {
     let folder = cases::folder(root, problem);
     let power = power::measure(problem, &cases::data_dir(&folder))?;
     let survived = !power.survivors().is_empty();
-    Exporter::raw(human::power).print(&Measured { folder, power });
+    Exporter::raw(human::power).print(&Measured { folder, power })?;
     Ok(Status::failed_if(survived))
 }

@@ -54,6 +54,6 @@ pub(crate) fn run(
         CheckReport::Json => Exporter::raw(json::check),
     };
     let accepted = judgement.verdict == Verdict::Accepted;
-    exporter.print(&CheckResult { problem, judgement });
+    exporter.print(&CheckResult { problem, judgement })?;
     Ok(Status::failed_if(!accepted))
 }

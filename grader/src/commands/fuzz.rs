@@ -311,7 +311,7 @@ pub(super) fn report_and_status(
                 path.display()
             ));
         }
-        None => exporter.print(facts),
+        None => exporter.print(facts)?,
     }
     Ok(Status::failed_if(
         facts.compile_error.is_some() || facts.found.is_some(),

@@ -7,6 +7,7 @@ use crate::batch::validate;
 use crate::cli::MergeArgs;
 use crate::files;
 use crate::outputs;
+use crate::report::book::Held;
 use crate::report::{self, gradebook_files, html};
 use crate::results::gradebook::Gradebook;
 use crate::status::{Fault, Status};
@@ -34,9 +35,11 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
         let names = merged.students.iter().map(|s| s.student.as_str());
         html::feedback::check(dir, &args.out, names, &inputs)?;
     }
-    gradebook_files::write(&merged, &args.out, &args.feedback)?;
-    gradebook_files::print(&merged, &args.out, args.report);
-    Ok(Status::failed_if(!merged.all_accepted()))
+    let held = Held::new(merged);
+    let book = held.book();
+    gradebook_files::write(&book, &args.out, &args.feedback)?;
+    gradebook_files::print(&book, &args.out, args.report)?;
+    Ok(Status::failed_if(!book.all_accepted()))
 }
 
 /// Reads a gradebook. What does not parse, or holds a value of the wrong type (a verdict

@@ -45,6 +45,6 @@ pub(crate) fn run(
         problem,
         answer,
         explanation,
-    });
+    })?;
     Ok(Status::Ok)
 }

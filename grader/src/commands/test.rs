@@ -107,7 +107,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
                 path.display()
             ));
         }
-        None => exporter.print(&result),
+        None => exporter.print(&result)?,
     }
     Ok(Status::failed_if(
         result.verdict() != reference::Verdict::Accepted,

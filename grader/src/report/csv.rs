@@ -16,7 +16,8 @@
 
 use std::io::{self, Write};
 
-use crate::results::gradebook::{Gradebook, StudentReport};
+use super::book::Book;
+use crate::results::gradebook::StudentReport;
 
 /// The characters that make a spreadsheet read a cell as a formula.
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
@@ -41,7 +42,8 @@ fn compiled(s: &StudentReport) -> &'static str {
 }
 
 /// `gradebook.csv` (and `grader batch --report csv`).
-pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let head = book.head;
     let mut writer = csv::Writer::from_writer(out);
     let mut header: Vec<String> = [
         "student",
@@ -56,15 +58,15 @@ pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()>
     ]
     .map(str::to_owned)
     .to_vec();
-    if let Some(points) = &book.points {
+    if let Some(points) = &head.points {
         header.push(format!(
             "points (of {})",
             crate::cases::points::most(points)
         ));
     }
-    header.extend(book.groups.iter().map(|(g, n)| text(&format!("{g} ({n})"))));
+    header.extend(head.groups.iter().map(|(g, n)| text(&format!("{g} ({n})"))));
     writer.write_record(&header)?;
-    for s in &book.students {
+    for s in book.standings.iter().map(|s| &s.report) {
         let suggested = s.suggestion.as_ref().map(|x| x.lang.as_str());
         let mut row = vec![
             text(&s.student),
@@ -77,11 +79,11 @@ pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()>
             compiled(s).to_owned(),
             text(suggested.unwrap_or_default()),
         ];
-        if book.points.is_some() {
+        if head.points.is_some() {
             row.push(s.points.unwrap_or_default().to_string());
         }
         row.extend(
-            book.groups
+            head.groups
                 .keys()
                 .map(|g| s.groups.get(g).map_or(0, |t| t.passed).to_string()),
         );

@@ -11,6 +11,26 @@ use super::{style, terminal};
 use crate::files;
 use crate::status::Fault;
 
+/// Stdout, noting whether a write to it failed.
+struct Stdout<W> {
+    out: W,
+    failed: bool,
+}
+
+impl<W: Write> Write for Stdout<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.out.write(bytes);
+        self.failed |= written.is_err();
+        written
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let flushed = self.out.flush();
+        self.failed |= flushed.is_err();
+        flushed
+    }
+}
+
 /// Writes `value` in one format.
 pub(crate) type WriteFn<T> = fn(&T, &mut dyn Write) -> io::Result<()>;
 
@@ -63,24 +83,38 @@ impl<T: ?Sized> Exporter<T> {
         bytes
     }
 
-    /// Prints `value` on stdout (styles kept only on a terminal).
-    pub(crate) fn print(self, value: &T) {
-        let bytes = self.render(value);
-        match self.text {
-            Text::Styled => terminal::out_styled_bytes(&bytes),
-            Text::Raw => terminal::out_bytes(&bytes),
+    /// Prints `value` on stdout (styles kept only on a terminal); exact bytes are streamed
+    /// as written (a gradebook is written a student at a time). A reader that went away (a
+    /// closed pipe) is not an error of ours; a writer that fails for another reason (a
+    /// journal that cannot be read back) is.
+    pub(crate) fn print(self, value: &T) -> Result<(), Fault> {
+        if self.text == Text::Styled {
+            terminal::out_styled_bytes(&self.render(value));
+            return Ok(());
+        }
+        let mut out = Stdout {
+            out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
+            failed: false,
+        };
+        match (self.write)(value, &mut out).and_then(|()| out.flush()) {
+            Err(e) if !out.failed => {
+                crate::interrupt::check()?;
+                Err(Fault::Usage(format!("cannot print the report: {e}")))
+            }
+            _ => Ok(()),
         }
     }
 
-    /// Writes `value` to the file `path`, atomically, without styles.
+    /// Writes `value` to the file `path`, atomically, without styles: exact bytes streamed
+    /// into the temp file as written.
     pub(crate) fn save(self, path: &Path, value: &T) -> Result<(), Fault> {
-        let bytes = self.render(value);
         match self.text {
             Text::Styled => {
+                let bytes = self.render(value);
                 let text = String::from_utf8_lossy(&bytes);
                 files::write_atomic(path, style::plain(&text).as_bytes())
             }
-            Text::Raw => files::write_atomic(path, &bytes),
+            Text::Raw => files::write_atomic_with(path, |out| (self.write)(value, out)),
         }
     }
 }

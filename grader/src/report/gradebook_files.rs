@@ -4,37 +4,52 @@
 
 use std::path::Path;
 
+use super::book::Book;
 use super::export::Exporter;
 use super::human::gradebook::{self as human, Saved};
 use super::{csv, html, json, junit};
 use crate::cli::{BatchReport, FeedbackArgs};
 use crate::outputs::Kind;
-use crate::results::gradebook::Gradebook;
 use crate::status::Fault;
 
-/// Each file of a gradebook folder, and its exporter.
-const JSON: (&str, Exporter<Gradebook>) = ("gradebook.json", Exporter::raw(json::gradebook));
-const CSV: (&str, Exporter<Gradebook>) = ("gradebook.csv", Exporter::raw(csv::gradebook));
-const JUNIT: (&str, Exporter<Gradebook>) = ("gradebook.xml", Exporter::raw(junit::gradebook));
-const HTML: (&str, Exporter<Gradebook>) = ("gradebook.html", Exporter::raw(html::gradebook::page));
+/// A file of a gradebook folder, and its exporter.
+type File<'a> = (&'static str, Exporter<Book<'a>>);
+
+fn json<'a>() -> File<'a> {
+    ("gradebook.json", Exporter::raw(json::gradebook))
+}
+
+fn csv<'a>() -> File<'a> {
+    ("gradebook.csv", Exporter::raw(csv::gradebook))
+}
+
+fn junit<'a>() -> File<'a> {
+    ("gradebook.xml", Exporter::raw(junit::gradebook))
+}
+
+fn html<'a>() -> File<'a> {
+    ("gradebook.html", Exporter::raw(html::gradebook::page))
+}
 
 /// The files of a gradebook folder, in the order [`write()`] writes them.
-const FILES: [(&str, Exporter<Gradebook>); 4] = [JSON, CSV, JUNIT, HTML];
+fn files<'a>() -> [File<'a>; 4] {
+    [json(), csv(), junit(), html()]
+}
 
 /// The files of a gradebook folder as the rule of outputs (`outputs::folder`) checks
 /// them: each a gradebook file.
 pub(crate) fn outputs() -> Vec<(&'static str, Kind)> {
-    FILES
+    files()
         .iter()
         .map(|(name, _)| (*name, Kind::Gradebook))
         .collect()
 }
 
-/// Writes every file of the gradebook folder `out` (each atomically), and the feedback
-/// pages when `feedback` asks for them.
-pub(crate) fn write(book: &Gradebook, out: &Path, feedback: &FeedbackArgs) -> Result<(), Fault> {
+/// Writes every file of the gradebook folder `out` (each atomically, a student at a
+/// time), and the feedback pages when `feedback` asks for them.
+pub(crate) fn write(book: &Book<'_>, out: &Path, feedback: &FeedbackArgs) -> Result<(), Fault> {
     crate::folders::create(out)?;
-    for (name, exporter) in FILES {
+    for (name, exporter) in files() {
         exporter.save(&out.join(name), book)?;
     }
     if let Some(dir) = &feedback.feedback {
@@ -45,12 +60,15 @@ pub(crate) fn write(book: &Gradebook, out: &Path, feedback: &FeedbackArgs) -> Re
 
 /// Prints `book` (whose files are in `out`) in the format `report` asks for: the human
 /// summary (which names the files), or one file's format.
-pub(crate) fn print(book: &Gradebook, out: &Path, report: BatchReport) {
+pub(crate) fn print(book: &Book<'_>, out: &Path, report: BatchReport) -> Result<(), Fault> {
     match report {
-        BatchReport::Human => Exporter::styled(human::summary).print(&Saved { book, folder: out }),
-        BatchReport::Json => JSON.1.print(book),
-        BatchReport::Csv => CSV.1.print(book),
-        BatchReport::Junit => JUNIT.1.print(book),
+        BatchReport::Human => Exporter::styled(human::summary).print(&Saved {
+            book: *book,
+            folder: out,
+        }),
+        BatchReport::Json => json().1.print(book),
+        BatchReport::Csv => csv().1.print(book),
+        BatchReport::Junit => junit().1.print(book),
     }
 }
 

@@ -1,16 +1,20 @@
 //! The JSON reports (cli.md's fields, in cli.md's order): serde structs written from the
 //! results model. Fields are only ever added, never removed: scripts read them.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use reference::explain::model::colour_letter;
 use reference::{Verdict, Witness};
 use serde::Serialize;
+use serde::ser::{Error as _, SerializeSeq, Serializer};
 
+use super::book::Book;
+use crate::results::case::Board;
 use crate::results::case::{Explained, First};
 use crate::results::check::CheckResult;
 use crate::results::finding::FuzzResult;
-use crate::results::gradebook::Gradebook;
+use crate::results::gradebook::SkippedReport;
 use crate::results::limits::LimitsRecord;
 use crate::results::solved::Solved;
 use crate::results::submission::SubmissionResult;
@@ -92,6 +96,38 @@ struct ShrunkJson<'a> {
     /// A `WA` or `PE`'s explanation; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     explanation: Option<Explained>,
+}
+
+/// `gradebook.json`: the fields `Gradebook` reads back, in its order.
+#[derive(Serialize)]
+struct GradebookJson<'a> {
+    problem: &'a str,
+    /// Written only for a package: a built-in problem's gradebook is as it was.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    package: bool,
+    limits: &'a LimitsRecord,
+    cases: &'a [String],
+    groups: &'a BTreeMap<String, usize>,
+    points: &'a Option<BTreeMap<String, f64>>,
+    about: &'a BTreeMap<String, String>,
+    students: EachStudent<'a>,
+    skipped: &'a [SkippedReport],
+    boards: &'a BTreeMap<String, Board>,
+}
+
+/// A book's students, each read as the array reaches it.
+struct EachStudent<'a>(Book<'a>);
+
+impl Serialize for EachStudent<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let count = self.0.standings.len();
+        let mut seq = serializer.serialize_seq(Some(count))?;
+        for index in 0..count {
+            let student = self.0.student(index).map_err(S::Error::custom)?;
+            seq.serialize_element(&*student)?;
+        }
+        seq.end()
+    }
 }
 
 /// `grader check`'s one line.
@@ -225,10 +261,23 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// `gradebook.json` (and `grader batch --report json`): the gradebook as `grader merge`
-/// reads it back; each case on a line of its own (the class, a student and a student's
-/// cases are levels 1 to 4).
-pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
-    super::folded_json::write(book, 4, out)
+/// reads it back, written a student at a time; each case on a line of its own (the
+/// class, a student and a student's cases are levels 1 to 4).
+pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let head = book.head;
+    let json = GradebookJson {
+        problem: &head.problem,
+        package: head.package,
+        limits: &head.limits,
+        cases: &head.cases,
+        groups: &head.groups,
+        points: &head.points,
+        about: &head.about,
+        students: EachStudent(*book),
+        skipped: &head.skipped,
+        boards: &head.boards,
+    };
+    super::folded_json::write(&json, 4, out)
 }
 
 /// `grader check --report json`: one line.

@@ -8,10 +8,11 @@ use std::io::{self, Write};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use reference::Verdict;
 
+use super::book::Book;
 use super::human::fuzz::Summary as _;
 use crate::results::case::CaseResult;
 use crate::results::finding::FuzzResult;
-use crate::results::gradebook::Gradebook;
+use crate::results::gradebook::StudentReport;
 use crate::results::submission::SubmissionResult;
 use crate::submission::diagnosis::{self, Suggestion};
 
@@ -112,34 +113,33 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
 ///
 /// Written a student at a time: the report quick-junit would hold whole is some 500 bytes
 /// a case, the largest thing a batch of thousands kept in memory. The totals come first,
-/// from a pass over the students; then each student's suite is laid out as a report of its
-/// own, and its suite lines go out as they are (the same bytes a whole report gives).
-pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
-    let name = format!("grader batch {}", book.problem);
-    if book.students.is_empty() {
+/// from the students' standings (each suite's [`counts`]); then each student's suite is
+/// laid out as a report of its own, and its suite lines go out as they are (the same
+/// bytes a whole report gives).
+pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let name = format!("grader batch {}", book.head.problem);
+    let Some(last) = book.standings.len().checked_sub(1) else {
         return write(&Report::new(name), out);
-    }
+    };
     // The `<testsuites>` line: quick-junit's own, of a report with the class's totals
     // (as `add_test_suite` counts them) and no suite.
     let mut totals = Report::new(name.clone());
-    for s in &book.students {
-        let suite = suite(s);
-        totals.tests += suite.tests;
-        totals.failures += suite.failures;
-        totals.errors += suite.errors;
-        totals.skipped += suite.skipped;
-        if let Some(disabled) = suite.disabled {
+    for counts in book.standings.iter().map(|s| s.suite) {
+        totals.tests += counts.tests;
+        totals.failures += counts.failures;
+        totals.errors += counts.errors;
+        totals.skipped += counts.skipped;
+        if let Some(disabled) = counts.disabled {
             *totals.disabled.get_or_insert(0) += disabled;
         }
     }
     let mut head = Vec::new();
     write(&totals, &mut head)?;
     let head = String::from_utf8(head).map_err(io::Error::other)?;
-    let mut first = true;
     let mut text = Vec::new();
-    for s in &book.students {
+    for index in 0..=last {
         let mut one = Report::new(name.clone());
-        one.add_test_suite(suite(s));
+        one.add_test_suite(suite(&*book.student(index)?));
         text.clear();
         write(&one, &mut text)?;
         let text = std::str::from_utf8(&text).map_err(io::Error::other)?;
@@ -154,23 +154,44 @@ pub(crate) fn gradebook(book: &Gradebook, out: &mut dyn Write) -> io::Result<()>
             .rfind("</testsuites>")
             .filter(|&at| at >= after_head)
             .ok_or_else(|| io::Error::other("a JUnit report of an unexpected shape"))?;
-        if first {
+        if index == 0 {
             for line in head.lines().take(2) {
                 // An empty report's tag may close itself: this one holds the suites.
                 writeln!(out, "{}", line.replace("/>", ">"))?;
             }
-            first = false;
         }
         out.write_all(&text.as_bytes()[after_head..close])?;
-        if std::ptr::eq(s, book.students.last().expect("not empty")) {
+        if index == last {
             out.write_all(&text.as_bytes()[close..])?;
         }
     }
     Ok(())
 }
 
+/// What a student's suite counts, for the report's totals ahead of the suites.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Counts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+    disabled: Option<usize>,
+}
+
+/// The counts of `s`'s suite.
+pub(crate) fn counts(s: &StudentReport) -> Counts {
+    let suite = suite(s);
+    Counts {
+        tests: suite.tests,
+        failures: suite.failures,
+        errors: suite.errors,
+        skipped: suite.skipped,
+        disabled: suite.disabled,
+    }
+}
+
 /// A student's suite.
-fn suite(s: &crate::results::gradebook::StudentReport) -> TestSuite {
+fn suite(s: &StudentReport) -> TestSuite {
     let mut suite = TestSuite::new(s.student.clone());
     let not_built = match (&s.compile_error, &s.error) {
         (Some(m), _) => {

@@ -1,8 +1,10 @@
 //! The only code that writes reports and talks to the terminal: one exporter per format
 //! (`human`, `json`, `junit`, `csv`, `html`, `gradescope`), each writing from the results
-//! model (`crate::results`); the list of a gradebook folder's files and their exporters
+//! model (`crate::results`); a gradebook as its writers read it, a student at a time
+//! (`book`); the list of a gradebook folder's files and their exporters
 //! (`gradebook_files`); and the writers of stdout and stderr.
 
+pub(crate) mod book;
 pub(crate) mod csv;
 pub(crate) mod export;
 mod folded_json;

@@ -4,6 +4,7 @@
 
 use insta::assert_snapshot;
 
+use super::book::Held;
 use super::export::Exporter;
 use super::human::gradebook::Saved;
 use super::{csv, gradescope, html, human, json, junit, samples, style};
@@ -69,9 +70,10 @@ fn fuzz_reports_in_every_format() {
 
 #[test]
 fn the_gradebook_in_every_format() {
-    let book = samples::gradebook();
+    let held = Held::new(samples::gradebook());
+    let book = held.book();
     let saved = Saved {
-        book: &book,
+        book,
         folder: std::path::Path::new("out"),
     };
     let human = Exporter::styled(human::gradebook::summary);
@@ -107,20 +109,21 @@ fn a_gradebook_with_points_per_group_in_every_format() {
         s.points = Some(crate::cases::points::earned(&worth, tally));
     }
     book.points = Some(worth);
+    let held = Held::new(book.clone());
     let saved = Saved {
-        book: &book,
+        book: held.book(),
         folder: std::path::Path::new("out"),
     };
     let human = Exporter::styled(human::gradebook::summary);
     assert_snapshot!("gradebook-points.human", plain(human, &saved));
     assert_snapshot!(
         "gradebook-points.csv",
-        plain(Exporter::raw(csv::gradebook), &book)
+        plain(Exporter::raw(csv::gradebook), &held.book())
     );
-    let json = plain(Exporter::raw(json::gradebook), &book);
+    let json = plain(Exporter::raw(json::gradebook), &held.book());
     let back: crate::results::gradebook::Gradebook = serde_json::from_str(&json).unwrap();
     assert_eq!(back, book);
-    let page = plain(Exporter::raw(html::gradebook::page), &book);
+    let page = plain(Exporter::raw(html::gradebook::page), &held.book());
     assert!(page.contains("Points (of 60)"), "{page}");
 }
 
@@ -128,7 +131,10 @@ fn a_gradebook_with_points_per_group_in_every_format() {
 fn the_gradebook_json_reads_back_as_the_same_gradebook() {
     // `grader merge` reads what `grader batch` wrote.
     let book = samples::gradebook();
-    let text = plain(Exporter::raw(json::gradebook), &book);
+    let text = plain(
+        Exporter::raw(json::gradebook),
+        &Held::new(book.clone()).book(),
+    );
     let back: crate::results::gradebook::Gradebook =
         serde_json::from_str(&text).expect("a gradebook");
     assert_eq!(back, book);
@@ -136,8 +142,8 @@ fn the_gradebook_json_reads_back_as_the_same_gradebook() {
 
 #[test]
 fn every_hostile_name_is_neutralised_in_the_csv() {
-    let book = samples::gradebook();
-    let text = plain(Exporter::raw(csv::gradebook), &book);
+    let held = Held::new(samples::gradebook());
+    let text = plain(Exporter::raw(csv::gradebook), &held.book());
     let mut rows = ::csv::Reader::from_reader(text.as_bytes());
     let students: Vec<String> = rows
         .records()
@@ -206,7 +212,10 @@ fn test_reports_explain_each_wrong_answer() {
 #[test]
 fn the_html_gradebook_draws_each_explanation() {
     for (problem, book) in samples::explained_gradebooks() {
-        let page = plain(Exporter::raw(html::gradebook::page), &book);
+        let page = plain(
+            Exporter::raw(html::gradebook::page),
+            &Held::new(book.clone()).book(),
+        );
         let bob = &book.students[1];
         for c in &bob.cases {
             let reason = &c
@@ -237,10 +246,11 @@ fn feedback_pages_at_each_level_of_reveal() {
     use crate::results::feedback::Reveal;
     use html::feedback::{Handout, page};
     for (problem, book) in samples::explained_gradebooks() {
+        let (book, students) = book.into_parts();
         for reveal in [Reveal::Verdicts, Reveal::Boards, Reveal::All] {
             let handout = Handout {
                 book: &book,
-                student: &book.students[1],
+                student: &students[1],
                 reveal,
             };
             let text = plain(Exporter::raw(page), &handout);

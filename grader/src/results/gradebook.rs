@@ -63,6 +63,27 @@ pub(crate) struct StudentReport {
 }
 
 impl StudentReport {
+    /// The report without its cases.
+    pub(crate) fn without_cases(&self) -> StudentReport {
+        StudentReport {
+            student: self.student.clone(),
+            problem: self.problem.clone(),
+            submission: self.submission.clone(),
+            language: self.language.clone(),
+            verdict: self.verdict,
+            score: self.score,
+            points: self.points,
+            passed: self.passed,
+            total: self.total,
+            groups: self.groups.clone(),
+            compile_error: self.compile_error.clone(),
+            suggestion: self.suggestion.clone(),
+            error: self.error.clone(),
+            stopped: self.stopped.clone(),
+            cases: Vec::new(),
+        }
+    }
+
     /// The cases that are not `AC`, in name order.
     pub(crate) fn failures(&self) -> impl Iterator<Item = &CaseResult> {
         self.cases.iter().filter(|c| !c.accepted())
@@ -79,8 +100,8 @@ pub(crate) struct SkippedReport {
     pub(crate) why: String,
 }
 
-/// A class's gradebook.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A class's gradebook, as `grader merge` reads it back (`report::json` writes it).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Gradebook {
     /// The problem: a built-in problem's id, or a package's folder name.
@@ -111,22 +132,45 @@ pub(crate) struct Gradebook {
     pub(crate) boards: BTreeMap<String, Board>,
 }
 
-impl Gradebook {
-    /// How many students got each overall mark, in judging.md order (`--` last); marks
-    /// nobody got are left out.
-    pub(crate) fn histogram(&self) -> Vec<(Mark, usize)> {
-        Mark::all()
-            .map(|mark| {
-                let n = self.students.iter().filter(|s| s.verdict == mark).count();
-                (mark, n)
-            })
-            .filter(|&(_, n)| n > 0)
-            .collect()
-    }
+/// A gradebook's class-wide fields: all but its students. A batch writes its files from
+/// these and its students read back one at a time (`report::book`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Head {
+    /// The problem: a built-in problem's id, or a package's folder name.
+    pub(crate) problem: String,
+    /// Whether `problem` is a package's.
+    pub(crate) package: bool,
+    /// The limits of every run, and the sandbox tier.
+    pub(crate) limits: LimitsRecord,
+    /// Every case name, in order.
+    pub(crate) cases: Vec<String>,
+    /// Every group, in order, with its number of cases.
+    pub(crate) groups: BTreeMap<String, usize>,
+    /// What each group is worth, when points were given.
+    pub(crate) points: Option<BTreeMap<String, f64>>,
+    /// What each group is for, by group.
+    pub(crate) about: BTreeMap<String, String>,
+    /// What was not graded.
+    pub(crate) skipped: Vec<SkippedReport>,
+    /// Each case's input and answer, for the HTML page's failing cases.
+    pub(crate) boards: BTreeMap<String, Board>,
+}
 
-    /// Whether every student is `AC`.
-    pub(crate) fn all_accepted(&self) -> bool {
-        self.students.iter().all(|s| s.verdict.accepted())
+impl Gradebook {
+    /// Its class-wide fields, and its students.
+    pub(crate) fn into_parts(self) -> (Head, Vec<StudentReport>) {
+        let head = Head {
+            problem: self.problem,
+            package: self.package,
+            limits: self.limits,
+            cases: self.cases,
+            groups: self.groups,
+            points: self.points,
+            about: self.about,
+            skipped: self.skipped,
+            boards: self.boards,
+        };
+        (head, self.students)
     }
 
     /// Merges shard gradebooks into one: the same problem, cases, limits and sandbox tier;

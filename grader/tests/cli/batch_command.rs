@@ -229,6 +229,145 @@ fn a_rerun_with_nothing_changed_runs_nothing_and_a_changed_case_reruns_alone() {
     assert_eq!(student(&after, "bob")["passed"], 2);
 }
 
+/// The files of a batch's folder `out` and of its feedback folder `feedback`, by name:
+/// the journal's aside.
+fn written(out: &Path, feedback: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for dir in [out, feedback] {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if name != "journal.jsonl" {
+                files.push((name, fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// What a gradebook's JSON says without the figures of its runs (times and memory, which
+/// two runs of a program never share).
+fn without_figures(mut book: Value) -> Value {
+    for s in book["students"].as_array_mut().unwrap() {
+        for c in s["cases"].as_array_mut().unwrap() {
+            let c = c.as_object_mut().unwrap();
+            for figure in ["cpu_ms", "wall_ms", "memory_kib", "stalls"] {
+                c.remove(figure);
+            }
+        }
+    }
+    book
+}
+
+/// A JUnit report without its times.
+fn without_times(xml: &[u8]) -> String {
+    let text = String::from_utf8(xml.to_vec()).unwrap();
+    let mut kept = String::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(" time=\"") {
+        kept.push_str(&rest[..at]);
+        let after = &rest[at + 7..];
+        rest = &after[after.find('"').unwrap() + 1..];
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// The gradebook files of two batches of the same class, the same but for the figures of
+/// their runs.
+fn assert_same_but_for_figures(a: &Path, b: &Path) {
+    for file in ["gradebook.csv", "gradebook.html"] {
+        assert!(
+            fs::read(a.join(file)).unwrap() == fs::read(b.join(file)).unwrap(),
+            "{file} differs"
+        );
+    }
+    let json = |dir: &Path| {
+        without_figures(
+            serde_json::from_slice(&fs::read(dir.join("gradebook.json")).unwrap()).unwrap(),
+        )
+    };
+    assert_eq!(json(a), json(b));
+    let xml = |dir: &Path| without_times(&fs::read(dir.join("gradebook.xml")).unwrap());
+    assert_eq!(xml(a), xml(b));
+}
+
+#[test]
+fn a_batch_after_cases_went_compacts_its_journal_to_the_live_lines_and_matches_a_fresh_batch() {
+    let class = Class::new(&[
+        ("alice.c", "wa_off_by_one.c"),
+        ("bob.py", "pe_leading_space.py"),
+        ("carol.cpp", "ac_rows.cpp"),
+    ]);
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip/data/secret/answers");
+    let cases = class.path("cases/answers");
+    fs::create_dir_all(&cases).unwrap();
+    for n in 1..=6 {
+        for ext in ["in", "ans"] {
+            let name = format!("{n:02}.{ext}");
+            fs::copy(shipped.join(&name), cases.join(&name)).unwrap();
+        }
+    }
+    let run = |out: &str| {
+        let output = class
+            .command()
+            .args(["batch", "flip", "class", "--cases", "cases", "--out", out])
+            .args(["--feedback", &format!("{out}-feedback")])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{output:?}");
+    };
+    let (out, feedback) = (class.path("out"), class.path("out-feedback"));
+    let journal = class.path("out/journal.jsonl");
+    run("out");
+    assert_eq!(journal_keys(&journal).len(), 18);
+    // Nothing changed: nothing runs, nothing is compacted, every file is the same.
+    let (files, lines) = (written(&out, &feedback), fs::read(&journal).unwrap());
+    run("out");
+    assert_eq!(fs::read(&journal).unwrap(), lines);
+    assert!(
+        written(&out, &feedback) == files,
+        "a rerun wrote other files"
+    );
+    // Four cases go and one changes (01 becomes 07): 3 runs are made, 15 of the 21 lines
+    // are dead, and the journal keeps the 6 live ones.
+    for n in 3..=6 {
+        fs::remove_file(cases.join(format!("{n:02}.in"))).unwrap();
+        fs::remove_file(cases.join(format!("{n:02}.ans"))).unwrap();
+    }
+    for ext in ["in", "ans"] {
+        fs::copy(
+            shipped.join(format!("07.{ext}")),
+            cases.join(format!("01.{ext}")),
+        )
+        .unwrap();
+    }
+    run("out");
+    let keys = journal_keys(&journal);
+    assert_eq!(keys.len(), 6, "only the live lines are kept");
+    let leftovers: Vec<_> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with(".grader-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // A fresh batch of the class as it is now: the same runs, the same gradebook.
+    run("fresh");
+    let fresh: HashSet<String> = journal_keys(&class.path("fresh/journal.jsonl"))
+        .into_iter()
+        .collect();
+    assert_eq!(keys.into_iter().collect::<HashSet<_>>(), fresh);
+    assert_same_but_for_figures(&out, &class.path("fresh"));
+    // And read back from the compacted journal, the gradebook is the one just written.
+    let files = written(&out, &feedback);
+    run("out");
+    assert!(
+        written(&out, &feedback) == files,
+        "the compacted journal read back otherwise"
+    );
+}
+
 #[test]
 fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
     // Python solutions on the 69 shipped cases, one worker: long enough to kill midway.
@@ -290,6 +429,15 @@ fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
             ("carol".to_owned(), "AC".to_owned(), 69),
         ]
     );
+    // The resumed batch's gradebook is the one a batch in one go writes.
+    let once = class
+        .command()
+        .args(["batch", "flip", "class", "--out", "once", "--cases"])
+        .arg(&cases)
+        .output()
+        .unwrap();
+    assert_eq!(once.status.code(), Some(1), "{once:?}");
+    assert_same_but_for_figures(&class.path("out"), &class.path("once"));
     // No process of the killed batch is left: its launchers died with it.
     for pid in launchers {
         let alive = fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {

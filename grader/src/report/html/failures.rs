@@ -8,16 +8,18 @@
 //! different board. A layout mistake is said once, with one example and no drawing.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 use maud::{Markup, html};
 
 use reference::{Problem, Verdict};
 
-use super::gradebook::css_class;
+use super::gradebook::{around, css_class, hole};
 use super::witness;
+use crate::report::book::{Book, Standing};
 use crate::results::case::{Board, CaseResult};
 use crate::results::feedback::{Mistake, Reveal};
-use crate::results::gradebook::{Gradebook, StudentReport};
+use crate::results::gradebook::{Head, StudentReport};
 use crate::results::layout::Layout;
 use crate::submission::diagnosis;
 
@@ -31,7 +33,7 @@ const FOLDED: usize = 25;
 
 /// Why a student fails, as the page groups students.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Reason {
+pub(crate) enum Reason {
     /// It did not compile.
     Build,
     /// It could not be graded.
@@ -63,46 +65,72 @@ impl Reason {
     }
 }
 
-/// A student under a reason: the cases of it (none for a build or not graded).
+/// Why `s` fails, as the page groups students: each reason with how many of its cases
+/// have it (none for a build, or a student not graded).
+pub(crate) fn reasons(head: &Head, s: &StudentReport) -> Vec<(Reason, usize)> {
+    if s.compile_error.is_some() {
+        return vec![(Reason::Build, 0)];
+    }
+    if s.error.is_some() {
+        return vec![(Reason::NotGraded, 0)];
+    }
+    let mut reasons: Vec<(Reason, usize)> = Vec::new();
+    for c in s.failures() {
+        let reason = Reason::of(c, head.boards.get(&c.name));
+        match reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((reason, 1)),
+        }
+    }
+    reasons
+}
+
+/// A student under a reason.
 struct Entry<'a> {
     /// Its place in the gradebook, for the table's link.
     index: usize,
-    student: &'a StudentReport,
-    cases: Vec<&'a CaseResult>,
+    standing: &'a Standing,
+    /// How many of its cases have the reason (none for a build or not graded).
+    cases: usize,
     /// Whether the table's link lands here: the student's first entry on the page.
     anchor: bool,
 }
 
+impl Entry<'_> {
+    /// The student's report, without its cases.
+    fn student(&self) -> &StudentReport {
+        &self.standing.report
+    }
+
+    /// Its cases of `reason`, read back with the student.
+    fn cases(&self, book: &Book<'_>, reason: Reason) -> io::Result<Vec<CaseResult>> {
+        if self.cases == 0 {
+            return Ok(Vec::new());
+        }
+        let student = book.student(self.index)?;
+        let boards = &book.head.boards;
+        let of_reason = |c: &&CaseResult| Reason::of(c, boards.get(&c.name)) == reason;
+        Ok(student.failures().filter(of_reason).cloned().collect())
+    }
+}
+
 /// The reasons with their students, most students first (then in the order of
 /// [`Reason`]), each student's first entry marked as its anchor.
-fn by_reason<'a>(book: &'a Gradebook) -> Vec<(Reason, Vec<Entry<'a>>)> {
+fn by_reason<'a>(book: &Book<'a>) -> Vec<(Reason, Vec<Entry<'a>>)> {
     let mut reasons: BTreeMap<Reason, Vec<Entry<'a>>> = BTreeMap::new();
-    for (index, s) in book.students.iter().enumerate() {
-        let mut add = |reason: Reason, case: Option<&'a CaseResult>| {
-            let entries = reasons.entry(reason).or_default();
-            match entries.last_mut() {
-                Some(entry) if entry.index == index => entry.cases.extend(case),
-                _ => entries.push(Entry {
-                    index,
-                    student: s,
-                    cases: case.into_iter().collect(),
-                    anchor: false,
-                }),
-            }
-        };
-        if s.compile_error.is_some() {
-            add(Reason::Build, None);
-        } else if s.error.is_some() {
-            add(Reason::NotGraded, None);
-        } else {
-            for c in s.failures() {
-                add(Reason::of(c, book.boards.get(&c.name)), Some(c));
-            }
+    for (index, standing) in book.standings.iter().enumerate() {
+        for &(reason, cases) in &standing.reasons {
+            reasons.entry(reason).or_default().push(Entry {
+                index,
+                standing,
+                cases,
+                anchor: false,
+            });
         }
     }
     let mut reasons: Vec<_> = reasons.into_iter().collect();
     reasons.sort_by_key(|(reason, entries)| (std::cmp::Reverse(entries.len()), *reason));
-    let mut anchored = vec![false; book.students.len()];
+    let mut anchored = vec![false; book.standings.len()];
     for (_, entries) in &mut reasons {
         for entry in entries {
             entry.anchor = !std::mem::replace(&mut anchored[entry.index], true);
@@ -111,14 +139,15 @@ fn by_reason<'a>(book: &'a Gradebook) -> Vec<(Reason, Vec<Entry<'a>>)> {
     reasons
 }
 
-/// The section.
-pub(super) fn section(book: &Gradebook) -> Markup {
-    let problem: Option<Problem> = book.problem.parse().ok();
+/// The section, a student at a time.
+pub(super) fn section(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let problem: Option<Problem> = book.head.problem.parse().ok();
     let reasons = by_reason(book);
-    html! {
-        h2 { "Failing cases, by reason" } "\n"
-        @for (at, (reason, entries)) in reasons.iter().enumerate() {
-            @let cases: usize = entries.iter().map(|e| e.cases.len()).sum();
+    let title_line = html! { h2 { "Failing cases, by reason" } "\n" };
+    out.write_all(title_line.into_string().as_bytes())?;
+    for (at, (reason, entries)) in reasons.iter().enumerate() {
+        let cases: usize = entries.iter().map(|e| e.cases).sum();
+        let frame = html! {
             section.reason id={ "r-" (at) } {
                 h3 {
                     span.v.(reason.code()) { (reason.code()) } " " (title(*reason, problem))
@@ -128,19 +157,29 @@ pub(super) fn section(book: &Gradebook) -> Markup {
                         ")"
                     }
                 } "\n"
-                @match reason {
-                    Reason::Layout(mistake) => (layout(book, *mistake, entries)),
-                    _ => {
-                        @for entry in entries.iter().take(FOLDED) { (student(book, *reason, entry, problem)) }
-                        @if entries.len() > FOLDED {
-                            p.more { (count(entries.len() - FOLDED, "more student")) " of this reason:" } "\n"
-                            (listed(&entries[FOLDED..]))
-                        }
-                    }
-                }
+                (hole())
             } "\n"
-        }
+        };
+        around(frame, out, |out| {
+            if let Reason::Layout(mistake) = reason {
+                return layout(book, *mistake, entries, out);
+            }
+            for entry in entries.iter().take(FOLDED) {
+                let cases = entry.cases(book, *reason)?;
+                let folded = student(book.head, *reason, entry, &cases, problem);
+                out.write_all(folded.into_string().as_bytes())?;
+            }
+            if entries.len() > FOLDED {
+                let more = html! {
+                    p.more { (count(entries.len() - FOLDED, "more student")) " of this reason:" } "\n"
+                };
+                out.write_all(more.into_string().as_bytes())?;
+                listed(book, *reason, &entries[FOLDED..], out)?;
+            }
+            Ok(())
+        })?;
     }
+    Ok(())
 }
 
 /// `1 student`, `3 cases`.
@@ -160,52 +199,77 @@ fn title(reason: Reason, problem: Option<Problem>) -> Markup {
 
 /// A layout mistake: said once, one case in full as the example (no drawing: a minimum
 /// solution has nothing to do with it), and the students with how many cases each.
-fn layout(book: &Gradebook, mistake: Option<Layout>, entries: &[Entry<'_>]) -> Markup {
-    let example = entries
-        .first()
-        .and_then(|e| Some((e.student, *e.cases.first()?)));
-    html! {
+fn layout(
+    book: &Book<'_>,
+    mistake: Option<Layout>,
+    entries: &[Entry<'_>],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let example = match entries.first() {
+        Some(entry) => {
+            let cases = entry.cases(book, Reason::Layout(mistake))?;
+            cases.into_iter().next().map(|c| (entry.student(), c))
+        }
+        None => None,
+    };
+    let said = html! {
         @if let Some(mistake) = mistake { p.mistake { "What is wrong: " (mistake.says()) "." } "\n" }
-        @if let Some((s, c)) = example {
+        @if let Some((s, c)) = &example {
             details.example {
                 summary { "For example, " (s.student) " on " code { (c.name) } }
-                (case(c, book.boards.get(&c.name), None))
+                (case(c, book.head.boards.get(&c.name), None))
             } "\n"
         }
-        (listed(entries))
-    }
+    };
+    out.write_all(said.into_string().as_bytes())?;
+    listed(book, Reason::Layout(mistake), entries, out)
 }
 
 /// Students by name, with how many cases of the reason each has (and which, when not all
 /// of its cases), each the landing place of the table's link when it is the student's
 /// first entry.
-fn listed(entries: &[Entry<'_>]) -> Markup {
-    html! {
-        ul.students {
-            @for entry in entries {
+fn listed(
+    book: &Book<'_>,
+    reason: Reason,
+    entries: &[Entry<'_>],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    around(html! { ul.students { (hole()) } }, out, |out| {
+        for entry in entries {
+            let s = entry.student();
+            // Which cases, read back only when not all of its cases have the reason.
+            let which = if entry.cases > 0 && entry.cases < s.total {
+                Some(names(&entry.cases(book, reason)?))
+            } else {
+                None
+            };
+            let item = html! {
                 li id=[entry.anchor.then(|| format!("s-{}", entry.index))] {
-                    (entry.student.student)
-                    @if entry.cases.is_empty() {
-                        " " span.v.(css_class(entry.student.verdict)) { (entry.student.verdict.code()) }
+                    (s.student)
+                    @if entry.cases == 0 {
+                        " " span.v.(css_class(s.verdict)) { (s.verdict.code()) }
                     } @else {
-                        ": " (count(entry.cases.len(), "case"))
-                        @if entry.cases.len() < entry.student.total { " (" (names(&entry.cases)) ")" }
+                        ": " (count(entry.cases, "case"))
+                        @if let Some(which) = &which { " (" (which) ")" }
                     }
                 } "\n"
-            }
+            };
+            out.write_all(item.into_string().as_bytes())?;
         }
-    }
+        Ok(())
+    })
 }
 
-/// One student under a reason, folded: its first cases of it in full, the others named;
-/// or its compile error, or why it was not graded.
+/// One student under a reason, folded: its first cases of it (`cases`) in full, the
+/// others named; or its compile error, or why it was not graded.
 fn student(
-    book: &Gradebook,
+    head: &Head,
     reason: Reason,
     entry: &Entry<'_>,
+    cases: &[CaseResult],
     problem: Option<Problem>,
 ) -> Markup {
-    let s = entry.student;
+    let s = entry.student();
     html! {
         details.student id=[entry.anchor.then(|| format!("s-{}", entry.index))] {
             summary {
@@ -214,7 +278,7 @@ fn student(
                     // A compile error says its first error up front.
                     Reason::Build => { ": " (s.compile_error.as_deref().map(diagnosis::summary).unwrap_or_default()) }
                     Reason::NotGraded => {}
-                    _ => { ": " (count(entry.cases.len(), "case")) }
+                    _ => { ": " (count(cases.len(), "case")) }
                 }
             }
             @if let (Reason::Build, Some(x)) = (reason, &s.suggestion) {
@@ -223,18 +287,18 @@ fn student(
             @if let Some(message) = s.compile_error.as_ref().or(s.error.as_ref()) {
                 pre { (message) }
             }
-            @for c in entry.cases.iter().take(DETAILED) {
-                (case(c, book.boards.get(&c.name), problem))
+            @for c in cases.iter().take(DETAILED) {
+                (case(c, head.boards.get(&c.name), problem))
             }
-            @if entry.cases.len() > DETAILED {
-                p { "Also: " (names(&entry.cases[DETAILED..])) }
+            @if cases.len() > DETAILED {
+                p { "Also: " (names(&cases[DETAILED..])) }
             }
         } "\n"
     }
 }
 
 /// Case names, comma-separated.
-fn names(cases: &[&CaseResult]) -> String {
+fn names(cases: &[CaseResult]) -> String {
     let names: Vec<&str> = cases.iter().map(|c| c.name.as_str()).collect();
     names.join(", ")
 }
@@ -300,7 +364,10 @@ mod tests {
                 s
             })
             .collect();
-        let page = section(&book).into_string();
+        let held = crate::report::book::Held::new(book);
+        let mut page = Vec::new();
+        section(&held.book(), &mut page).unwrap();
+        let page = String::from_utf8(page).unwrap();
         assert_eq!(page.matches("<details class=\"student\"").count(), FOLDED);
         assert!(page.contains("7 more students of this reason"), "{page}");
         // Every student is on the page once, and the table's link lands on each.

@@ -22,10 +22,11 @@ use super::gradebook::css_class;
 use super::groups::group_class;
 use super::witness;
 use crate::outputs::{self, Inputs, Kind};
+use crate::report::book::Book;
 use crate::report::export::Exporter;
 use crate::results::case::{Board, CaseResult, Explained};
 use crate::results::feedback::{Mistake, Reveal, by_mistake, page_names};
-use crate::results::gradebook::{Gradebook, StudentReport};
+use crate::results::gradebook::{Head, StudentReport};
 use crate::results::layout::Layout;
 use crate::results::mark::Mark;
 use crate::status::Fault;
@@ -39,8 +40,8 @@ const OWN_STYLE: &str = include_str!("feedback.css");
 
 /// One student's page: the gradebook it comes from, the student, and what to reveal.
 pub(crate) struct Handout<'a> {
-    /// The gradebook (its problem, cases, boards and points; never its other students).
-    pub(crate) book: &'a Gradebook,
+    /// The class (its problem, cases, boards and points; never its other students).
+    pub(crate) book: &'a Head,
     /// The student.
     pub(crate) student: &'a StudentReport,
     /// What the page shows of the secret cases.
@@ -82,17 +83,22 @@ fn same_folder(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// Writes every student's page into `dir` (made when missing), each atomically.
-pub(crate) fn write_pages(book: &Gradebook, dir: &Path, reveal: Reveal) -> Result<(), Fault> {
+/// Writes every student's page into `dir` (made when missing), each atomically, a
+/// student read at a time.
+pub(crate) fn write_pages(book: &Book<'_>, dir: &Path, reveal: Reveal) -> Result<(), Fault> {
     crate::folders::create(dir)?;
-    let names = page_names(book.students.iter().map(|s| s.student.as_str()));
-    for (student, name) in book.students.iter().zip(names) {
+    let names = page_names(book.standings.iter().map(|s| s.report.student.as_str()));
+    for (index, name) in names.iter().enumerate() {
+        let path = dir.join(name);
+        let student = book
+            .student(index)
+            .map_err(|e| crate::files::stopped_or(&path, "write", &e))?;
         let handout = Handout {
-            book,
-            student,
+            book: book.head,
+            student: &student,
             reveal,
         };
-        Exporter::raw(page).save(&dir.join(name), &handout)?;
+        Exporter::raw(page).save(&path, &handout)?;
     }
     Ok(())
 }
@@ -148,7 +154,7 @@ fn graded(s: &StudentReport) -> bool {
 
 /// What the student gets: the compiler's message, why it was not graded, or the groups,
 /// the failing cases by kind and the passing ones.
-fn body(book: &Gradebook, s: &StudentReport, reveal: Reveal) -> Markup {
+fn body(book: &Head, s: &StudentReport, reveal: Reveal) -> Markup {
     html! {
         @if let Some(message) = &s.compile_error {
             h2 { "Did not compile: " (diagnosis::summary(message)) } "\n"
@@ -228,7 +234,7 @@ fn leaf(name: &str) -> &str {
 /// manifest's `about`): on a page that shows only verdicts, what a failing group is for.
 /// What a group tests is a row of its own under the group's: as a column it would make
 /// the table wider than a phone.
-fn groups(book: &Gradebook, s: &StudentReport) -> Markup {
+fn groups(book: &Head, s: &StudentReport) -> Markup {
     let columns = 3 + usize::from(book.points.is_some());
     html! {
         h2 { "By group" } "\n"
@@ -266,7 +272,7 @@ fn groups(book: &Gradebook, s: &StudentReport) -> Markup {
 /// the most memory of one run, against each limit (`12 ms of 1 s CPU, 9 MiB of 256
 /// MiB`): an `AC` at nine tenths of the limit is a warning a verdict does not give.
 /// Empty when none of its runs was made.
-fn margin(book: &Gradebook, s: &StudentReport, group: &str) -> String {
+fn margin(book: &Head, s: &StudentReport, group: &str) -> String {
     let runs = s
         .cases
         .iter()
@@ -332,7 +338,7 @@ fn pre(text: &str) -> Markup {
 /// One kind of mistake: its first case drawn in full (when the page may show more than
 /// its name), and the others of the kind by name, each folded with what the page shows
 /// of it.
-fn kind_section(book: &Gradebook, kind: Mistake, cases: &[&CaseResult], reveal: Reveal) -> Markup {
+fn kind_section(book: &Head, kind: Mistake, cases: &[&CaseResult], reveal: Reveal) -> Markup {
     let verdict = kind.verdict().code();
     let (drawn, listed) = match cases.split_first() {
         Some((first, rest)) if shows_more(book, first, reveal) => (Some(*first), rest),
@@ -386,7 +392,7 @@ fn kind_section(book: &Gradebook, kind: Mistake, cases: &[&CaseResult], reveal: 
 /// case whose page shows its answer and output (a layout mistake is read against the
 /// expected answer, which a page shows only so), `None` when none does.
 fn layout_mistake(
-    book: &Gradebook,
+    book: &Head,
     kind: Mistake,
     cases: &[&CaseResult],
     reveal: Reveal,
@@ -404,7 +410,7 @@ fn layout_mistake(
 }
 
 /// Whether the page shows more of case `c` than its name and verdict.
-fn shows_more(book: &Gradebook, c: &CaseResult, reveal: Reveal) -> bool {
+fn shows_more(book: &Head, c: &CaseResult, reveal: Reveal) -> bool {
     let shown = reveal.of(&c.name);
     let has_board = shown.board && book.boards.contains_key(&c.name);
     let has_answer =
@@ -416,7 +422,7 @@ fn shows_more(book: &Gradebook, c: &CaseResult, reveal: Reveal) -> bool {
 /// shows of it: why it is wrong, drawn; the board, the expected answer, the output and
 /// the end of stderr; and, folded below them, the proof of an answer when the mistake is
 /// not in the count.
-fn details(book: &Gradebook, c: &CaseResult, kind: Mistake, reveal: Reveal) -> Markup {
+fn details(book: &Head, c: &CaseResult, kind: Mistake, reveal: Reveal) -> Markup {
     let shown = reveal.of(&c.name);
     let board = book.boards.get(&c.name).filter(|_| shown.board);
     let problem: Option<Problem> = book.problem.parse().ok();
@@ -525,9 +531,10 @@ mod tests {
         book.groups = groups.iter().map(|(g, t)| (g.clone(), t.total)).collect();
         book.boards = boards;
         book.students = vec![student];
+        let (head, students) = book.into_parts();
         let handout = Handout {
-            book: &book,
-            student: &book.students[0],
+            book: &head,
+            student: &students[0],
             reveal,
         };
         String::from_utf8(Exporter::raw(page).render(&handout)).expect("UTF-8")
@@ -636,9 +643,10 @@ mod tests {
             ("secret/answers".to_owned(), 60.0),
         ]));
         book.students[0].points = Some(70.0);
+        let (head, students) = book.into_parts();
         let handout = Handout {
-            book: &book,
-            student: &book.students[0],
+            book: &head,
+            student: &students[0],
             reveal: Reveal::Verdicts,
         };
         let page = String::from_utf8(Exporter::raw(page).render(&handout)).expect("UTF-8");

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 use super::{failures, groups};
-use crate::results::gradebook::Gradebook;
+use crate::report::book::{Book, Standing};
 use crate::results::mark::Mark;
 
 /// The page's style sheet, inline: the page is one file.
@@ -16,22 +16,28 @@ const STYLE: &str = include_str!("page.css");
 /// The script that sorts the students' table by a clicked column, inline too.
 const SCRIPT: &str = include_str!("sort.js");
 
-/// `gradebook.html`.
-pub(crate) fn page(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
-    let limits = &book.limits;
+/// Where a part of the page written a student at a time goes in the markup around it: a
+/// character no name or text of the page holds (no file name has a NUL).
+const HOLE: &str = "\0";
+
+/// `gradebook.html`. The parts with a row or an entry per student (the table, the
+/// matrix, the failing cases) are written a row at a time into the page around them.
+pub(crate) fn page(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let head = book.head;
+    let limits = &head.limits;
     let markup = html! {
         (DOCTYPE)
         html lang="en" {
             head {
                 meta charset="utf-8";
-                title { (book.problem) " gradebook" }
+                title { (head.problem) " gradebook" }
                 // Constants of this crate, not data: nothing in them comes from a student.
                 style { (PreEscaped(STYLE)) }
             }
             body {
                 // Newlines between blocks and rows, for a person reading the source.
                 "\n"
-                h1 { (book.problem) ": " (book.students.len()) " students, " (book.cases.len()) " cases" } "\n"
+                h1 { (head.problem) ": " (book.standings.len()) " students, " (head.cases.len()) " cases" } "\n"
                 p {
                     "Limits: " (limits.cpu_ms) " ms CPU, " (limits.wall_ms) " ms wall, "
                     (limits.memory_kib / 1024) " MiB memory, " (limits.output_kib / 1024) " MiB output."
@@ -39,13 +45,11 @@ pub(crate) fn page(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
                 (histogram(book))
                 (scores(book))
                 (stopped(book))
-                (students(book))
-                (groups::matrix(book))
-                (failures::section(book))
-                @if !book.skipped.is_empty() {
+                (hole())
+                @if !head.skipped.is_empty() {
                     h2 { "Not graded" } "\n"
                     ul {
-                        @for s in &book.skipped {
+                        @for s in &head.skipped {
                             li { code { (s.path) } ": " (s.why) } "\n"
                         }
                     } "\n"
@@ -54,7 +58,32 @@ pub(crate) fn page(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
             }
         }
     };
-    writeln!(out, "{}", markup.into_string())
+    around(markup, out, |out| {
+        students(book, out)?;
+        groups::matrix(book, out)?;
+        failures::section(book, out)
+    })?;
+    writeln!(out)
+}
+
+/// Writes `markup`, with what `inside` writes where its [`HOLE`] is.
+pub(super) fn around(
+    markup: Markup,
+    out: &mut dyn Write,
+    inside: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let text = markup.into_string();
+    let (before, after) = text
+        .split_once(HOLE)
+        .ok_or_else(|| io::Error::other("a page part without its place"))?;
+    out.write_all(before.as_bytes())?;
+    inside(out)?;
+    out.write_all(after.as_bytes())
+}
+
+/// A place in a markup for [`around`].
+pub(super) fn hole() -> PreEscaped<&'static str> {
+    PreEscaped(HOLE)
 }
 
 /// The CSS class of a mark: its code, `none` for `--`.
@@ -66,7 +95,7 @@ pub(super) fn css_class(mark: Mark) -> &'static str {
 }
 
 /// How many students got each mark, with a bar as long as its share of the largest.
-fn histogram(book: &Gradebook) -> Markup {
+fn histogram(book: &Book<'_>) -> Markup {
     let counts = book.histogram();
     let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
     html! {
@@ -86,10 +115,11 @@ fn histogram(book: &Gradebook) -> Markup {
 /// How the graded students' scores spread: their mean and median, and how many fall in each
 /// tenth (the last holds only 100%), with bars as the verdicts have. Students who could not
 /// be graded are counted apart: they have no score.
-fn scores(book: &Gradebook) -> Markup {
+fn scores(book: &Book<'_>) -> Markup {
     let mut graded: Vec<f64> = book
-        .students
+        .standings
         .iter()
+        .map(|s| &s.report)
         .filter(|s| s.verdict != Mark::NotGraded)
         .map(|s| s.score)
         .collect();
@@ -109,7 +139,7 @@ fn scores(book: &Gradebook) -> Markup {
         bins[bin] += 1;
     }
     let most = bins.iter().copied().max().unwrap_or(1).max(1);
-    let ungraded = book.students.len() - graded.len();
+    let ungraded = book.standings.len() - graded.len();
     html! {
         h2 { "Scores" } "\n"
         p #score-summary {
@@ -134,13 +164,13 @@ fn scores(book: &Gradebook) -> Markup {
 
 /// How many students were stopped early for sleeping, and the cases that cost them, said
 /// once above the table: their scores do not come from every case.
-fn stopped(book: &Gradebook) -> Markup {
+fn stopped(book: &Book<'_>) -> Markup {
     let stopped: Vec<_> = book
-        .students
+        .standings
         .iter()
-        .filter(|s| s.stopped.is_some())
+        .filter(|s| s.report.stopped.is_some())
         .collect();
-    let not_run: usize = stopped.iter().map(|s| s.total - s.cases.len()).sum();
+    let not_run: usize = stopped.iter().map(|s| s.report.total - s.ran).sum();
     html! {
         @if !stopped.is_empty() {
             p #stopped {
@@ -168,21 +198,21 @@ fn mean_and_median(sorted: &[f64]) -> (f64, f64) {
 /// What a student's first failure is, for the students' table: the first failing case and
 /// its verdict, the compile error's first line, or why it could not be graded; empty for
 /// all `AC`.
-fn first_failure(s: &crate::results::gradebook::StudentReport) -> String {
+fn first_failure(standing: &Standing) -> String {
+    let s = &standing.report;
     if let Some(message) = &s.compile_error {
         return format!("CE: {}", crate::submission::diagnosis::summary(message));
     }
     if let Some(error) = &s.error {
         return error.clone();
     }
-    let first = s.failures().next();
+    let first = standing.first_failure.as_ref();
     let first = first.map(|case| format!("{} {}", case.verdict.code(), case.name));
     match (first, &s.stopped) {
         // The cases not run are as much the student's mark as the first failure.
-        (Some(first), Some(_)) => format!(
-            "{first}; stopped early, {} not run",
-            s.total - s.cases.len()
-        ),
+        (Some(first), Some(_)) => {
+            format!("{first}; stopped early, {} not run", s.total - standing.ran)
+        }
         (first, _) => first.unwrap_or_default(),
     }
 }
@@ -190,8 +220,9 @@ fn first_failure(s: &crate::results::gradebook::StudentReport) -> String {
 /// The students' table, sortable by any column (by each cell's text: a number where it
 /// starts with one, so `97.5%` and `67/69` sort as numbers). No cell carries a key of its
 /// own: at 3,000 students, every attribute is 3,000 more for the browser to read.
-fn students(book: &Gradebook) -> Markup {
-    html! {
+fn students(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let points = book.head.points.as_ref();
+    let table = html! {
         h2 { "Students" } "\n"
         table #students.sortable {
             thead {
@@ -199,7 +230,7 @@ fn students(book: &Gradebook) -> Markup {
                     th.sortable { "Student" }
                     th.sortable { "Verdict" }
                     th.sortable.num { "Score" }
-                    @if let Some(points) = &book.points {
+                    @if let Some(points) = points {
                         th.sortable.num { "Points (of " (crate::cases::points::most(points)) ")" }
                     }
                     th.sortable.num { "Passed" }
@@ -208,24 +239,30 @@ fn students(book: &Gradebook) -> Markup {
                     th.sortable { "Submission" }
                 }
             }
-            tbody {
-                @for (index, s) in book.students.iter().enumerate() {
-                    tr.student {
-                        td { a href={ "#s-" (index) } { (s.student) } }
-                        td { span.v.(css_class(s.verdict)) { (s.verdict.code()) } }
-                        td.num { (format!("{:.1}%", s.score)) }
-                        @if book.points.is_some() {
-                            td.num { (s.points.unwrap_or_default()) }
-                        }
-                        td.num { (s.passed) "/" (s.total) }
-                        td.first { (first_failure(s)) }
-                        td { (s.language) }
-                        td { code { (s.submission) } }
-                    } "\n"
-                }
-            }
+            tbody { (hole()) }
         } "\n"
-    }
+    };
+    around(table, out, |out| {
+        for (index, standing) in book.standings.iter().enumerate() {
+            let s = &standing.report;
+            let row = html! {
+                tr.student {
+                    td { a href={ "#s-" (index) } { (s.student) } }
+                    td { span.v.(css_class(s.verdict)) { (s.verdict.code()) } }
+                    td.num { (format!("{:.1}%", s.score)) }
+                    @if points.is_some() {
+                        td.num { (s.points.unwrap_or_default()) }
+                    }
+                    td.num { (s.passed) "/" (s.total) }
+                    td.first { (first_failure(standing)) }
+                    td { (s.language) }
+                    td { code { (s.submission) } }
+                } "\n"
+            };
+            out.write_all(row.into_string().as_bytes())?;
+        }
+        Ok(())
+    })
 }
 
 #[cfg(test)]

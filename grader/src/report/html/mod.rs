@@ -2,8 +2,8 @@
 //! each student's feedback page, made with maud, which escapes every value for where it
 //! stands (text or attribute): no student's name can add an element or an attribute.
 
-mod failures;
+pub(crate) mod failures;
 pub(crate) mod feedback;
 pub(crate) mod gradebook;
-mod groups;
+pub(crate) mod groups;
 mod witness;

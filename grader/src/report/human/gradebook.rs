@@ -7,8 +7,8 @@ use std::path::Path;
 
 use anstyle::Style;
 
+use crate::report::book::{Book, Standing};
 use crate::report::style::{paint, verdict_style};
-use crate::results::gradebook::{Gradebook, StudentReport};
 use crate::submission::diagnosis;
 
 /// A gradebook and the folder its files were written to (the summary ends by naming
@@ -16,30 +16,32 @@ use crate::submission::diagnosis;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Saved<'a> {
     /// The gradebook.
-    pub(crate) book: &'a Gradebook,
+    pub(crate) book: Book<'a>,
     /// The folder of `gradebook.json` and the others.
     pub(crate) folder: &'a Path,
 }
 
 /// The summary.
 pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> {
-    let book = saved.book;
+    let book = &saved.book;
+    let head = book.head;
     let dim = Style::new().dimmed();
     writeln!(
         out,
         "{} {} students, {} cases",
-        paint(Style::new().bold(), &book.problem),
-        book.students.len(),
-        book.cases.len()
+        paint(Style::new().bold(), &head.problem),
+        book.standings.len(),
+        head.cases.len()
     )?;
     let width = book
-        .students
+        .standings
         .iter()
-        .map(|s| s.student.len())
+        .map(|s| s.report.student.len())
         .max()
         .unwrap_or(0);
-    let most = book.points.as_ref().map(crate::cases::points::most);
-    for s in &book.students {
+    let most = head.points.as_ref().map(crate::cases::points::most);
+    for standing in book.standings {
+        let s = &standing.report;
         let points = match (s.points, most) {
             (Some(earned), Some(most)) => format!("{earned:>6}/{most} pts  "),
             _ => String::new(),
@@ -55,13 +57,13 @@ pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> 
             s.passed,
             s.total,
             s.score,
-            paint(dim, &why(s))
+            paint(dim, &why(standing))
         )?;
     }
     stopped(book, out)?;
-    if !book.skipped.is_empty() {
+    if !head.skipped.is_empty() {
         writeln!(out, "\n{}", paint(dim, "not graded:"))?;
-        for s in &book.skipped {
+        for s in &head.skipped {
             writeln!(out, "  {}: {}", s.path, s.why)?;
         }
     }
@@ -80,16 +82,16 @@ pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> 
 
 /// How many students `grader batch` stopped early for sleeping, and what it cost them,
 /// once under the students: a teacher sees the marks are not every case's.
-fn stopped(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
-    let stopped: Vec<&StudentReport> = book
-        .students
+fn stopped(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let stopped: Vec<&Standing> = book
+        .standings
         .iter()
-        .filter(|s| s.stopped.is_some())
+        .filter(|s| s.report.stopped.is_some())
         .collect();
     if stopped.is_empty() {
         return Ok(());
     }
-    let not_run: usize = stopped.iter().map(|s| s.total - s.cases.len()).sum();
+    let not_run: usize = stopped.iter().map(|s| s.report.total - s.ran).sum();
     let students = if stopped.len() == 1 {
         "student"
     } else {
@@ -105,7 +107,8 @@ fn stopped(book: &Gradebook, out: &mut dyn Write) -> io::Result<()> {
 
 /// What went wrong for a student, in a few words: the compiler's first error (and the
 /// profile it points to), why it was not graded, or the first failing case.
-fn why(s: &StudentReport) -> String {
+fn why(standing: &Standing) -> String {
+    let s = &standing.report;
     match (&s.compile_error, &s.error) {
         (Some(m), _) => match &s.suggestion {
             Some(suggestion) => format!(
@@ -117,7 +120,7 @@ fn why(s: &StudentReport) -> String {
         },
         (None, Some(m)) => m.clone(),
         (None, None) => {
-            let first = s.failures().next();
+            let first = standing.first_failure.as_ref();
             let first = first.map(|c| format!("first failure {}: {}", c.name, c.message));
             match (first, &s.stopped) {
                 (Some(first), Some(stopped)) => format!("{first}; {stopped}"),
