@@ -195,6 +195,16 @@ impl<'a> CaseWorker<'a> {
     }
 }
 
+impl CaseWorker<'_> {
+    /// Ends this worker's box on a thread of its own, once its cases are done (see
+    /// `exec::retire`): the caller writes its report meanwhile.
+    pub(crate) fn retire(mut self) {
+        if let Some(runner) = self.runner.take() {
+            runner.retire();
+        }
+    }
+}
+
 impl RunsCases for CaseWorker<'_> {
     type Program = Program;
 

@@ -81,6 +81,11 @@ impl Runner {
         })
     }
 
+    /// Ends the worker on a thread of its own (see `exec::retire`).
+    pub(crate) fn retire(self) {
+        crate::exec::retire(self.worker);
+    }
+
     /// Runs `program` with `stdin` as standard input under `limits`, in an empty working
     /// folder, as often as the rule of a `TLE` at the wall limit asks ([`judge::next`]): a
     /// run killed at the wall limit with its CPU time under the CPU limit is made again,

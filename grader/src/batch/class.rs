@@ -105,8 +105,10 @@ pub(crate) fn grade_class<T>(
         &mut progress,
     );
     progress.finish();
+    // The boxes end while the gradebook is written, an error or a stop included.
+    workers.into_iter().for_each(CaseWorker::retire);
     let ran = ran?;
-    drop((workers, todo));
+    drop(todo);
     let heading = Heading {
         problem: &batch.problem,
         limits: &batch.limits,

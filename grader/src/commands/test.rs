@@ -71,6 +71,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
                 args.fail_fast,
                 |index, result| progress.case_done(index, result),
             )?;
+            workers.into_iter().for_each(CaseWorker::retire);
             (results, program.language.clone(), build)
         }
     };

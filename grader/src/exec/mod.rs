@@ -26,4 +26,4 @@ mod worker;
 
 pub(crate) use client::{Stderr, reap_all, stop_all};
 pub(crate) use facts::{Input, Killed, Limits, Outcome};
-pub(crate) use worker::{Config, Job, Worker, basic_kept_apart, drop_spare, keep_spare};
+pub(crate) use worker::{Config, Job, Worker, basic_kept_apart, drop_spare, keep_spare, retire};

@@ -270,11 +270,31 @@ pub(crate) fn keep_spare(config: Config, worker: Worker) {
     drop(oldest);
 }
 
-/// Stops every idle worker: before the grader removes its folders and exits, so that
-/// their launchers are reaped here, not left to the machine's init.
+/// Workers being ended on threads of their own ([`retire`]).
+static RETIRING: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Ends `worker` on a thread of its own: a box's end waits on the kernel (about 13 ms
+/// here, its mount namespace and its inotify instance each wait for an RCU grace period),
+/// which the caller need not wait for while it writes its report. [`drop_spare`] waits
+/// for it.
+pub(crate) fn retire(worker: Worker) {
+    let handle = std::thread::spawn(move || drop(worker));
+    RETIRING
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(handle);
+}
+
+/// Stops every idle worker, and waits for those retiring: before the grader removes its
+/// folders and exits, so that their launchers are reaped here, not left to the machine's
+/// init.
 pub(crate) fn drop_spare() {
     let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(PoisonError::into_inner));
     drop(idle);
+    let retiring = std::mem::take(&mut *RETIRING.lock().unwrap_or_else(PoisonError::into_inner));
+    for handle in retiring {
+        let _ = handle.join();
+    }
 }
 
 /// Why the machine refused `basic`'s PID space (see `pidspace.rs`), once a launcher
@@ -564,12 +584,11 @@ impl Worker {
             .client
             .asker()
             .then(request, stdin, pipes, &attached, spec);
-        match &sent {
-            Ok(_) => self.metered = made,
-            Err(_) => {
-                self.staged = None;
-                self.metered = None;
-            }
+        if sent.is_ok() {
+            self.metered = made;
+        } else {
+            self.staged = None;
+            self.metered = None;
         }
         sent
     }
