@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::alone::Lane;
-use crate::exec::{Config, Input, Job, Limits, Outcome, Stderr, Worker};
+use crate::exec::{Config, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::judge::{self, Next, Sched, Stall, seconds};
 use crate::status::Fault;
 use crate::submission::{PATH, Program};
@@ -165,9 +165,19 @@ fn job<'a>(
     stdin: Input,
     limits: &Limits,
 ) -> Result<Job<'a>, Fault> {
-    let files = program.staging.path()?;
+    // A box copies the program's files in from where they are: no folder of the
+    // machine is made for them (a folder made and removed for each of a class's
+    // students was 2% of a batch's CPU).
+    let files = if worker.boxed() {
+        Files::Listed {
+            at: program.staging.planned(),
+            from: &program.staging,
+        }
+    } else {
+        Files::Folder(program.staging.path()?)
+    };
     Ok(Job {
-        argv: program.argv_in(&worker.files_dir(files), limits.memory),
+        argv: program.argv_in(&worker.files_dir(files.path()), limits.memory),
         files,
         in_files: false,
         env: [

@@ -55,7 +55,7 @@ impl Input {
 }
 
 /// A new memory file holding `bytes`, read from its start (`/memfd:stdin` to the run).
-fn filled(bytes: &[u8]) -> io::Result<File> {
+pub(crate) fn filled(bytes: &[u8]) -> io::Result<File> {
     let fd = nix::sys::memfd::memfd_create(c"stdin", nix::sys::memfd::MFdFlags::MFD_CLOEXEC)?;
     let file = File::from(fd);
     // At an offset: the file's own position stays at its start, where the run reads.

@@ -25,5 +25,7 @@ pub(crate) mod uids;
 mod worker;
 
 pub(crate) use client::{Stderr, reap_all, stop_all};
-pub(crate) use facts::{Input, Killed, Limits, Outcome};
-pub(crate) use worker::{Config, Job, Worker, basic_kept_apart, drop_spare, keep_spare, retire};
+pub(crate) use facts::{Input, Killed, Limits, Outcome, filled as memory_file};
+pub(crate) use worker::{
+    Config, Files, Job, OpenFiles, Worker, basic_kept_apart, drop_spare, keep_spare, retire,
+};

@@ -254,7 +254,7 @@ fn try_tier(tier: Tier, memory: u64) -> Result<(), String> {
     let files = crate::temp::dir("try").map_err(|e| failed("make its folder", &e))?;
     let job = Job {
         argv: vec![TRUE.to_owned()],
-        files: files.path(),
+        files: worker::Files::Folder(files.path()),
         in_files: false,
         env: Vec::new(),
         stdin: Input::Empty,

@@ -73,9 +73,8 @@ pub(crate) struct Job<'a> {
     /// The command line, in terms of [`Worker::files_dir`] and [`Worker::work_dir`] (or
     /// the system's folders).
     pub(crate) argv: Vec<String>,
-    /// The program's files on the machine: one folder, its regular files shown
-    /// read-only.
-    pub(crate) files: &'a Path,
+    /// The program's files on the machine, shown read-only.
+    pub(crate) files: Files<'a>,
     /// Whether the run starts in the files' folder (a compiler beside its source) rather
     /// than in the work folder.
     pub(crate) in_files: bool,
@@ -92,6 +91,53 @@ pub(crate) struct Job<'a> {
     /// (`false` for a runtime that reserves far more than it uses and bounds its own
     /// heap: the JVM).
     pub(crate) address_space: bool,
+}
+
+/// Where a job's files are on the machine.
+#[derive(Clone, Copy)]
+pub(crate) enum Files<'a> {
+    /// One folder: its regular files.
+    Folder(&'a Path),
+    /// Files a box copies into its `/prog` from where they are, never gathered in a folder
+    /// of the machine (`strict` only, [`Worker::boxed`]): `at` names them (the folder
+    /// they would be in), `from` opens them.
+    Listed {
+        /// What names them.
+        at: &'a Path,
+        /// What opens them.
+        from: &'a (dyn OpenFiles + Sync),
+    },
+}
+
+impl Files<'_> {
+    /// The folder they are in, or that names them.
+    pub(crate) fn path(&self) -> &Path {
+        match self {
+            Files::Folder(path) | Files::Listed { at: path, .. } => path,
+        }
+    }
+
+    /// Each file, named, opened, and whether it is executable, in name order.
+    fn open(&self) -> io::Result<Vec<(String, File, bool)>> {
+        let mut files = match self {
+            Files::Folder(dir) => in_folder(dir)?,
+            Files::Listed { from, .. } => from.open_files()?,
+        };
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(files)
+    }
+}
+
+impl std::fmt::Debug for Files<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Files").field(&self.path()).finish()
+    }
+}
+
+/// Opens a program's files where they are (see [`Files::Listed`]).
+pub(crate) trait OpenFiles {
+    /// Each file, named, opened for reading, and whether it is executable.
+    fn open_files(&self) -> io::Result<Vec<(String, File, bool)>>;
 }
 
 /// A worker: its launcher, and what its tier gives it.
@@ -144,7 +190,7 @@ impl Key {
     fn of(job: &Job<'_>, limits: &Limits) -> Key {
         Key {
             argv: job.argv.clone(),
-            files: job.files.to_path_buf(),
+            files: job.files.path().to_path_buf(),
             in_files: job.in_files,
             env: job.env.clone(),
             stdin: job.stdin.clone(),
@@ -157,13 +203,12 @@ impl Key {
 }
 
 /// A run made ready to send: its request (without the cgroup and staged files, which
-/// depend on the moment it is sent), its standard input and output, and its files'
-/// folder.
-struct Ready {
+/// depend on the moment it is sent), its standard input and output, and its files.
+struct Ready<'a> {
     request: Request,
     stdin: File,
     pipes: Pipes,
-    files: PathBuf,
+    files: Files<'a>,
 }
 
 /// What sending a run changes of a worker, borrowed apart from its launcher (whose
@@ -216,13 +261,17 @@ impl Sending<'_> {
 
     /// `strict`: the files of `files` for the box's `/prog`, named (returned) and opened
     /// (added to `attached`), unless the box holds them already.
-    fn stage(&mut self, files: &Path, attached: &mut Vec<File>) -> io::Result<Option<Vec<Staged>>> {
-        if self.tier != Tier::Strict || self.staged.as_deref() == Some(files) {
+    fn stage(
+        &mut self,
+        files: &Files<'_>,
+        attached: &mut Vec<File>,
+    ) -> io::Result<Option<Vec<Staged>>> {
+        if self.tier != Tier::Strict || self.staged.as_deref() == Some(files.path()) {
             return Ok(None);
         }
         let (names, opened) = staged(files)?;
         attached.extend(opened);
-        *self.staged = Some(files.to_path_buf());
+        *self.staged = Some(files.path().to_path_buf());
         Ok(Some(names))
     }
 }
@@ -443,6 +492,12 @@ impl Worker {
         })
     }
 
+    /// Whether this worker's runs are in a box, which copies their files in: they need
+    /// not be in a folder of the machine ([`Files::Listed`]).
+    pub(crate) fn boxed(&self) -> bool {
+        self.tier == Tier::Strict
+    }
+
     /// Where a job's files are, as its command line must name them.
     pub(crate) fn files_dir(&self, files: &Path) -> PathBuf {
         if self.tier == Tier::Strict {
@@ -559,7 +614,7 @@ impl Worker {
     /// empty (the launcher renews the box's), and the group is not prepared (the launcher
     /// reads it between the runs, under the same limits). The group's meter files go
     /// with it when the launcher does not hold this making of the group's already.
-    fn send_then(&mut self, ready: Ready) -> io::Result<Flight> {
+    fn send_then(&mut self, ready: Ready<'_>) -> io::Result<Flight> {
         let Ready {
             mut request,
             stdin,
@@ -637,17 +692,17 @@ impl Worker {
     }
 
     /// `job`'s standard input and request, ready to be sent.
-    fn ready(&self, job: &Job<'_>, limits: &Limits) -> io::Result<Ready> {
+    fn ready<'a>(&self, job: &Job<'a>, limits: &Limits) -> io::Result<Ready<'a>> {
         Ok(Ready {
             request: self.request(job, limits)?,
             stdin: job.stdin.open(self.tier == Tier::Strict)?,
             pipes: Pipes::new()?,
-            files: job.files.to_path_buf(),
+            files: job.files,
         })
     }
 
     /// Sends a run made ready.
-    fn send(&mut self, ready: Ready, limits: &Limits) -> io::Result<Flight> {
+    fn send(&mut self, ready: Ready<'_>, limits: &Limits) -> io::Result<Flight> {
         let mut sending = Sending {
             tier: self.tier,
             staged: &mut self.staged,
@@ -662,7 +717,7 @@ impl Worker {
     fn request(&self, job: &Job<'_>, limits: &Limits) -> io::Result<Request> {
         let work = self.work_dir();
         let dir = if job.in_files {
-            self.files_dir(job.files)
+            self.files_dir(job.files.path())
         } else {
             work.clone()
         };
@@ -749,32 +804,45 @@ fn paths(paths: &[PathBuf]) -> Vec<String> {
         .collect()
 }
 
-/// The regular files of `dir`, named and opened, for a box's `/prog`.
-fn staged(dir: &Path) -> io::Result<(Vec<Staged>, Vec<File>)> {
-    let mut names = Vec::new();
+/// The files of `files`, named and opened, for a box's `/prog`.
+fn staged(files: &Files<'_>) -> io::Result<(Vec<Staged>, Vec<File>)> {
+    let opened = files.open()?;
+    if opened.len() > MAX_STAGED {
+        return Err(io::Error::other(format!(
+            "{}: too many files to stage",
+            files.path().display()
+        )));
+    }
+    Ok(opened
+        .into_iter()
+        .map(|(name, file, executable)| (Staged { name, executable }, file))
+        .unzip())
+}
+
+/// The most files a box's `/prog` takes: a message also carries the three standard
+/// descriptors, up to three cgroup files and four meter files.
+const MAX_STAGED: usize = super::protocol::MAX_FDS - 11;
+
+/// The regular files of `dir`, named, opened, and whether each is executable (one more
+/// than [`MAX_STAGED`] at most: enough to know there are too many).
+fn in_folder(dir: &Path) -> io::Result<Vec<(String, File, bool)>> {
     let mut files = Vec::new();
-    let mut entries: Vec<_> = fs::read_dir(dir)?.collect::<io::Result<_>>()?;
-    entries.sort_by_key(fs::DirEntry::file_name);
-    for entry in entries {
+    for entry in fs::read_dir(dir)? {
+        if files.len() > MAX_STAGED {
+            break;
+        }
+        let entry = entry?;
         let meta = fs::symlink_metadata(entry.path())?;
         if !meta.is_file() {
             continue;
         }
-        // A message also carries the three standard descriptors, up to three cgroup
-        // files and four meter files.
-        if files.len() + 10 >= super::protocol::MAX_FDS {
-            return Err(io::Error::other(format!(
-                "{}: too many files to stage",
-                dir.display()
-            )));
-        }
-        names.push(Staged {
-            name: entry.file_name().to_string_lossy().into_owned(),
-            executable: meta.permissions().mode() & 0o111 != 0,
-        });
-        files.push(File::open(entry.path())?);
+        files.push((
+            entry.file_name().to_string_lossy().into_owned(),
+            File::open(entry.path())?,
+            meta.permissions().mode() & 0o111 != 0,
+        ));
     }
-    Ok((names, files))
+    Ok(files)
 }
 
 /// The address-space rlimit: only a backstop against a runaway allocation, far above the

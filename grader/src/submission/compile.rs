@@ -30,7 +30,7 @@ use super::setup::not_installed;
 use super::staging::stage_dir;
 use crate::exec::sandbox::Tier;
 use crate::exec::trace;
-use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
+use crate::exec::{self, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::files;
 use crate::judge;
 use crate::status::Fault;
@@ -314,7 +314,7 @@ pub(super) fn run_compiler(
     env.extend(language.compile_env.iter().cloned());
     let job = Job {
         argv,
-        files: staging.path(),
+        files: Files::Folder(staging.path()),
         in_files: true,
         env,
         stdin: Input::Empty,

@@ -119,6 +119,27 @@ impl Staging {
     }
 }
 
+impl crate::exec::OpenFiles for Staging {
+    /// Each file where its bytes are: a copied file opened in place (its mode as the
+    /// cache has it), bytes in a memory file, readable by all.
+    fn open_files(&self) -> std::io::Result<Vec<(String, fs::File, bool)>> {
+        self.files
+            .iter()
+            .map(|(name, part)| {
+                let (file, executable) = match part {
+                    Part::Copy(from) => {
+                        let file = fs::File::open(from)?;
+                        let mode = file.metadata()?.permissions().mode();
+                        (file, mode & 0o111 != 0)
+                    }
+                    Part::Bytes(bytes) => (crate::exec::memory_file(bytes)?, false),
+                };
+                Ok((name.clone(), file, executable))
+            })
+            .collect()
+    }
+}
+
 impl Drop for Staging {
     fn drop(&mut self) {
         if matches!(self.made.get(), Some(Ok(()))) {

@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Read as _;
 use std::path::Path;
 
-use crate::exec::{self, Input, Job, Limits, Outcome, Stderr, Worker};
+use crate::exec::{self, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::status::Fault;
 use crate::submission::{PATH, Program};
 
@@ -82,7 +82,7 @@ impl<'p> PackageProgram<'p> {
         argv.extend((call.args)(&shown_files, &self.worker.work_dir()));
         let job = Job {
             argv,
-            files: folder.path(),
+            files: Files::Folder(folder.path()),
             in_files: false,
             env: [
                 vec![format!("PATH={PATH}"), "LANG=C.UTF-8".to_owned()],
