@@ -183,6 +183,7 @@ impl<'a> CaseWorker<'a> {
         cases: &[(&'a Case, &'a CaseText)],
         plan: &Plan<'a>,
     ) -> Vec<CaseWorker<'a>> {
+        crate::exec::side_by_side(count.max(1));
         (0..count.max(1))
             .map(|_| CaseWorker {
                 programs: programs.to_vec(),

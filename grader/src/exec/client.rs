@@ -118,6 +118,9 @@ fn pair() -> io::Result<(UnixStream, UnixStream)> {
 #[derive(Debug)]
 pub(crate) struct Client {
     socket: UnixStream,
+    /// Where runs to start after the one under way go (`Then`): the launcher reads it as
+    /// a run ends, not while it goes.
+    queue: UnixStream,
     process: Child,
     /// What each run's pipes are read into, kept from run to run.
     buffer: Vec<u8>,
@@ -132,6 +135,7 @@ impl Client {
     /// larger size does not become the floor of the peak memory programs report.
     pub(crate) fn start(setup: &Setup) -> io::Result<Client> {
         let (ours, theirs) = pair()?;
+        let (queue, queue_theirs) = pair()?;
         let exe = std::env::current_exe()?;
         let small = exe.with_file_name("grader-launcher");
         let mut command = if small.is_file() {
@@ -166,11 +170,13 @@ impl Client {
         drop(command);
         let client = Client {
             socket: ours,
+            queue,
             process,
             buffer: vec![0u8; 64 * 1024],
             asked: std::cell::Cell::new(0),
         };
-        send(&client.socket, setup, &[])?;
+        send(&client.socket, setup, &[queue_theirs.as_raw_fd()])?;
+        drop(queue_theirs);
         match receive::<Reply>(&client.socket)? {
             Some((Reply::Ready, _)) => Ok(client),
             Some((Reply::Failed { message }, _)) => Err(io::Error::other(message)),
@@ -182,6 +188,7 @@ impl Client {
     pub(crate) fn asker(&self) -> Asker<'_> {
         Asker {
             socket: &self.socket,
+            queue: &self.queue,
             asked: &self.asked,
         }
     }
@@ -209,6 +216,7 @@ impl Client {
     {
         let mut watch = Watch {
             socket: &self.socket,
+            queue: &self.queue,
             asked: &self.asked,
             cgroup,
             limits,
@@ -269,6 +277,7 @@ fn end_unseen(socket: &UnixStream, flight: Flight, cgroup: Option<&mut Group>) -
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Asker<'a> {
     socket: &'a UnixStream,
+    queue: &'a UnixStream,
     asked: &'a std::cell::Cell<u64>,
 }
 
@@ -283,7 +292,13 @@ impl Asker<'_> {
         pipes: Pipes,
         attached: &[File],
     ) -> io::Result<Flight> {
-        self.send(&Message::Run(Box::new(request)), stdin, pipes, attached)
+        self.send(
+            self.socket,
+            &Message::Run(Box::new(request)),
+            stdin,
+            pipes,
+            attached,
+        )
     }
 
     /// Asks for a run to start the moment the one under way ends (see [`Message::Then`]),
@@ -299,6 +314,7 @@ impl Asker<'_> {
         meter: Option<MeterSpec>,
     ) -> io::Result<Flight> {
         self.send(
+            self.queue,
             &Message::Then(Box::new(request), meter),
             stdin,
             pipes,
@@ -308,6 +324,7 @@ impl Asker<'_> {
 
     fn send(
         self,
+        to: &UnixStream,
         message: &Message,
         stdin: File,
         pipes: Pipes,
@@ -319,7 +336,7 @@ impl Asker<'_> {
             pipes.err.1.as_raw_fd(),
         ];
         fds.extend(attached.iter().map(AsRawFd::as_raw_fd));
-        send(self.socket, message, &fds)?;
+        send(to, message, &fds)?;
         let start = Instant::now();
         let run = self.asked.get() + 1;
         self.asked.set(run);
@@ -390,6 +407,7 @@ impl Drop for Client {
 /// One run being watched: its pipes, what was read, and which limit it was killed for.
 struct Watch<'a, F> {
     socket: &'a UnixStream,
+    queue: &'a UnixStream,
     /// The client's count of runs asked for.
     asked: &'a std::cell::Cell<u64>,
     cgroup: Option<&'a mut Group>,
@@ -473,6 +491,17 @@ where
             if kept {
                 self.kept = fds.pop().map(File::from);
             }
+            let next = match (&self.then, next) {
+                // It came after this run's end: the launcher says what it did with it.
+                (Some(_), Next::Unasked) => {
+                    match receive::<Reply>(self.socket)?.ok_or_else(gone)? {
+                        (Reply::Started(boundary), _) => Next::Started(boundary),
+                        (Reply::Dropped, _) => Next::Dropped,
+                        _ => return Err(io::Error::other("launcher: no word of a run")),
+                    }
+                }
+                (_, next) => next,
+            };
             match (self.then.take(), next) {
                 (Some(mut then), Next::Started(boundary)) => {
                     // Every process of the run is gone, and the launcher read its group
@@ -489,16 +518,7 @@ where
                 (None, Next::Started(_)) => {
                     return Err(io::Error::other("launcher: a run started unasked"));
                 }
-                (then, next) => {
-                    if then.is_some() && next == Next::Unasked {
-                        // It came after this run's end: the launcher says it dropped it.
-                        match receive::<Reply>(self.socket)?.ok_or_else(gone)? {
-                            (Reply::Dropped, _) => {}
-                            _ => return Err(io::Error::other("launcher: no word of a run")),
-                        }
-                    }
-                    self.end_here(then.is_none())?;
-                }
+                (then, _) => self.end_here(then.is_none())?,
             }
         }
         self.ended = Some(reply);
@@ -516,6 +536,7 @@ where
             let killed = self.outcome.killed.is_some();
             let asker = Asker {
                 socket: self.socket,
+                queue: self.queue,
                 asked: self.asked,
             };
             self.next = at_end(asker, self.cgroup.as_deref_mut(), killed);

@@ -28,4 +28,5 @@ pub(crate) use client::{Stderr, reap_all, stop_all};
 pub(crate) use facts::{Input, Killed, Limits, Outcome, filled as memory_file};
 pub(crate) use worker::{
     Config, Files, Job, OpenFiles, Worker, basic_kept_apart, drop_spare, keep_spare, retire,
+    side_by_side,
 };

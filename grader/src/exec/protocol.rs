@@ -3,7 +3,8 @@
 //! a set-up (answered `Ready`), then per run a request (JSON, with the child's three
 //! standard file descriptors attached as `SCM_RIGHTS`) answered by one reply (how it
 //! ended, or why it could not start); `Kill` may come before the reply, and so may the
-//! request of the run to start the moment this one ends (`Then`).
+//! request of the run to start the moment this one ends (`Then`), on a second socket of
+//! its own that the launcher reads only as a run ends (or between runs).
 
 use std::io::{self, IoSlice, IoSliceMut};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -86,7 +87,8 @@ pub(crate) enum Message {
 /// What became of a `Then` when the run before it ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) enum Next {
-    /// None had come: one that comes now is answered [`Reply::Dropped`].
+    /// None had come: one that comes now is answered [`Reply::Started`] or
+    /// [`Reply::Dropped`].
     Unasked,
     /// It started, with what was read of the group between the two (when it came with a
     /// meter).
@@ -182,7 +184,12 @@ pub(crate) enum Reply {
         /// What became of the run asked to start at once after it.
         next: Next,
     },
-    /// A `Then` that came when no run was under way: not started.
+    /// A `Then` that came when no run was under way (after the run before it ended):
+    /// started, with what was read of the group before it (as [`Next::Started`]); its own
+    /// reply follows when it ends.
+    Started(Option<Boundary>),
+    /// A `Then` that came when no run was under way: not started (the run before it was
+    /// killed, or its group must be made anew first).
     Dropped,
 }
 
