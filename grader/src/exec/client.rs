@@ -215,9 +215,11 @@ impl Client {
         F: FnOnce(Asker<'_>, Option<&mut Group>, bool) -> Option<Flight>,
     {
         let mut watch = Watch {
-            socket: &self.socket,
-            queue: &self.queue,
-            asked: &self.asked,
+            asker: Asker {
+                socket: &self.socket,
+                queue: &self.queue,
+                asked: &self.asked,
+            },
             cgroup,
             limits,
             run: flight.run,
@@ -240,7 +242,7 @@ impl Client {
             // A run `at_end` started is not left to run unseen: the launcher must be idle
             // for the next request.
             if let Some(next) = watch.next.take() {
-                let _ = end_unseen(watch.socket, next, watch.cgroup.as_deref_mut());
+                let _ = end_unseen(watch.asker.socket, next, watch.cgroup.as_deref_mut());
             }
             return Err(e);
         }
@@ -406,10 +408,9 @@ impl Drop for Client {
 
 /// One run being watched: its pipes, what was read, and which limit it was killed for.
 struct Watch<'a, F> {
-    socket: &'a UnixStream,
-    queue: &'a UnixStream,
-    /// The client's count of runs asked for.
-    asked: &'a std::cell::Cell<u64>,
+    /// The launcher's sockets: its replies come on the first; `at_end` asks for the next
+    /// run through it.
+    asker: Asker<'a>,
     cgroup: Option<&'a mut Group>,
     limits: &'a Limits,
     /// The run's number.
@@ -486,7 +487,7 @@ where
 
     /// Reads one reply of the launcher (blocking).
     fn receive(&mut self) -> io::Result<()> {
-        let (reply, mut fds) = receive::<Reply>(self.socket)?.ok_or_else(gone)?;
+        let (reply, mut fds) = receive::<Reply>(self.asker.socket)?.ok_or_else(gone)?;
         if let Reply::Ended { kept, next, .. } = reply {
             if kept {
                 self.kept = fds.pop().map(File::from);
@@ -494,7 +495,7 @@ where
             let next = match (&self.then, next) {
                 // It came after this run's end: the launcher says what it did with it.
                 (Some(_), Next::Unasked) => {
-                    match receive::<Reply>(self.socket)?.ok_or_else(gone)? {
+                    match receive::<Reply>(self.asker.socket)?.ok_or_else(gone)? {
                         (Reply::Started(boundary), _) => Next::Started(boundary),
                         (Reply::Dropped, _) => Next::Dropped,
                         _ => return Err(io::Error::other("launcher: no word of a run")),
@@ -534,12 +535,7 @@ where
         }
         if let Some(at_end) = self.at_end.take().filter(|_| may_ask) {
             let killed = self.outcome.killed.is_some();
-            let asker = Asker {
-                socket: self.socket,
-                queue: self.queue,
-                asked: self.asked,
-            };
-            self.next = at_end(asker, self.cgroup.as_deref_mut(), killed);
+            self.next = at_end(self.asker, self.cgroup.as_deref_mut(), killed);
         }
         Ok(())
     }
@@ -549,7 +545,7 @@ where
         self.outcome.killed.get_or_insert(why);
         if !self.kill_sent && self.ended.is_none() {
             self.kill_sent = true;
-            send(self.socket, &Message::Kill { run: self.run }, &[])?;
+            send(self.asker.socket, &Message::Kill { run: self.run }, &[])?;
         }
         Ok(())
     }
@@ -578,7 +574,7 @@ where
         let mut fds = Vec::with_capacity(3);
         let mut which = Vec::with_capacity(3);
         if self.ended.is_none() && (!reading || (self.out.is_none() && self.err.is_none())) {
-            fds.push(PollFd::new(self.socket.as_fd(), PollFlags::POLLIN));
+            fds.push(PollFd::new(self.asker.socket.as_fd(), PollFlags::POLLIN));
             which.push(Source::Launcher);
         }
         if reading && let Some(out) = &self.out {

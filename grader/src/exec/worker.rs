@@ -577,9 +577,7 @@ impl Worker {
             .unzip();
         let (next, asked) = match next {
             Some((ready, go_on))
-                if self.tier == Tier::Strict
-                    && LAUNCHER_STARTS_NEXT.load(Ordering::Relaxed)
-                    && go_on() =>
+                if self.boxed() && LAUNCHER_STARTS_NEXT.load(Ordering::Relaxed) && go_on() =>
             {
                 if self.cgroup.as_ref().is_some_and(|g| !g.meters()) {
                     (Some((ready, go_on)), None)
