@@ -52,6 +52,20 @@ enum Spawn {
     Copy,
 }
 
+/// What the launcher is to the processes of its runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reaper {
+    /// The init of their PID namespace (a box, or `basic`'s own PID space): every orphan
+    /// of a run comes to it, `kill(-1)` reaches every process of the run and nothing
+    /// else, and its end kills them all. It has a session of its own, with no terminal,
+    /// and each run is a process group in it.
+    Init,
+    /// Their subreaper, in the grader's PID namespace: each run is a session of its own
+    /// (no terminal, no process group outside it to hide in), and dies with the launcher
+    /// by a signal of its own.
+    Subreaper,
+}
+
 /// The hidden first argument that turns the `grader` binary into a launcher.
 pub(crate) const LAUNCHER_ARG: &str = "__launcher";
 
@@ -70,10 +84,8 @@ struct Launcher {
     spawn: Spawn,
     /// `strict`: the box, of which this process is init.
     boxed: Option<Boxed>,
-    /// Whether this process is the init of its runs' PID namespace (a box, or `basic`'s
-    /// own PID space): every orphan of a run comes to it, and `kill(-1)` reaches every
-    /// process of the run and nothing else.
-    init: bool,
+    /// What this process is to its runs' processes.
+    reaper: Reaper,
     /// The worker's `cgroup.procs` files each run joins, opened before the box hid them.
     cgroups: Vec<OwnedFd>,
     /// `SIGCHLD`, blocked and read here: what `wait` sleeps on (a descriptor per run, from
@@ -254,11 +266,13 @@ fn set_up(
         // with it. Some kernels refuse this (EIO here); then a launcher the OOM killer
         // takes is a run's MLE (see `worker.rs`).
         let shielded = !resident.is_empty() && shield_from_oom().is_ok();
-        let init = boxed.is_some() || setup.own_pids.is_some();
-        if init {
-            // A session of its own, once, with no controlling terminal: each run is then
-            // only a process group in it (a session per run made the kernel build and
-            // tear down a scheduling group for each, with `autogroup` on: 6 us a run).
+        let reaper = if boxed.is_some() || setup.own_pids.is_some() {
+            Reaper::Init
+        } else {
+            Reaper::Subreaper
+        };
+        if reaper == Reaper::Init {
+            // A session of its own, once (see `Reaper::Init`).
             // SAFETY: a plain system call on this process.
             if unsafe { libc::setsid() } < 0 {
                 return Err(io::Error::last_os_error());
@@ -269,15 +283,15 @@ fn set_up(
             seccompiler::apply_filter(filter)
                 .map_err(|e| io::Error::other(format!("seccomp: {e}")))?;
         }
-        Ok((cgroups, boxed, shielded, no_groups))
+        Ok((cgroups, boxed, shielded, no_groups, reaper))
     })();
     match prepared {
-        Ok((cgroups, boxed, shielded, no_groups)) => match sigchld() {
+        Ok((cgroups, boxed, shielded, no_groups, reaper)) => match sigchld() {
             Ok(children) => Ok(Launcher {
                 socket,
                 queue,
                 spawn,
-                init: boxed.is_some() || setup.own_pids.is_some(),
+                reaper,
                 boxed,
                 cgroups,
                 children,
@@ -426,12 +440,9 @@ struct ChildArgs<'a> {
     /// run's own, made once the child is in them, so that `/proc/self/cgroup` names no
     /// folder of the machine (otherwise the launcher made one for all its runs).
     cgroup_namespace: bool,
-    /// Whether the child must die with the launcher by a signal of its own: not where
-    /// the launcher is the init of its PID namespace, whose end kills every process in it.
-    death_signal: bool,
-    /// Whether the child makes a session of its own (not where the launcher is init: it
-    /// made one, and a process group of the run's own is enough to tell its processes).
-    session: bool,
+    /// What the launcher is to the child: whether it makes a session of its own, and
+    /// must die with the launcher by a signal of its own.
+    reaper: Reaper,
     /// Whether the child drops its supplementary groups as it changes user.
     drop_groups: bool,
 }
@@ -770,8 +781,7 @@ impl Launcher {
             cgroups: &self.cgroups,
             unshield: self.shielded,
             cgroup_namespace: self.boxed.is_some() && !self.cgroups.is_empty(),
-            death_signal: !self.init,
-            session: !self.init,
+            reaper: self.reaper,
             drop_groups: !self.no_groups,
         };
         let flags = match self.spawn {
@@ -866,7 +876,7 @@ impl Launcher {
                 match receive::<Message>(&self.socket) {
                     Ok(Some((Message::Kill { run }, _))) if run == number && !killed => {
                         // Read while the processes are alive: their figures go with them.
-                        waited = run_delay(pid, self.init);
+                        waited = run_delay(pid, self.reaper);
                         killed = true;
                         self.kill_run(pid);
                     }
@@ -908,7 +918,10 @@ impl Launcher {
     /// Kills what of the current run is cheap to reach: in a PID namespace of our own,
     /// everything but init; otherwise the run's process group.
     fn kill_reachable(&self, pid: libc::pid_t) {
-        let target = if self.init { -1 } else { -pid };
+        let target = match self.reaper {
+            Reaper::Init => -1,
+            Reaper::Subreaper => -pid,
+        };
         // SAFETY: a signal to the whole namespace, or to the run's process group.
         unsafe { libc::kill(target, libc::SIGKILL) };
     }
@@ -917,7 +930,7 @@ impl Launcher {
     /// but init; otherwise the run's session, and every orphan reparented to us.
     fn kill_run(&self, pid: libc::pid_t) {
         self.kill_reachable(pid);
-        if !self.init {
+        if self.reaper == Reaper::Subreaper {
             // SAFETY: signals to the run's main process and to our children (all of which
             // belong to the run).
             unsafe {
@@ -937,7 +950,7 @@ impl Launcher {
     /// process group); the `/proc` scan for orphans that left the group costs about a
     /// millisecond, so it runs only when a child is still alive.
     fn end_run(&self, pid: libc::pid_t) {
-        if self.init {
+        if self.reaper == Reaper::Init {
             // Every process of the namespace descends from its init, and orphans are reparented
             // to it: no child left means no process left (the common case, and then
             // `kill(-1)`, which walks every process of the machine, is not needed).
@@ -984,12 +997,12 @@ fn keep(path: &str) -> io::Result<File> {
 /// How long the processes of the run whose main process is `pid` have waited, runnable,
 /// for a CPU, microseconds, and how many threads they have: the `run_delay` of every
 /// thread (`/proc/PID/task/TID/schedstat`, nanoseconds) of every process of the run:
-/// under an `init` of ours, every process of the namespace but that init; otherwise the
+/// under an [`Reaper::Init`], every process of the namespace but that init; otherwise the
 /// run's session, where a process that left it is not counted, which can only make a busy
 /// machine look less busy.
-fn run_delay(pid: libc::pid_t, init: bool) -> (u64, u32) {
+fn run_delay(pid: libc::pid_t, reaper: Reaper) -> (u64, u32) {
     let (mut nanos, mut tasks) = (0u64, 0u32);
-    let processes = if init {
+    let processes = if reaper == Reaper::Init {
         let me = std::process::id().cast_signed();
         processes_where(|_| true)
             .into_iter()
@@ -1085,14 +1098,13 @@ fn child(args: &ChildArgs<'_>) -> ! {
         // ignores SIGPIPE, and an ignored signal would stay ignored across exec. It is
         // the only disposition this process changes (handled ones reset at exec anyway).
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        // Its own session: no controlling terminal (no TIOCSTI into the user's), and no
-        // process group outside it to hide in. Under an init of ours, that init's session
-        // has no terminal, and the namespace holds nothing else: a group of its own.
-        if args.session {
-            if libc::setsid() < 0 {
-                fail(error);
-            }
-        } else if libc::setpgid(0, 0) < 0 {
+        // See `Reaper`: a session per run made the kernel build and tear down a
+        // scheduling group (`autogroup`) for each, 6 us a run here.
+        let alone = match args.reaper {
+            Reaper::Init => libc::setpgid(0, 0),
+            Reaper::Subreaper => libc::setsid(),
+        };
+        if alone < 0 {
             fail(error);
         }
         // Into the worker's cgroup before anything is allocated, while still privileged.
@@ -1149,7 +1161,7 @@ fn child(args: &ChildArgs<'_>) -> ! {
             fail(error);
         }
         // Dies with the launcher (set after the uid change, which clears it).
-        if args.death_signal {
+        if args.reaper == Reaper::Subreaper {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
         }
 
