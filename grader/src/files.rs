@@ -49,12 +49,14 @@ pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
 fn open_file(path: &Path) -> Result<fs::File, Fault> {
     let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(Fault::Usage(format!(
-            "{}: is a folder, expected a file",
-            path.display()
-        )));
+        return Err(is_a_folder(path));
     }
     Ok(file)
+}
+
+/// A folder given where a file was expected.
+fn is_a_folder(path: &Path) -> Fault {
+    Fault::Usage(format!("{}: is a folder, expected a file", path.display()))
 }
 
 /// Reads a whole file of the grader's own making, whatever its size (a gradebook holds a
@@ -76,11 +78,16 @@ pub(crate) fn read_prefix(path: &Path) -> Result<(Vec<u8>, bool), Fault> {
 
 /// Reads the first `cap` bytes of a file, and whether that was all of it.
 pub(crate) fn read_head(path: &Path, cap: u64) -> Result<(Vec<u8>, bool), Fault> {
-    let file = open_file(path)?;
+    // Not `open_file`: a folder is told by its first read (`EISDIR`), without asking the
+    // file system first, a call for each of a thousand cases read before a first run.
+    let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
     let mut bytes = Vec::new();
     file.take(cap + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| cannot(path, "read", &e))?;
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::IsADirectory => is_a_folder(path),
+            _ => cannot(path, "read", &e),
+        })?;
     let whole = bytes.len() as u64 <= cap;
     bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
     Ok((bytes, whole))
@@ -170,6 +177,25 @@ fn is_file(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_read_as_a_file_is_named_as_a_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        for fault in [
+            read_capped(dir.path()).unwrap_err(),
+            read_whole(dir.path()).unwrap_err(),
+        ] {
+            assert_eq!(
+                fault.to_string(),
+                format!("{}: is a folder, expected a file", dir.path().display())
+            );
+        }
+        fs::write(dir.path().join("f"), "board").unwrap();
+        assert_eq!(
+            read_head(&dir.path().join("f"), 3).unwrap(),
+            (b"boa".to_vec(), false)
+        );
+    }
 
     #[test]
     fn atomic_writes_replace_whole_files_and_leave_no_temp_files() {
