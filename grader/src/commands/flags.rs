@@ -3,10 +3,7 @@
 //! [`Limits`], `--jobs` into a count, and what a call reads into the [`Inputs`] the rule
 //! of outputs checks against.
 
-use crate::cases::{
-    self as case_folders,
-    discover::{self, Case},
-};
+use crate::cases::{self as case_folders, discover};
 use crate::cli::{LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
 use crate::exec::sandbox::{self, Machine, Tier};
@@ -30,53 +27,13 @@ pub(super) fn gradable_cases(
             folder.display()
         )));
     }
-    load_sound(problem, cases)
-}
-
-/// Reads and checks `cases`, in their order, on a thread per processor (a `test` waits
-/// for them before its first run: 1,000 flip cases took 8 ms on one thread here, 2,000
-/// files opened and read, while the box was set up beside them); the first broken case
-/// in that order is the fault.
-fn load_sound(problem: reference::Problem, cases: Vec<Case>) -> Result<Vec<SoundCase>, Fault> {
-    /// Fewer cases than this a thread are read where they are.
-    const AT_LEAST: usize = 64;
-    let load = |cases: Vec<Case>| -> Result<Vec<SoundCase>, Fault> {
-        cases
-            .into_iter()
-            .map(|case| {
-                let text = CaseText::load_sound(problem, &case)?;
-                Ok(SoundCase { case, text })
-            })
-            .collect()
-    };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(cases.len() / AT_LEAST)
-        .max(1);
-    if threads == 1 {
-        return load(cases);
-    }
-    let each = cases.len().div_ceil(threads);
-    let mut chunks = Vec::with_capacity(threads);
-    let mut rest = cases.into_iter();
-    for _ in 0..threads {
-        chunks.push(rest.by_ref().take(each).collect::<Vec<_>>());
-    }
-    let mut chunks = chunks.into_iter();
-    let first = chunks.next().unwrap_or_default();
-    std::thread::scope(|scope| {
-        let others: Vec<_> = chunks
-            .map(|chunk| scope.spawn(move || load(chunk)))
-            .collect();
-        let mut sound = load(first)?;
-        for other in others {
-            let loaded = other
-                .join()
-                .map_err(|_| Fault::Internal("a thread reading cases panicked".to_owned()))?;
-            sound.extend(loaded?);
-        }
-        Ok(sound)
-    })
+    cases
+        .into_iter()
+        .map(|case| {
+            let text = CaseText::load_sound(problem, &case)?;
+            Ok(SoundCase { case, text })
+        })
+        .collect()
 }
 
 /// The case folder a call names, or the problem's own.
