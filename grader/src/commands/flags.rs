@@ -3,7 +3,10 @@
 //! [`Limits`], `--jobs` into a count, and what a call reads into the [`Inputs`] the rule
 //! of outputs checks against.
 
-use crate::cases::{self as case_folders, discover};
+use crate::cases::{
+    self as case_folders,
+    discover::{self, Case},
+};
 use crate::cli::{LimitArgs, Sandbox, SubmissionArgs};
 use crate::exec::Limits;
 use crate::exec::sandbox::{self, Machine, Tier};
