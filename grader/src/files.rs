@@ -45,18 +45,21 @@ pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
     Ok(bytes)
 }
 
-/// `path` opened for reading, with a one-line error naming it; a folder is refused.
+/// `path` opened for reading, with a one-line error naming it.
 fn open_file(path: &Path) -> Result<fs::File, Fault> {
-    let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(is_a_folder(path));
-    }
-    Ok(file)
+    fs::File::open(path).map_err(|e| cannot(path, "read", &e))
 }
 
-/// A folder given where a file was expected.
-fn is_a_folder(path: &Path) -> Fault {
-    Fault::Usage(format!("{}: is a folder, expected a file", path.display()))
+/// Why reading `path` failed, in one line. A folder opens, and is told by its first read
+/// (`EISDIR`): no call asks first what it is, one for each of the thousand cases a `test`
+/// reads before its first run.
+fn read_failed(path: &Path, error: &io::Error) -> Fault {
+    match error.kind() {
+        io::ErrorKind::IsADirectory => {
+            Fault::Usage(format!("{}: is a folder, expected a file", path.display()))
+        }
+        _ => cannot(path, "read", error),
+    }
 }
 
 /// Reads a whole file of the grader's own making, whatever its size (a gradebook holds a
@@ -66,7 +69,7 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
     let mut file = open_file(path)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)
-        .map_err(|e| cannot(path, "read", &e))?;
+        .map_err(|e| read_failed(path, &e))?;
     Ok(bytes)
 }
 
@@ -78,16 +81,11 @@ pub(crate) fn read_prefix(path: &Path) -> Result<(Vec<u8>, bool), Fault> {
 
 /// Reads the first `cap` bytes of a file, and whether that was all of it.
 pub(crate) fn read_head(path: &Path, cap: u64) -> Result<(Vec<u8>, bool), Fault> {
-    // Not `open_file`: a folder is told by its first read (`EISDIR`), without asking the
-    // file system first, a call for each of a thousand cases read before a first run.
-    let file = fs::File::open(path).map_err(|e| cannot(path, "read", &e))?;
+    let file = open_file(path)?;
     let mut bytes = Vec::new();
     file.take(cap + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::IsADirectory => is_a_folder(path),
-            _ => cannot(path, "read", &e),
-        })?;
+        .map_err(|e| read_failed(path, &e))?;
     let whole = bytes.len() as u64 <= cap;
     bytes.truncate(usize::try_from(cap).unwrap_or(usize::MAX));
     Ok((bytes, whole))
