@@ -1004,10 +1004,7 @@ fn run_delay(pid: libc::pid_t, reaper: Reaper) -> (u64, u32) {
     let (mut nanos, mut tasks) = (0u64, 0u32);
     let processes = if reaper == Reaper::Init {
         let me = std::process::id().cast_signed();
-        processes_where(|_| true)
-            .into_iter()
-            .filter(|&p| p != me)
-            .collect()
+        processes().filter(|&p| p != me).collect()
     } else {
         processes_where(|stat| stat_field(stat, Stat::Session) == Some(pid))
     };
@@ -1050,15 +1047,19 @@ fn stat_field(stat: &str, field: Stat) -> Option<i32> {
     rest.split_whitespace().nth(field as usize)?.parse().ok()
 }
 
+/// The pids in `/proc`.
+fn processes() -> impl Iterator<Item = i32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+}
+
 /// The pids, from `/proc`, whose `stat` line passes `wanted` (a process gone meanwhile
 /// does not).
 fn processes_where(wanted: impl Fn(&str) -> bool) -> Vec<i32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+    processes()
         .filter(|pid| {
             std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| wanted(&stat))
         })
