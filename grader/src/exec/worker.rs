@@ -505,15 +505,15 @@ impl Worker {
         })
     }
 
-    /// Whether this worker's runs are in a box, which copies their files in: they need
-    /// not be in a folder of the machine ([`Files::Listed`]).
+    /// Whether this worker's runs are in a box (`strict`), which copies their files in:
+    /// they need not be in a folder of the machine ([`Files::Listed`]).
     pub(crate) fn boxed(&self) -> bool {
         self.tier == Tier::Strict
     }
 
     /// Where a job's files are, as its command line must name them.
     pub(crate) fn files_dir(&self, files: &Path) -> PathBuf {
-        if self.tier == Tier::Strict {
+        if self.boxed() {
             PathBuf::from(boxed::PROGRAM)
         } else {
             files.to_path_buf()
@@ -711,7 +711,7 @@ impl Worker {
     fn ready<'a>(&self, job: &Job<'a>, limits: &Limits) -> io::Result<Ready<'a>> {
         Ok(Ready {
             request: self.request(job, limits)?,
-            stdin: job.stdin.open(self.tier == Tier::Strict)?,
+            stdin: job.stdin.open(self.boxed())?,
             pipes: Pipes::new()?,
             files: job.files,
         })
@@ -737,7 +737,7 @@ impl Worker {
         } else {
             work.clone()
         };
-        let temp = if self.tier == Tier::Strict {
+        let temp = if self.boxed() {
             PathBuf::from("/tmp")
         } else {
             work.clone()
