@@ -4,7 +4,7 @@
 //! to kill the run (which it does to every process of the run, see `launcher.rs`).
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
@@ -20,6 +20,7 @@ use super::facts::{Killed, Limits, Outcome};
 use super::launcher;
 use super::meter::MeterSpec;
 use super::protocol::{Message, Next, Reply, Request, Setup, receive, send};
+use super::streams::{Kept, Streams, read_now};
 
 /// What a run gives back: its facts, and the file it was asked to keep, if it left one.
 pub(crate) type Ran = (Outcome, Option<File>);
@@ -124,6 +125,8 @@ pub(crate) struct Client {
     process: Child,
     /// What each run's pipes are read into, kept from run to run.
     buffer: Vec<u8>,
+    /// Standard streams kept between a box's runs.
+    kept: Kept,
     /// How many runs were asked for (`Run` and `Then`): the last one's number.
     asked: std::cell::Cell<u64>,
 }
@@ -173,6 +176,7 @@ impl Client {
             queue,
             process,
             buffer: vec![0u8; 64 * 1024],
+            kept: Kept::default(),
             asked: std::cell::Cell::new(0),
         };
         send(&client.socket, setup, &[queue_theirs.as_raw_fd()])?;
@@ -182,6 +186,12 @@ impl Client {
             Some((Reply::Failed { message }, _)) => Err(io::Error::other(message)),
             _ => Err(io::Error::other("the launcher stopped while setting up")),
         }
+    }
+
+    /// Standard streams for a run reading `input`: kept from run to run when `keep` (a
+    /// box's runs, see `streams.rs`).
+    pub(crate) fn streams(&self, input: &super::facts::Input, keep: bool) -> io::Result<Streams> {
+        self.kept.streams(input, keep)
     }
 
     /// Where runs are asked for.
@@ -225,8 +235,9 @@ impl Client {
             run: flight.run,
             start: flight.start,
             kill_sent: false,
-            out: Some(flight.out),
-            err: Some(flight.err),
+            streams: flight.streams,
+            out_open: true,
+            err_open: true,
             ended: None,
             kept: None,
             usage: None,
@@ -246,7 +257,9 @@ impl Client {
             }
             return Err(e);
         }
-        watch.finish()
+        let (ran, next, streams) = watch.finish()?;
+        self.kept.give_back(streams);
+        Ok((ran, next))
     }
 
     /// Ends `flight` at once and waits for its end, reading nothing of it: a run started
@@ -284,21 +297,19 @@ pub(crate) struct Asker<'a> {
 }
 
 impl Asker<'_> {
-    /// Asks for a run of `request` with `stdin`, its output into `pipes`, and the
-    /// `attached` files (cgroup files, then staged files, as the request says); returns
-    /// at once, with the run's output to watch ([`Client::watch`]).
+    /// Asks for a run of `request` on `streams`, with the `attached` files (cgroup
+    /// files, then staged files, as the request says); returns at once, with the run's
+    /// output to watch ([`Client::watch`]).
     pub(crate) fn ask(
         self,
         request: Request,
-        stdin: File,
-        pipes: Pipes,
+        streams: Streams,
         attached: &[File],
     ) -> io::Result<Flight> {
         self.send(
             self.socket,
             &Message::Run(Box::new(request)),
-            stdin,
-            pipes,
+            streams,
             attached,
         )
     }
@@ -310,16 +321,14 @@ impl Asker<'_> {
     pub(crate) fn then(
         self,
         request: Request,
-        stdin: File,
-        pipes: Pipes,
+        streams: Streams,
         attached: &[File],
         meter: Option<MeterSpec>,
     ) -> io::Result<Flight> {
         self.send(
             self.queue,
             &Message::Then(Box::new(request), meter),
-            stdin,
-            pipes,
+            streams,
             attached,
         )
     }
@@ -328,56 +337,29 @@ impl Asker<'_> {
         self,
         to: &UnixStream,
         message: &Message,
-        stdin: File,
-        pipes: Pipes,
+        mut streams: Streams,
         attached: &[File],
     ) -> io::Result<Flight> {
-        let mut fds: Vec<RawFd> = vec![
-            stdin.as_raw_fd(),
-            pipes.out.1.as_raw_fd(),
-            pipes.err.1.as_raw_fd(),
-        ];
+        let mut fds: Vec<RawFd> = streams.fds().to_vec();
         fds.extend(attached.iter().map(AsRawFd::as_raw_fd));
         send(to, message, &fds)?;
         let start = Instant::now();
         let run = self.asked.get() + 1;
         self.asked.set(run);
-        // Our copies of the write ends must go, or the reads never see the end.
-        drop(stdin);
+        streams.sent();
         Ok(Flight {
-            out: File::from(pipes.out.0),
-            err: File::from(pipes.err.0),
+            streams,
             start,
             run,
         })
     }
 }
 
-/// A run's standard output and error: a pipe each (read end, write end), made before the
-/// run is asked for (made while another run goes, they are not on the path from one run
-/// to the next).
-#[derive(Debug)]
-pub(crate) struct Pipes {
-    out: (OwnedFd, OwnedFd),
-    err: (OwnedFd, OwnedFd),
-}
-
-impl Pipes {
-    /// Two new pipes.
-    pub(crate) fn new() -> io::Result<Pipes> {
-        Ok(Pipes {
-            out: nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?,
-            err: nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?,
-        })
-    }
-}
-
-/// A run asked for and not yet watched to its end: the read ends of its output, and when
-/// it was asked for (its wall limit counts from then).
+/// A run asked for and not yet watched to its end: its streams, and when it was asked
+/// for (its wall limit counts from then).
 #[derive(Debug)]
 pub(crate) struct Flight {
-    out: File,
-    err: File,
+    streams: Streams,
     start: Instant,
     /// Its number (see [`Message`]).
     run: u64,
@@ -418,8 +400,10 @@ struct Watch<'a, F> {
     /// When the run was asked for.
     start: Instant,
     kill_sent: bool,
-    out: Option<File>,
-    err: Option<File>,
+    streams: Streams,
+    /// Whether stdout and stderr may still hold something to read.
+    out_open: bool,
+    err_open: bool,
     ended: Option<Reply>,
     /// The file the run was asked to keep, sent with `Ended`.
     kept: Option<File>,
@@ -463,8 +447,14 @@ where
         let deadline = start + self.limits.wall;
         let mut next_sample = start + FIRST_LOOK;
         let mut reading = false;
-        while self.ended.is_none() || self.out.is_some() || self.err.is_some() {
+        while self.ended.is_none() || self.out_open || self.err_open {
             let now = Instant::now();
+            if self.ended.is_some() && self.streams.kept() {
+                // Everything of the run is dead and the pipes stay open: what they hold
+                // is all there will be.
+                self.drain()?;
+                continue;
+            }
             let wait = if self.ended.is_some() {
                 // Everything of the run is dead: the pipes are about to close.
                 reading = true;
@@ -566,23 +556,39 @@ where
         }
     }
 
+    /// Reads kept pipes until they are empty, once the run has ended.
+    fn drain(&mut self) -> io::Result<()> {
+        while self.out_open {
+            self.read_stdout()?;
+        }
+        while self.err_open {
+            self.read_stderr()?;
+        }
+        Ok(())
+    }
+
     /// Waits up to `wait` for the socket or (when `reading`) a pipe, then handles what is
-    /// ready. While the pipes are read, the launcher's end is read once both are closed
-    /// (the program's end closes them first).
+    /// ready.
     fn wait_and_read(&mut self, wait: Duration, reading: bool) -> io::Result<()> {
         let timeout = PollTimeout::try_from(wait.as_millis().max(1)).unwrap_or(PollTimeout::MAX);
         let mut fds = Vec::with_capacity(3);
         let mut which = Vec::with_capacity(3);
-        if self.ended.is_none() && (!reading || (self.out.is_none() && self.err.is_none())) {
+        if self.ended.is_none() {
             fds.push(PollFd::new(self.asker.socket.as_fd(), PollFlags::POLLIN));
             which.push(Source::Launcher);
         }
-        if reading && let Some(out) = &self.out {
-            fds.push(PollFd::new(out.as_fd(), PollFlags::POLLIN));
+        if reading && self.out_open {
+            fds.push(PollFd::new(
+                self.streams.out.reader().as_fd(),
+                PollFlags::POLLIN,
+            ));
             which.push(Source::Stdout);
         }
-        if reading && let Some(err) = &self.err {
-            fds.push(PollFd::new(err.as_fd(), PollFlags::POLLIN));
+        if reading && self.err_open {
+            fds.push(PollFd::new(
+                self.streams.err.reader().as_fd(),
+                PollFlags::POLLIN,
+            ));
             which.push(Source::Stderr);
         }
         match poll(&mut fds, timeout) {
@@ -606,13 +612,20 @@ where
         Ok(())
     }
 
+    /// Reads what stdout holds now; at its end (or, once the run has ended, when a kept
+    /// pipe is empty) it is done.
     fn read_stdout(&mut self) -> io::Result<()> {
-        let Some(out) = &mut self.out else {
+        if !self.out_open {
             return Ok(());
+        }
+        let n = match read_now(&self.streams.out, self.buffer)? {
+            Some(0) => 0,
+            None if self.ended.is_some() => 0,
+            None => return Ok(()),
+            Some(n) => n,
         };
-        let n = read_some(out, self.buffer)?;
         if n == 0 {
-            self.out = None;
+            self.out_open = false;
             return Ok(());
         }
         let room = usize::try_from(self.limits.output)
@@ -627,13 +640,19 @@ where
         Ok(())
     }
 
+    /// Reads what stderr holds now, as [`Watch::read_stdout`] does.
     fn read_stderr(&mut self) -> io::Result<()> {
-        let Some(err) = &mut self.err else {
+        if !self.err_open {
             return Ok(());
+        }
+        let n = match read_now(&self.streams.err, self.buffer)? {
+            Some(0) => 0,
+            None if self.ended.is_some() => 0,
+            None => return Ok(()),
+            Some(n) => n,
         };
-        let n = read_some(err, self.buffer)?;
         if n == 0 {
-            self.err = None;
+            self.err_open = false;
             return Ok(());
         }
         self.stderr_seen += n as u64;
@@ -657,7 +676,8 @@ where
         Ok(())
     }
 
-    fn finish(self) -> io::Result<(Ran, Option<Flight>)> {
+    /// The run's facts, the next run under way, and the run's streams (read to their end).
+    fn finish(self) -> io::Result<(Ran, Option<Flight>, Streams)> {
         let mut outcome = self.outcome;
         match self.ended {
             Some(Reply::Ended {
@@ -687,7 +707,7 @@ where
                         outcome.killed.get_or_insert(Killed::Memory);
                     }
                 }
-                Ok(((outcome, self.kept), self.next))
+                Ok(((outcome, self.kept), self.next, self.streams))
             }
             Some(Reply::Failed { message }) => Err(io::Error::other(message)),
             _ => Err(io::Error::other("launcher: no end of run")),
@@ -707,13 +727,4 @@ pub(crate) fn launcher_gone(error: &io::Error) -> bool {
         error.kind(),
         io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset | io::ErrorKind::UnexpectedEof
     )
-}
-
-fn read_some(file: &mut File, buffer: &mut [u8]) -> io::Result<usize> {
-    loop {
-        match file.read(buffer) {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            other => return other,
-        }
-    }
 }

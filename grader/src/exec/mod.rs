@@ -5,10 +5,12 @@
 //! A [`Worker`] owns a launcher (`launcher.rs`, a small process) that starts each program;
 //! in `strict` the launcher is the init of a box (`boxed.rs`), and in `basic` and `strict`
 //! the runs are accounted by a cgroup (`cgroup.rs`) and run as the worker's own uid
-//! (`uids.rs`); where they share the grader's uid instead, `basic`'s launcher is the init of a
-//! PID space of their own (`pidspace.rs`). The grader side (`client.rs`) feeds standard input, reads the output and
-//! enforces the limits from outside. `trace.rs` runs a toolchain's version probe under
-//! `ptrace`, to find where a compiler reached through links or shims really is.
+//! (`uids.rs`); where they share the grader's uid instead, `basic`'s launcher is the init
+//! of a PID space of their own (`pidspace.rs`). The grader side (`client.rs`) feeds
+//! standard input, reads the output and enforces the limits from outside; a run's standard
+//! streams (`streams.rs`) are kept from one of a box's runs to the next, handed on only as
+//! new. `trace.rs` runs a toolchain's version probe under `ptrace`, to find where a
+//! compiler reached through links or shims really is.
 
 mod boxed;
 pub(crate) mod cgroup;
@@ -20,6 +22,7 @@ mod meter;
 mod pidspace;
 mod protocol;
 pub(crate) mod sandbox;
+mod streams;
 pub(crate) mod trace;
 pub(crate) mod uids;
 mod worker;

@@ -25,10 +25,11 @@ use std::time::Duration;
 
 use super::boxed;
 use super::cgroup::Group;
-use super::client::{self, Client, Flight, Pipes, Ran, Stderr};
+use super::client::{self, Client, Flight, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
+use super::streams::Streams;
 use super::uids::{self, Lease};
 use crate::scratch::Scratch;
 
@@ -203,11 +204,10 @@ impl Key {
 }
 
 /// A run made ready to send: its request (without the cgroup and staged files, which
-/// depend on the moment it is sent), its standard input and output, and its files.
+/// depend on the moment it is sent), its standard streams, and its files.
 struct Ready<'a> {
     request: Request,
-    stdin: File,
-    pipes: Pipes,
+    streams: Streams,
     files: Files<'a>,
 }
 
@@ -238,14 +238,13 @@ impl Sending<'_> {
         let (mut attached, cgroups) = prepare_cgroup(group.as_deref_mut(), limits)?;
         let Ready {
             mut request,
-            stdin,
-            pipes,
+            streams,
             files,
         } = ready;
         let sent = self.stage(&files, &mut attached).and_then(|stage| {
             request.cgroups = cgroups;
             request.stage = stage;
-            asker.ask(request, stdin, pipes, &attached)
+            asker.ask(request, streams, &attached)
         });
         if sent.is_err() {
             // Not delivered: the launcher may hold neither the files nor the group's.
@@ -633,8 +632,7 @@ impl Worker {
     fn send_then(&mut self, ready: Ready<'_>) -> io::Result<Flight> {
         let Ready {
             mut request,
-            stdin,
-            pipes,
+            streams,
             files,
         } = ready;
         let mut sending = Sending {
@@ -651,10 +649,7 @@ impl Worker {
         };
         let (spec, meter_files) = meter.unzip();
         attached.extend(meter_files.into_iter().flatten());
-        let sent = self
-            .client
-            .asker()
-            .then(request, stdin, pipes, &attached, spec);
+        let sent = self.client.asker().then(request, streams, &attached, spec);
         if sent.is_ok() {
             self.metered = made;
         } else {
@@ -711,8 +706,7 @@ impl Worker {
     fn ready<'a>(&self, job: &Job<'a>, limits: &Limits) -> io::Result<Ready<'a>> {
         Ok(Ready {
             request: self.request(job, limits)?,
-            stdin: job.stdin.open(self.boxed())?,
-            pipes: Pipes::new()?,
+            streams: self.client.streams(&job.stdin, self.boxed())?,
             files: job.files,
         })
     }

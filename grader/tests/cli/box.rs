@@ -1851,6 +1851,7 @@ fn host_vars(cases: &Path, privileged: bool) -> Vec<(&'static str, String)> {
 /// student of the one before.
 const BETWEEN_RUNS: &[Row] = &[
     ("ac_leaves_marks_finds_none.c", None, "AC"),
+    ("ac_leaves_marks_on_its_streams_finds_none.c", None, "AC"),
     ("ac_namespaces_and_cache_probes_refused.c", None, "AC"),
 ];
 
@@ -1928,6 +1929,7 @@ const UNPRIVILEGED: &[(&str, usize, &str)] = &[
     ("ac_io_uring_strict.c", 1, "AC"),
     ("ac_deep_folder_chain.c", 2, "AC"),
     ("ac_leaves_marks_finds_none.c", 3, "AC"),
+    ("ac_leaves_marks_on_its_streams_finds_none.c", 3, "AC"),
     ("ac_namespaces_and_cache_probes_refused.c", 1, "AC"),
     ("ac_sees_nothing_of_the_host.c", 2, "AC"),
 ];
@@ -2247,6 +2249,7 @@ const CONTAINED: &[(&str, usize, &str)] = &[
     ("mle_four_children_100mib.c", 1, "MLE"),
     ("ac_socket_families_strict.c", 1, "AC"),
     ("ac_leaves_marks_finds_none.c", 3, "AC"),
+    ("ac_leaves_marks_on_its_streams_finds_none.c", 3, "AC"),
     ("ac_namespaces_and_cache_probes_refused.c", 1, "AC"),
     ("ac_sees_nothing_of_the_host.c", 2, "AC"),
 ];

@@ -1,0 +1,489 @@
+//! A run's standard streams: its input, and a pipe each for its output and its errors.
+//!
+//! Made anew for each run, a memory file and two pipes cost the grader about 15 us a run
+//! here (making them, and ending them when their last descriptor closes: inodes,
+//! dentries, a pipe's buffers; measured in C, 7.4 us for two pipes and 7.2 us for a
+//! filled memory file, where putting a kept memory file back costs 1.3 us). A box's run
+//! ends with every process of it gone (the launcher is their init and kills them all
+//! before it says the run ended), so a worker in a box keeps a set for the run under way
+//! and the one after it, and hands a set to a new run only once it is as new.
+//!
+//! "As new" is checked, not assumed: the run held the very descriptions the grader keeps
+//! (the pipes' write ends, and a read-only description of the memory file), and what it
+//! could change of them or of their files, the next run could read:
+//! - what they hold: the pipes are read to their end once the run has ended (nothing can
+//!   write to them any more); the memory file is written whole before each run, its
+//!   length set and its read position put back;
+//! - the descriptions' status flags (`O_NONBLOCK`, `O_APPEND`, `O_ASYNC`, `O_DIRECT`),
+//!   their owner and signal for `SIGIO` (`F_SETOWN`, `F_SETSIG`), a lease, a pipe's size;
+//! - the files' owner, mode, length and extended attributes (ACLs among them);
+//! - their times, which say when the last run wrote or read: set to now before each
+//!   run, as a new file's are.
+//!
+//! A set that differs from new in anything is closed, and a new one made. Where runs are
+//! not in a box, a process of a run may outlive it: its streams are made for it alone.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read, Seek};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
+use std::os::unix::fs::FileExt;
+
+use super::facts::{Input, filled};
+
+/// How many sets a worker keeps between runs: one for a run under way and one for the
+/// next are all it uses at once.
+const KEPT: usize = 2;
+
+/// What a description and its file were made as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Made {
+    /// The description's status flags (`F_GETFL`).
+    flags: i32,
+    /// The file's mode, owner and group.
+    mode: u32,
+    uid: u32,
+    gid: u32,
+    /// The file's length (a pipe's is 0).
+    len: i64,
+    /// A pipe's capacity; 0 for the memory file.
+    capacity: i32,
+}
+
+impl Made {
+    /// What `fd` (a pipe's when `pipe`) is now, or `None` when its description carries an
+    /// owner or signal for `SIGIO` or a lease, which a new one never does.
+    fn of(fd: BorrowedFd<'_>, pipe: bool) -> io::Result<Option<Made>> {
+        if get(fd, libc::F_GETOWN)? != 0
+            || get(fd, F_GETSIG)? != 0
+            || (!pipe && get(fd, libc::F_GETLEASE)? != libc::F_UNLCK)
+        {
+            return Ok(None);
+        }
+        let stat = nix::sys::stat::fstat(fd)?;
+        Ok(Some(Made {
+            flags: get(fd, libc::F_GETFL)?,
+            mode: stat.st_mode,
+            uid: stat.st_uid,
+            gid: stat.st_gid,
+            len: stat.st_size,
+            capacity: if pipe {
+                get(fd, libc::F_GETPIPE_SZ)?
+            } else {
+                0
+            },
+        }))
+    }
+}
+
+/// `fcntl`'s command for the signal `SIGIO` is sent as (Linux's, which the `libc` crate
+/// does not name).
+const F_GETSIG: libc::c_int = 11;
+
+/// `fcntl(fd, cmd)` for a `cmd` that reads a number and takes no argument.
+fn get(fd: BorrowedFd<'_>, cmd: libc::c_int) -> io::Result<libc::c_int> {
+    #[expect(
+        unsafe_code,
+        reason = "fcntl queries no crate wraps (owner, signal, lease)"
+    )]
+    // SAFETY: a query of a descriptor we hold; no pointer is passed.
+    let r = unsafe { libc::fcntl(fd.as_raw_fd(), cmd) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r)
+    }
+}
+
+/// Sets the access and change times of `fd`'s file to now, as a new file's are.
+fn times_now(fd: BorrowedFd<'_>) -> io::Result<()> {
+    let now = nix::sys::time::TimeSpec::UTIME_NOW;
+    nix::sys::stat::futimens(fd, &now, &now)?;
+    Ok(())
+}
+
+/// Whether `fd`'s file has extended attributes (an ACL among them).
+fn has_attributes(fd: BorrowedFd<'_>) -> io::Result<bool> {
+    #[expect(
+        unsafe_code,
+        reason = "flistxattr, asked only for the size of the list"
+    )]
+    // SAFETY: a null buffer of size 0 asks only for the list's length.
+    let r = unsafe { libc::flistxattr(fd.as_raw_fd(), std::ptr::null_mut(), 0) };
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r > 0)
+    }
+}
+
+/// A pipe: the end the grader reads, and the end the run writes to while the grader holds
+/// it (kept), or not at all (made for one run: the reads see its end once the run's
+/// processes are gone).
+#[derive(Debug)]
+pub(crate) struct Pipe {
+    read: File,
+    write: Option<File>,
+    /// What the write end was made as, when kept.
+    made: Option<Made>,
+}
+
+impl Pipe {
+    fn new(keep: bool) -> io::Result<Pipe> {
+        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
+        let made = if keep {
+            // Kept, its write end never closes: the grader reads until it is empty.
+            let flags = nix::fcntl::OFlag::from_bits_retain(get(read.as_fd(), libc::F_GETFL)?);
+            nix::fcntl::fcntl(
+                &read,
+                nix::fcntl::FcntlArg::F_SETFL(flags | nix::fcntl::OFlag::O_NONBLOCK),
+            )?;
+            Made::of(write.as_fd(), true)?
+        } else {
+            None
+        };
+        Ok(Pipe {
+            read: File::from(read),
+            write: Some(File::from(write)),
+            made,
+        })
+    }
+
+    /// The end the grader reads.
+    pub(crate) fn reader(&self) -> &File {
+        &self.read
+    }
+
+    /// Whether it is as new, once it was read until empty.
+    fn as_new(&self) -> io::Result<bool> {
+        match (&self.write, self.made) {
+            (Some(write), Some(made)) => Ok(Made::of(write.as_fd(), true)? == Some(made)),
+            _ => Ok(false),
+        }
+    }
+
+    /// Its times set to now, as a new pipe's are, as it is handed to a run.
+    fn renew_times(&self) -> io::Result<()> {
+        self.write
+            .as_ref()
+            .map_or(Ok(()), |write| times_now(write.as_fd()))
+    }
+}
+
+/// A kept memory file for standard input: the grader writes through its own description;
+/// the run reads through another, read-only, whose position is put back before each run.
+#[derive(Debug)]
+struct MemoryInput {
+    writer: File,
+    reader: File,
+    /// What the reader and the file were made as, its length that of what it holds.
+    made: Made,
+}
+
+impl MemoryInput {
+    /// A new one, or `None` where a read-only description of it cannot be had (no `/proc`).
+    fn new() -> io::Result<Option<MemoryInput>> {
+        let writer = filled(&[])?;
+        let path = format!("/proc/self/fd/{}", writer.as_raw_fd());
+        let Ok(reader) = File::open(path) else {
+            return Ok(None);
+        };
+        // Readable by all, as a run reopening `/dev/stdin` needs; writable by none but the
+        // grader, so that no run of another uid can change it (or give it attributes).
+        nix::sys::stat::fchmod(&writer, nix::sys::stat::Mode::from_bits_truncate(0o444))?;
+        let Some(made) = Made::of(reader.as_fd(), false)? else {
+            return Ok(None);
+        };
+        Ok(Some(MemoryInput {
+            writer,
+            reader,
+            made,
+        }))
+    }
+
+    /// Fills it with `bytes`, to be read from the start.
+    fn fill(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.writer.write_all_at(bytes, 0)?;
+        let len = i64::try_from(bytes.len()).map_err(io::Error::other)?;
+        if len != self.made.len {
+            self.writer.set_len(len.cast_unsigned())?;
+            self.made.len = len;
+        }
+        self.reader.rewind()?;
+        times_now(self.writer.as_fd())
+    }
+
+    /// Whether it is as the grader left it: the same description, mode, owner and length,
+    /// and no attributes (its content is written whole before the next run anyway).
+    fn as_new(&self) -> io::Result<bool> {
+        let fd = self.reader.as_fd();
+        Ok(Made::of(fd, false)? == Some(self.made) && !has_attributes(fd)?)
+    }
+}
+
+/// A run's standard input.
+#[derive(Debug)]
+enum Stdin {
+    /// Opened for this run (a case file, `/dev/null`, a memory file of its own).
+    Once(Option<File>),
+    /// A kept memory file.
+    Kept(MemoryInput),
+}
+
+/// A run's three standard streams.
+#[derive(Debug)]
+pub(crate) struct Streams {
+    stdin: Stdin,
+    pub(crate) out: Pipe,
+    pub(crate) err: Pipe,
+}
+
+impl Streams {
+    /// The descriptors the run gets as 0, 1 and 2.
+    pub(crate) fn fds(&self) -> [RawFd; 3] {
+        let stdin = match &self.stdin {
+            Stdin::Once(file) => file.as_ref().map_or(-1, AsRawFd::as_raw_fd),
+            Stdin::Kept(memory) => memory.reader.as_raw_fd(),
+        };
+        let write = |pipe: &Pipe| pipe.write.as_ref().map_or(-1, AsRawFd::as_raw_fd);
+        [stdin, write(&self.out), write(&self.err)]
+    }
+
+    /// The run was sent: what was made for it alone is closed here (the launcher holds
+    /// its own copies), so that the pipes' reads see their end with the run's.
+    pub(crate) fn sent(&mut self) {
+        if let Stdin::Once(file) = &mut self.stdin {
+            file.take();
+        }
+        for pipe in [&mut self.out, &mut self.err] {
+            if pipe.made.is_none() {
+                pipe.write.take();
+            }
+        }
+    }
+
+    /// Whether the pipes stay open after the run (kept): they are then read until empty
+    /// once it has ended, not until their end.
+    pub(crate) fn kept(&self) -> bool {
+        self.out.made.is_some()
+    }
+}
+
+/// A worker's kept streams: memory files and pairs of pipes, as new, for its next runs.
+#[derive(Debug, Default)]
+pub(crate) struct Kept {
+    inputs: RefCell<Vec<MemoryInput>>,
+    pipes: RefCell<Vec<(Pipe, Pipe)>>,
+    /// Set once a memory file could not be kept (no `/proc` to reopen it read-only):
+    /// each run then gets one of its own, without trying again.
+    unkeepable: std::cell::Cell<bool>,
+}
+
+impl Kept {
+    /// Streams for a run reading `input`: kept ones when `keep` (a box's runs, whose
+    /// input is always in a memory file: its programs must not learn where the cases are),
+    /// else made for this run.
+    pub(crate) fn streams(&self, input: &Input, keep: bool) -> io::Result<Streams> {
+        if !keep {
+            return Ok(Streams {
+                stdin: Stdin::Once(Some(input.open(false)?)),
+                out: Pipe::new(false)?,
+                err: Pipe::new(false)?,
+            });
+        }
+        let stdin = match input {
+            Input::Empty => Stdin::Once(Some(input.open(true)?)),
+            Input::Bytes(bytes) => self.input(bytes)?,
+            Input::File(path) => self.input(&std::fs::read(path)?)?,
+        };
+        // A kept pair whose times cannot be set is not handed on: new ones are made.
+        let spare = self.pipes.borrow_mut().pop();
+        let renewed =
+            spare.filter(|(out, err)| out.renew_times().is_ok() && err.renew_times().is_ok());
+        let (out, err) = match renewed {
+            Some(pipes) => pipes,
+            None => (Pipe::new(true)?, Pipe::new(true)?),
+        };
+        Ok(Streams { stdin, out, err })
+    }
+
+    /// A kept memory file holding `bytes`, or one of this run's own where none can be kept.
+    fn input(&self, bytes: &[u8]) -> io::Result<Stdin> {
+        let spare = self.inputs.borrow_mut().pop();
+        if let Some(mut memory) = spare
+            && memory.fill(bytes).is_ok()
+        {
+            return Ok(Stdin::Kept(memory));
+        }
+        let made = if self.unkeepable.get() {
+            None
+        } else {
+            MemoryInput::new()?
+        };
+        if let Some(mut memory) = made {
+            memory.fill(bytes)?;
+            return Ok(Stdin::Kept(memory));
+        }
+        self.unkeepable.set(true);
+        Ok(Stdin::Once(Some(filled(bytes)?)))
+    }
+
+    /// Takes back the streams of a run that ended and whose pipes were read until empty:
+    /// kept for another run when they are as new, closed otherwise.
+    pub(crate) fn give_back(&self, streams: Streams) {
+        let Streams { stdin, out, err } = streams;
+        if let Stdin::Kept(memory) = stdin
+            && memory.as_new().unwrap_or(false)
+        {
+            let mut inputs = self.inputs.borrow_mut();
+            if inputs.len() < KEPT {
+                inputs.push(memory);
+            }
+        }
+        if out.as_new().unwrap_or(false) && err.as_new().unwrap_or(false) {
+            let mut pipes = self.pipes.borrow_mut();
+            if pipes.len() < KEPT {
+                pipes.push((out, err));
+            }
+        }
+    }
+}
+
+/// Reads what `pipe` holds now into `buffer`: `Ok(None)` when it holds nothing for now (a
+/// kept pipe), `Ok(Some(0))` at its end.
+pub(crate) fn read_now(pipe: &Pipe, buffer: &mut [u8]) -> io::Result<Option<usize>> {
+    loop {
+        match (&pipe.read).read(buffer) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+            other => return other.map(Some),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::os::unix::fs::MetadataExt;
+
+    use super::*;
+
+    /// The inode of descriptor `fd`: which file it is.
+    fn inode(fd: RawFd) -> u64 {
+        // SAFETY (of the borrow): `fd` belongs to streams alive in the caller.
+        #[expect(unsafe_code, reason = "borrowing a descriptor the test's streams own")]
+        let fd = unsafe { BorrowedFd::borrow_raw(fd) };
+        File::from(fd.try_clone_to_owned().unwrap())
+            .metadata()
+            .unwrap()
+            .ino()
+    }
+
+    fn read_stdin(streams: &Streams) -> String {
+        let Stdin::Kept(memory) = &streams.stdin else {
+            panic!("not kept");
+        };
+        let mut text = String::new();
+        (&memory.reader).read_to_string(&mut text).unwrap();
+        text
+    }
+
+    fn bytes(text: &str) -> Input {
+        Input::Bytes(text.as_bytes().to_vec())
+    }
+
+    #[test]
+    fn a_set_handed_back_as_new_is_handed_on_its_input_rewritten_and_read_from_its_start() {
+        let kept = Kept::default();
+        let first = kept.streams(&bytes("a longer input\n"), true).unwrap();
+        let fds = first.fds();
+        assert_eq!(read_stdin(&first), "a longer input\n");
+        kept.give_back(first);
+        let second = kept.streams(&bytes("short\n"), true).unwrap();
+        assert_eq!(
+            second.fds().map(inode),
+            fds.map(inode),
+            "the same three files"
+        );
+        assert_eq!(read_stdin(&second), "short\n");
+    }
+
+    #[test]
+    fn a_pipe_whose_flags_or_size_a_run_changed_is_closed_not_handed_on() {
+        type Change = fn(BorrowedFd<'_>);
+        let changes: [(&str, Change); 3] = [
+            ("O_NONBLOCK", |fd| {
+                nix::fcntl::fcntl(
+                    fd,
+                    nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_NONBLOCK),
+                )
+                .unwrap();
+            }),
+            ("a smaller pipe", |fd| {
+                nix::fcntl::fcntl(fd, nix::fcntl::FcntlArg::F_SETPIPE_SZ(4096)).unwrap();
+            }),
+            ("the mode", |fd| {
+                nix::sys::stat::fchmod(fd, nix::sys::stat::Mode::from_bits_truncate(0o666))
+                    .unwrap();
+            }),
+        ];
+        for (what, change) in changes {
+            let kept = Kept::default();
+            let streams = kept.streams(&bytes("1\n"), true).unwrap();
+            let [_, out, err] = streams.fds();
+            let (out_inode, err_inode) = (inode(out), inode(err));
+            change(streams.out.write.as_ref().unwrap().as_fd());
+            kept.give_back(streams);
+            let next = kept.streams(&bytes("1\n"), true).unwrap();
+            let [_, out, err] = next.fds();
+            assert_ne!(inode(out), out_inode, "{what}: a new pipe for stdout");
+            assert_ne!(inode(err), err_inode, "{what}: and for stderr");
+        }
+    }
+
+    #[test]
+    fn an_input_whose_description_a_run_changed_is_closed_not_handed_on() {
+        let kept = Kept::default();
+        let streams = kept.streams(&bytes("1\n"), true).unwrap();
+        let [stdin, ..] = streams.fds();
+        let before = inode(stdin);
+        let Stdin::Kept(memory) = &streams.stdin else {
+            panic!("not kept");
+        };
+        nix::fcntl::fcntl(
+            &memory.reader,
+            nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_APPEND),
+        )
+        .unwrap();
+        kept.give_back(streams);
+        let next = kept.streams(&bytes("1\n"), true).unwrap();
+        assert_ne!(inode(next.fds()[0]), before);
+    }
+
+    #[test]
+    fn the_input_is_read_only_to_the_run() {
+        let kept = Kept::default();
+        let streams = kept.streams(&bytes("1\n"), true).unwrap();
+        let Stdin::Kept(memory) = &streams.stdin else {
+            panic!("not kept");
+        };
+        assert!((&memory.reader).write_all(b"x").is_err(), "its description");
+        let mode = memory.reader.metadata().unwrap().mode();
+        assert_eq!(mode & 0o7777, 0o444, "its file");
+    }
+
+    #[test]
+    fn streams_of_one_run_close_the_grader_s_write_ends_once_sent() {
+        let kept = Kept::default();
+        let mut streams = kept.streams(&Input::Empty, false).unwrap();
+        assert!(!streams.kept());
+        streams.sent();
+        assert!(streams.out.write.is_none() && streams.err.write.is_none());
+        let mut buffer = [0u8; 8];
+        assert_eq!(
+            read_now(&streams.out, &mut buffer).unwrap(),
+            Some(0),
+            "its end"
+        );
+    }
+}
