@@ -16,7 +16,8 @@
 //!   write to them any more); the memory file is written whole before each run, its
 //!   length set and its read position put back;
 //! - the descriptions' status flags (`O_NONBLOCK`, `O_APPEND`, `O_ASYNC`, `O_DIRECT`),
-//!   their owner and signal for `SIGIO` (`F_SETOWN`, `F_SETSIG`), a lease, a pipe's size;
+//!   their owner and signal for `SIGIO` (`F_SETOWN`, `F_SETSIG`), a lease, a lock
+//!   (`flock`, `F_OFD_SETLK`), a pipe's size;
 //! - the files' owner, mode, length and extended attributes (ACLs among them);
 //! - their times, which say when the last run wrote or read: set to now before each
 //!   run, as a new file's are.
@@ -118,6 +119,39 @@ fn has_attributes(fd: BorrowedFd<'_>) -> io::Result<bool> {
     }
 }
 
+/// Whether a description other than `ours` holds a lock on its file: `flock`'s (our own
+/// exclusive one is then refused) or a record lock of its own (`F_OFD_SETLK`; a process's
+/// record locks end with it). A run's would outlive it, on the description it held, and
+/// a later run opening the file anew would find it.
+fn locked_by_another(ours: BorrowedFd<'_>) -> io::Result<bool> {
+    let fd = ours.as_raw_fd();
+    #[expect(
+        unsafe_code,
+        reason = "flock and F_OFD_GETLK, which take a C structure"
+    )]
+    // SAFETY: calls on a descriptor we hold; `probe` is a valid `flock` for the kernel to
+    // fill.
+    unsafe {
+        if libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) != 0 {
+            let error = io::Error::last_os_error();
+            return match error.raw_os_error() {
+                Some(libc::EWOULDBLOCK) => Ok(true),
+                _ => Err(error),
+            };
+        }
+        if libc::flock(fd, libc::LOCK_UN) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut probe: libc::flock = std::mem::zeroed();
+        probe.l_type = libc::F_WRLCK as libc::c_short;
+        probe.l_whence = libc::SEEK_SET as libc::c_short;
+        if libc::fcntl(fd, libc::F_OFD_GETLK, &raw mut probe) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(probe.l_type != libc::F_UNLCK as libc::c_short)
+    }
+}
+
 /// A pipe: the end the grader reads, and the end the run writes to while the grader holds
 /// it (kept), or not at all (made for one run: the reads see its end once the run's
 /// processes are gone).
@@ -158,7 +192,8 @@ impl Pipe {
     /// Whether it is as new, once it was read until empty.
     fn as_new(&self) -> io::Result<bool> {
         match (&self.write, self.made) {
-            (Some(write), Some(made)) => Ok(Made::of(write.as_fd(), true)? == Some(made)),
+            (Some(write), Some(made)) => Ok(Made::of(write.as_fd(), true)? == Some(made)
+                && !locked_by_another(self.read.as_fd())?),
             _ => Ok(false),
         }
     }
@@ -218,7 +253,9 @@ impl MemoryInput {
     /// and no attributes (its content is written whole before the next run anyway).
     fn as_new(&self) -> io::Result<bool> {
         let fd = self.reader.as_fd();
-        Ok(Made::of(fd, false)? == Some(self.made) && !has_attributes(fd)?)
+        Ok(Made::of(fd, false)? == Some(self.made)
+            && !has_attributes(fd)?
+            && !locked_by_another(self.writer.as_fd())?)
     }
 }
 
@@ -459,6 +496,39 @@ mod tests {
         kept.give_back(streams);
         let next = kept.streams(&bytes("1\n"), true).unwrap();
         assert_ne!(inode(next.fds()[0]), before);
+    }
+
+    #[test]
+    fn a_stream_a_run_left_locked_is_closed_not_handed_on() {
+        #[expect(unsafe_code, reason = "the locks a run may take, on its descriptors")]
+        // SAFETY: calls on descriptors the streams own; `lock` is a valid `flock`.
+        let lock = |fd: RawFd, record: bool| unsafe {
+            if record {
+                let mut lock: libc::flock = std::mem::zeroed();
+                lock.l_type = libc::F_WRLCK as libc::c_short;
+                lock.l_whence = libc::SEEK_SET as libc::c_short;
+                assert_eq!(libc::fcntl(fd, libc::F_OFD_SETLK, &raw const lock), 0);
+            } else {
+                assert_eq!(libc::flock(fd, libc::LOCK_SH), 0);
+            }
+        };
+        for record in [false, true] {
+            let kept = Kept::default();
+            let streams = kept.streams(&bytes("1\n"), true).unwrap();
+            let [stdin, out, err] = streams.fds();
+            let before = [stdin, out, err].map(inode);
+            // A record lock needs write access: the run's pipe ends only.
+            if !record {
+                lock(stdin, record);
+            }
+            lock(out, record);
+            kept.give_back(streams);
+            let next = kept.streams(&bytes("1\n"), true).unwrap().fds().map(inode);
+            if !record {
+                assert_ne!(next[0], before[0], "flock: a new input");
+            }
+            assert_ne!(next[1], before[1], "record {record}: a new pipe");
+        }
     }
 
     #[test]
