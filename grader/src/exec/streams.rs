@@ -18,7 +18,7 @@
 //! - the descriptions' status flags (`O_NONBLOCK`, `O_APPEND`, `O_ASYNC`, `O_DIRECT`),
 //!   their owner and signal for `SIGIO` (`F_SETOWN`, `F_SETSIG`), a lease, a lock
 //!   (`flock`, `F_OFD_SETLK`), a pipe's size;
-//! - the files' owner, mode, length and extended attributes (ACLs among them);
+//! - the files' owner, mode, length, blocks and extended attributes (ACLs among them);
 //! - their times, which say when the last run wrote or read: set to now before each
 //!   run, as a new file's are.
 //!
@@ -46,8 +46,11 @@ struct Made {
     mode: u32,
     uid: u32,
     gid: u32,
-    /// The file's length (a pipe's is 0).
+    /// The file's length (a pipe's is 0), and the blocks it holds: a memory file's blocks
+    /// past its end (`fallocate` with `FALLOC_FL_KEEP_SIZE`) would hold memory charged to
+    /// the worker's group, and count against the next run's limit.
     len: i64,
+    blocks: i64,
     /// A pipe's capacity; 0 for the memory file.
     capacity: i32,
 }
@@ -69,6 +72,7 @@ impl Made {
             uid: stat.st_uid,
             gid: stat.st_gid,
             len: stat.st_size,
+            blocks: stat.st_blocks,
             capacity: if pipe {
                 get(fd, libc::F_GETPIPE_SZ)?
             } else {
@@ -243,8 +247,11 @@ impl MemoryInput {
         let len = i64::try_from(bytes.len()).map_err(io::Error::other)?;
         if len != self.made.len {
             self.writer.set_len(len.cast_unsigned())?;
-            self.made.len = len;
         }
+        // What it holds now is what the run must leave it holding.
+        let stat = nix::sys::stat::fstat(&self.writer)?;
+        self.made.len = stat.st_size;
+        self.made.blocks = stat.st_blocks;
         self.reader.rewind()?;
         times_now(self.writer.as_fd())
     }
@@ -529,6 +536,32 @@ mod tests {
             }
             assert_ne!(next[1], before[1], "record {record}: a new pipe");
         }
+    }
+
+    #[test]
+    fn an_input_holding_memory_past_its_end_is_closed_not_handed_on() {
+        let kept = Kept::default();
+        let streams = kept.streams(&bytes("1\n"), true).unwrap();
+        let before = inode(streams.fds()[0]);
+        let Stdin::Kept(memory) = &streams.stdin else {
+            panic!("not kept");
+        };
+        // What a run of the grader's own uid may do through `/proc/self/fd/0` reopened.
+        nix::fcntl::fallocate(
+            &memory.writer,
+            nix::fcntl::FallocateFlags::FALLOC_FL_KEEP_SIZE,
+            0,
+            1 << 20,
+        )
+        .unwrap();
+        assert_eq!(
+            memory.writer.metadata().unwrap().len(),
+            2,
+            "its length kept"
+        );
+        kept.give_back(streams);
+        let next = kept.streams(&bytes("1\n"), true).unwrap();
+        assert_ne!(inode(next.fds()[0]), before);
     }
 
     #[test]

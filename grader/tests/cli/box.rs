@@ -1852,6 +1852,7 @@ fn host_vars(cases: &Path, privileged: bool) -> Vec<(&'static str, String)> {
 const BETWEEN_RUNS: &[Row] = &[
     ("ac_leaves_marks_finds_none.c", None, "AC"),
     ("ac_leaves_marks_on_its_streams_finds_none.c", None, "AC"),
+    ("ac_holds_memory_past_its_input_finds_none.c", None, "AC"),
     ("ac_namespaces_and_cache_probes_refused.c", None, "AC"),
 ];
 
@@ -1930,6 +1931,7 @@ const UNPRIVILEGED: &[(&str, usize, &str)] = &[
     ("ac_deep_folder_chain.c", 2, "AC"),
     ("ac_leaves_marks_finds_none.c", 3, "AC"),
     ("ac_leaves_marks_on_its_streams_finds_none.c", 3, "AC"),
+    ("ac_holds_memory_past_its_input_finds_none.c", 3, "AC"),
     ("ac_namespaces_and_cache_probes_refused.c", 1, "AC"),
     ("ac_sees_nothing_of_the_host.c", 2, "AC"),
 ];
@@ -2250,6 +2252,7 @@ const CONTAINED: &[(&str, usize, &str)] = &[
     ("ac_socket_families_strict.c", 1, "AC"),
     ("ac_leaves_marks_finds_none.c", 3, "AC"),
     ("ac_leaves_marks_on_its_streams_finds_none.c", 3, "AC"),
+    ("ac_holds_memory_past_its_input_finds_none.c", 3, "AC"),
     ("ac_namespaces_and_cache_probes_refused.c", 1, "AC"),
     ("ac_sees_nothing_of_the_host.c", 2, "AC"),
 ];
