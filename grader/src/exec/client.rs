@@ -20,7 +20,7 @@ use super::facts::{Killed, Limits, Outcome};
 use super::launcher;
 use super::meter::MeterSpec;
 use super::protocol::{Message, Next, Reply, Request, Setup, receive, send};
-use super::streams::{Kept, Streams, read_now};
+use super::streams::{Kept, Runs, Streams, read_now};
 
 /// What a run gives back: its facts, and the file it was asked to keep, if it left one.
 pub(crate) type Ran = (Outcome, Option<File>);
@@ -188,9 +188,13 @@ impl Client {
         }
     }
 
-    /// Standard streams for a run reading `input`: kept from run to run when `keep` (a
-    /// box's runs, see `streams.rs`).
-    pub(crate) fn streams(&self, input: &super::facts::Input, keep: bool) -> io::Result<Streams> {
+    /// Standard streams for a run reading `input`: kept from run to run when `keep` says
+    /// who a box's runs are to them (see `streams.rs`).
+    pub(crate) fn streams(
+        &self,
+        input: &super::facts::Input,
+        keep: Option<Runs>,
+    ) -> io::Result<Streams> {
         self.kept.streams(input, keep)
     }
 

@@ -22,6 +22,11 @@
 //! - their times, which say when the last run wrote or read: set to now before each
 //!   run, as a new file's are.
 //!
+//! What only a file's owner may change, or see through a description of its own (a lock
+//! on another), is checked only where runs are the grader's own uid ([`Runs::OwnUid`]);
+//! with a uid of their own they cannot (a pipe is `0600`, the memory file `0444`, both the
+//! grader's), and each check is a system call a run saved.
+//!
 //! A set that differs from new in anything is closed, and a new one made. Where runs are
 //! not in a box, a process of a run may outlive it: its streams are made for it alone.
 
@@ -37,47 +42,76 @@ use super::facts::{Input, filled};
 /// next are all it uses at once.
 const KEPT: usize = 2;
 
+/// Who a worker's runs are to the files of their streams, which the grader makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Runs {
+    /// A uid of their own, without capabilities (the grader is root): they may change the
+    /// descriptions they hold, and open the memory file anew to read, nothing more.
+    OtherUid,
+    /// The grader's own uid (a box in a user namespace): they own the files, and may
+    /// change their mode, length, attributes and leases, and open them anew.
+    OwnUid,
+}
+
 /// What a description and its file were made as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Made {
     /// The description's status flags (`F_GETFL`).
     flags: i32,
-    /// The file's mode, owner and group.
+    /// A pipe's capacity; 0 for the memory file.
+    capacity: i32,
+    /// What only the file's owner may change (read where runs own it).
+    file: Option<FileMade>,
+}
+
+/// What a file was made as, of what only its owner may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FileMade {
+    /// Its mode, owner and group.
     mode: u32,
     uid: u32,
     gid: u32,
-    /// The file's length (a pipe's is 0), and the blocks it holds: a memory file's blocks
-    /// past its end (`fallocate` with `FALLOC_FL_KEEP_SIZE`) would hold memory charged to
-    /// the worker's group, and count against the next run's limit.
+    /// Its length (a pipe's is 0), and the blocks it holds: a memory file's blocks past
+    /// its end (`fallocate` with `FALLOC_FL_KEEP_SIZE`) would hold memory charged to the
+    /// worker's group, and count against the next run's limit.
     len: i64,
     blocks: i64,
-    /// A pipe's capacity; 0 for the memory file.
-    capacity: i32,
 }
 
-impl Made {
-    /// What `fd` (a pipe's when `pipe`) is now, or `None` when its description carries an
-    /// owner or signal for `SIGIO` or a lease, which a new one never does.
-    fn of(fd: BorrowedFd<'_>, pipe: bool) -> io::Result<Option<Made>> {
-        if get(fd, libc::F_GETOWN)? != 0
-            || get(fd, F_GETSIG)? != 0
-            || (!pipe && get(fd, libc::F_GETLEASE)? != libc::F_UNLCK)
-        {
-            return Ok(None);
-        }
+impl FileMade {
+    fn of(fd: BorrowedFd<'_>) -> io::Result<FileMade> {
         let stat = nix::sys::stat::fstat(fd)?;
-        Ok(Some(Made {
-            flags: get(fd, libc::F_GETFL)?,
+        Ok(FileMade {
             mode: stat.st_mode,
             uid: stat.st_uid,
             gid: stat.st_gid,
             len: stat.st_size,
             blocks: stat.st_blocks,
+        })
+    }
+}
+
+impl Made {
+    /// What `fd` (a pipe's when `pipe`) is now, as far as `runs` could change it, or
+    /// `None` when its description carries an owner or signal for `SIGIO` or a lease,
+    /// which a new one never does.
+    fn of(fd: BorrowedFd<'_>, pipe: bool, runs: Runs) -> io::Result<Option<Made>> {
+        let owned = runs == Runs::OwnUid;
+        if get(fd, libc::F_GETOWN)? != 0
+            || get(fd, F_GETSIG)? != 0
+            // A lease needs the file's owner (or `CAP_LEASE`), and a regular file.
+            || (owned && !pipe && get(fd, libc::F_GETLEASE)? != libc::F_UNLCK)
+        {
+            return Ok(None);
+        }
+        Ok(Some(Made {
+            flags: get(fd, libc::F_GETFL)?,
             capacity: if pipe {
                 get(fd, libc::F_GETPIPE_SZ)?
             } else {
                 0
             },
+            file: if owned { Some(FileMade::of(fd)?) } else { None },
         }))
     }
 }
@@ -163,21 +197,21 @@ fn locked_by_another(ours: BorrowedFd<'_>) -> io::Result<bool> {
 pub(crate) struct Pipe {
     read: File,
     write: Option<File>,
-    /// What the write end was made as, when kept.
-    made: Option<Made>,
+    /// What the write end was made as, and who the runs are to it, when kept.
+    made: Option<(Made, Runs)>,
 }
 
 impl Pipe {
-    fn new(keep: bool) -> io::Result<Pipe> {
+    fn new(keep: Option<Runs>) -> io::Result<Pipe> {
         let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)?;
-        let made = if keep {
+        let made = if let Some(runs) = keep {
             // Kept, its write end never closes: the grader reads until it is empty.
             let flags = nix::fcntl::OFlag::from_bits_retain(get(read.as_fd(), libc::F_GETFL)?);
             nix::fcntl::fcntl(
                 &read,
                 nix::fcntl::FcntlArg::F_SETFL(flags | nix::fcntl::OFlag::O_NONBLOCK),
             )?;
-            Made::of(write.as_fd(), true)?
+            Made::of(write.as_fd(), true, runs)?.map(|made| (made, runs))
         } else {
             None
         };
@@ -196,8 +230,11 @@ impl Pipe {
     /// Whether it is as new, once it was read until empty.
     fn as_new(&self) -> io::Result<bool> {
         match (&self.write, self.made) {
-            (Some(write), Some(made)) => Ok(Made::of(write.as_fd(), true)? == Some(made)
-                && !locked_by_another(self.read.as_fd())?),
+            (Some(write), Some((made, runs))) => {
+                Ok(Made::of(write.as_fd(), true, runs)? == Some(made)
+                    // Opened anew, a pipe would show a lock its run left: by its owner only.
+                    && (runs == Runs::OtherUid || !locked_by_another(self.read.as_fd())?))
+            }
             _ => Ok(false),
         }
     }
@@ -218,11 +255,15 @@ struct MemoryInput {
     reader: File,
     /// What the reader and the file were made as, its length that of what it holds.
     made: Made,
+    /// Who the runs are to it.
+    runs: Runs,
+    /// The bytes the grader last wrote in it.
+    len: u64,
 }
 
 impl MemoryInput {
     /// A new one, or `None` where a read-only description of it cannot be had (no `/proc`).
-    fn new() -> io::Result<Option<MemoryInput>> {
+    fn new(runs: Runs) -> io::Result<Option<MemoryInput>> {
         let writer = filled(&[])?;
         let path = format!("/proc/self/fd/{}", writer.as_raw_fd());
         let Ok(reader) = File::open(path) else {
@@ -231,38 +272,44 @@ impl MemoryInput {
         // Readable by all, as a run reopening `/dev/stdin` needs; writable by none but the
         // grader, so that no run of another uid can change it (or give it attributes).
         nix::sys::stat::fchmod(&writer, nix::sys::stat::Mode::from_bits_truncate(0o444))?;
-        let Some(made) = Made::of(reader.as_fd(), false)? else {
+        let Some(made) = Made::of(reader.as_fd(), false, runs)? else {
             return Ok(None);
         };
         Ok(Some(MemoryInput {
             writer,
             reader,
             made,
+            runs,
+            len: 0,
         }))
     }
 
     /// Fills it with `bytes`, to be read from the start.
     fn fill(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.writer.write_all_at(bytes, 0)?;
-        let len = i64::try_from(bytes.len()).map_err(io::Error::other)?;
-        if len != self.made.len {
-            self.writer.set_len(len.cast_unsigned())?;
+        let len = bytes.len() as u64;
+        if len != self.len {
+            self.writer.set_len(len)?;
+            self.len = len;
         }
-        // What it holds now is what the run must leave it holding.
-        let stat = nix::sys::stat::fstat(&self.writer)?;
-        self.made.len = stat.st_size;
-        self.made.blocks = stat.st_blocks;
+        // What it holds now is what the run must leave it holding (a run can change it
+        // only as its owner).
+        if self.made.file.is_some() {
+            self.made.file = Some(FileMade::of(self.writer.as_fd())?);
+        }
         self.reader.rewind()?;
         times_now(self.writer.as_fd())
     }
 
     /// Whether it is as the grader left it: the same description, mode, owner and length,
-    /// and no attributes (its content is written whole before the next run anyway).
+    /// no lock, and no attributes (its content is written whole before the next run
+    /// anyway). Anyone may open it anew to read, and lock it there.
     fn as_new(&self) -> io::Result<bool> {
         let fd = self.reader.as_fd();
-        Ok(Made::of(fd, false)? == Some(self.made)
-            && !has_attributes(fd)?
-            && !locked_by_another(self.writer.as_fd())?)
+        Ok(Made::of(fd, false, self.runs)? == Some(self.made)
+            && !locked_by_another(self.writer.as_fd())?
+            // Attributes need write access or ownership: its owner's.
+            && (self.runs == Runs::OtherUid || !has_attributes(fd)?))
     }
 }
 
@@ -325,21 +372,21 @@ pub(crate) struct Kept {
 }
 
 impl Kept {
-    /// Streams for a run reading `input`: kept ones when `keep` (a box's runs, whose
-    /// input is always in a memory file: its programs must not learn where the cases are),
-    /// else made for this run.
-    pub(crate) fn streams(&self, input: &Input, keep: bool) -> io::Result<Streams> {
-        if !keep {
+    /// Streams for a run reading `input`: kept ones for a box's runs (`keep`: who they
+    /// are to the files; its input is always in a memory file: its programs must not learn
+    /// where the cases are), else made for this run.
+    pub(crate) fn streams(&self, input: &Input, keep: Option<Runs>) -> io::Result<Streams> {
+        let Some(runs) = keep else {
             return Ok(Streams {
                 stdin: Stdin::Once(Some(input.open(false)?)),
-                out: Pipe::new(false)?,
-                err: Pipe::new(false)?,
+                out: Pipe::new(None)?,
+                err: Pipe::new(None)?,
             });
-        }
+        };
         let stdin = match input {
             Input::Empty => Stdin::Once(Some(input.open(true)?)),
-            Input::Bytes(bytes) => self.input(bytes)?,
-            Input::File(path) => self.input(&std::fs::read(path)?)?,
+            Input::Bytes(bytes) => self.input(bytes, runs)?,
+            Input::File(path) => self.input(&std::fs::read(path)?, runs)?,
         };
         // A kept pair whose times cannot be set is not handed on: new ones are made.
         let spare = self.pipes.borrow_mut().pop();
@@ -347,13 +394,13 @@ impl Kept {
             spare.filter(|(out, err)| out.renew_times().is_ok() && err.renew_times().is_ok());
         let (out, err) = match renewed {
             Some(pipes) => pipes,
-            None => (Pipe::new(true)?, Pipe::new(true)?),
+            None => (Pipe::new(keep)?, Pipe::new(keep)?),
         };
         Ok(Streams { stdin, out, err })
     }
 
     /// A kept memory file holding `bytes`, or one of this run's own where none can be kept.
-    fn input(&self, bytes: &[u8]) -> io::Result<Stdin> {
+    fn input(&self, bytes: &[u8], runs: Runs) -> io::Result<Stdin> {
         let spare = self.inputs.borrow_mut().pop();
         if let Some(mut memory) = spare
             && memory.fill(bytes).is_ok()
@@ -363,7 +410,7 @@ impl Kept {
         let made = if self.unkeepable.get() {
             None
         } else {
-            MemoryInput::new()?
+            MemoryInput::new(runs)?
         };
         if let Some(mut memory) = made {
             memory.fill(bytes)?;
@@ -439,18 +486,22 @@ mod tests {
 
     #[test]
     fn a_set_handed_back_as_new_is_handed_on_its_input_rewritten_and_read_from_its_start() {
-        let kept = Kept::default();
-        let first = kept.streams(&bytes("a longer input\n"), true).unwrap();
-        let fds = first.fds();
-        assert_eq!(read_stdin(&first), "a longer input\n");
-        kept.give_back(first);
-        let second = kept.streams(&bytes("short\n"), true).unwrap();
-        assert_eq!(
-            second.fds().map(inode),
-            fds.map(inode),
-            "the same three files"
-        );
-        assert_eq!(read_stdin(&second), "short\n");
+        for runs in [Runs::OwnUid, Runs::OtherUid] {
+            let kept = Kept::default();
+            let first = kept
+                .streams(&bytes("a longer input\n"), Some(runs))
+                .unwrap();
+            let fds = first.fds();
+            assert_eq!(read_stdin(&first), "a longer input\n");
+            kept.give_back(first);
+            let second = kept.streams(&bytes("short\n"), Some(runs)).unwrap();
+            assert_eq!(
+                second.fds().map(inode),
+                fds.map(inode),
+                "{runs:?}: the same three files"
+            );
+            assert_eq!(read_stdin(&second), "short\n");
+        }
     }
 
     #[test]
@@ -472,24 +523,35 @@ mod tests {
                     .unwrap();
             }),
         ];
-        for (what, change) in changes {
+        let cases = changes
+            .into_iter()
+            .flat_map(|(what, change)| {
+                [Runs::OwnUid, Runs::OtherUid].map(|runs| (what, change, runs))
+            })
+            // Only its owner may change a file's mode.
+            .filter(|(what, _, runs)| *what != "the mode" || *runs == Runs::OwnUid);
+        for (what, change, runs) in cases {
             let kept = Kept::default();
-            let streams = kept.streams(&bytes("1\n"), true).unwrap();
+            let streams = kept.streams(&bytes("1\n"), Some(runs)).unwrap();
             let [_, out, err] = streams.fds();
             let (out_inode, err_inode) = (inode(out), inode(err));
             change(streams.out.write.as_ref().unwrap().as_fd());
             kept.give_back(streams);
-            let next = kept.streams(&bytes("1\n"), true).unwrap();
+            let next = kept.streams(&bytes("1\n"), Some(runs)).unwrap();
             let [_, out, err] = next.fds();
-            assert_ne!(inode(out), out_inode, "{what}: a new pipe for stdout");
-            assert_ne!(inode(err), err_inode, "{what}: and for stderr");
+            assert_ne!(
+                inode(out),
+                out_inode,
+                "{what}, {runs:?}: a new pipe for stdout"
+            );
+            assert_ne!(inode(err), err_inode, "{what}, {runs:?}: and for stderr");
         }
     }
 
     #[test]
     fn an_input_whose_description_a_run_changed_is_closed_not_handed_on() {
         let kept = Kept::default();
-        let streams = kept.streams(&bytes("1\n"), true).unwrap();
+        let streams = kept.streams(&bytes("1\n"), Some(Runs::OwnUid)).unwrap();
         let [stdin, ..] = streams.fds();
         let before = inode(stdin);
         let Stdin::Kept(memory) = &streams.stdin else {
@@ -501,7 +563,7 @@ mod tests {
         )
         .unwrap();
         kept.give_back(streams);
-        let next = kept.streams(&bytes("1\n"), true).unwrap();
+        let next = kept.streams(&bytes("1\n"), Some(Runs::OwnUid)).unwrap();
         assert_ne!(inode(next.fds()[0]), before);
     }
 
@@ -519,29 +581,42 @@ mod tests {
                 assert_eq!(libc::flock(fd, libc::LOCK_SH), 0);
             }
         };
-        for record in [false, true] {
+        for (record, runs) in [
+            (false, Runs::OwnUid),
+            (true, Runs::OwnUid),
+            (false, Runs::OtherUid),
+        ] {
             let kept = Kept::default();
-            let streams = kept.streams(&bytes("1\n"), true).unwrap();
+            let streams = kept.streams(&bytes("1\n"), Some(runs)).unwrap();
             let [stdin, out, err] = streams.fds();
             let before = [stdin, out, err].map(inode);
             // A record lock needs write access: the run's pipe ends only.
             if !record {
                 lock(stdin, record);
             }
-            lock(out, record);
-            kept.give_back(streams);
-            let next = kept.streams(&bytes("1\n"), true).unwrap().fds().map(inode);
-            if !record {
-                assert_ne!(next[0], before[0], "flock: a new input");
+            // A pipe (0600) is opened anew, and its lock seen, by its owner only.
+            if runs == Runs::OwnUid {
+                lock(out, record);
             }
-            assert_ne!(next[1], before[1], "record {record}: a new pipe");
+            kept.give_back(streams);
+            let next = kept
+                .streams(&bytes("1\n"), Some(runs))
+                .unwrap()
+                .fds()
+                .map(inode);
+            if !record {
+                assert_ne!(next[0], before[0], "flock, {runs:?}: a new input");
+            }
+            if runs == Runs::OwnUid {
+                assert_ne!(next[1], before[1], "record {record}: a new pipe");
+            }
         }
     }
 
     #[test]
     fn an_input_holding_memory_past_its_end_is_closed_not_handed_on() {
         let kept = Kept::default();
-        let streams = kept.streams(&bytes("1\n"), true).unwrap();
+        let streams = kept.streams(&bytes("1\n"), Some(Runs::OwnUid)).unwrap();
         let before = inode(streams.fds()[0]);
         let Stdin::Kept(memory) = &streams.stdin else {
             panic!("not kept");
@@ -560,14 +635,14 @@ mod tests {
             "its length kept"
         );
         kept.give_back(streams);
-        let next = kept.streams(&bytes("1\n"), true).unwrap();
+        let next = kept.streams(&bytes("1\n"), Some(Runs::OwnUid)).unwrap();
         assert_ne!(inode(next.fds()[0]), before);
     }
 
     #[test]
     fn the_input_is_read_only_to_the_run() {
         let kept = Kept::default();
-        let streams = kept.streams(&bytes("1\n"), true).unwrap();
+        let streams = kept.streams(&bytes("1\n"), Some(Runs::OwnUid)).unwrap();
         let Stdin::Kept(memory) = &streams.stdin else {
             panic!("not kept");
         };
@@ -579,7 +654,7 @@ mod tests {
     #[test]
     fn streams_of_one_run_close_the_grader_s_write_ends_once_sent() {
         let kept = Kept::default();
-        let mut streams = kept.streams(&Input::Empty, false).unwrap();
+        let mut streams = kept.streams(&Input::Empty, None).unwrap();
         assert!(!streams.kept());
         streams.sent();
         assert!(streams.out.write.is_none() && streams.err.write.is_none());

@@ -29,7 +29,7 @@ use super::client::{self, Client, Flight, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
 use super::protocol::{BoxSetup, Request, Setup, Staged};
 use super::sandbox::{self, Machine, Tier};
-use super::streams::Streams;
+use super::streams::{Runs, Streams};
 use super::uids::{self, Lease};
 use crate::scratch::Scratch;
 
@@ -510,6 +510,17 @@ impl Worker {
         self.tier == Tier::Strict
     }
 
+    /// Whether its runs' standard streams are kept from run to run (in a box, whose runs
+    /// end with every process of them), and who the runs are to those files: a uid of
+    /// their own, or the grader's (see `streams.rs`).
+    fn keeping(&self) -> Option<Runs> {
+        self.boxed().then_some(if self.lease.is_some() {
+            Runs::OtherUid
+        } else {
+            Runs::OwnUid
+        })
+    }
+
     /// Where a job's files are, as its command line must name them.
     pub(crate) fn files_dir(&self, files: &Path) -> PathBuf {
         if self.boxed() {
@@ -706,7 +717,7 @@ impl Worker {
     fn ready<'a>(&self, job: &Job<'a>, limits: &Limits) -> io::Result<Ready<'a>> {
         Ok(Ready {
             request: self.request(job, limits)?,
-            streams: self.client.streams(&job.stdin, self.boxed())?,
+            streams: self.client.streams(&job.stdin, self.keeping())?,
             files: job.files,
         })
     }
