@@ -622,11 +622,8 @@ where
         if !self.out_open {
             return Ok(());
         }
-        let n = match read_now(&self.streams.out, self.buffer)? {
-            Some(0) => 0,
-            None if self.ended.is_some() => 0,
-            None => return Ok(()),
-            Some(n) => n,
+        let Some(n) = read_now(&self.streams.out, self.buffer, self.ended.is_some())? else {
+            return Ok(());
         };
         if n == 0 {
             self.out_open = false;
@@ -649,11 +646,8 @@ where
         if !self.err_open {
             return Ok(());
         }
-        let n = match read_now(&self.streams.err, self.buffer)? {
-            Some(0) => 0,
-            None if self.ended.is_some() => 0,
-            None => return Ok(()),
-            Some(n) => n,
+        let Some(n) = read_now(&self.streams.err, self.buffer, self.ended.is_some())? else {
+            return Ok(());
         };
         if n == 0 {
             self.err_open = false;

@@ -39,14 +39,10 @@ pub(crate) enum Input {
 }
 
 impl Input {
-    /// Opens it for a run. `anonymous`: a file is copied into a memory file first, so
-    /// that the run's `/proc/self/fd/0` names no path of the machine (a box's programs
-    /// must not learn where the cases are).
-    pub(crate) fn open(&self, anonymous: bool) -> io::Result<File> {
+    /// Opens it for one run outside a box (a box's runs read their input from a memory
+    /// file their worker keeps, `streams.rs`).
+    pub(crate) fn open(&self) -> io::Result<File> {
         match self {
-            // Read whole, then written: `io::copy` tries `copy_file_range` and `sendfile`
-            // first, which a memory file refuses, at a few microseconds a run.
-            Input::File(path) if anonymous => filled(&std::fs::read(path)?),
             Input::File(path) => File::open(path),
             Input::Bytes(bytes) => filled(bytes),
             Input::Empty => File::open("/dev/null"),

@@ -379,14 +379,18 @@ impl Kept {
     pub(crate) fn streams(&self, input: &Input, keep: Option<Runs>) -> io::Result<Streams> {
         let Some(runs) = keep else {
             return Ok(Streams {
-                stdin: Stdin::Once(Some(input.open(false)?)),
+                stdin: Stdin::Once(Some(input.open()?)),
                 out: Pipe::new(None)?,
                 err: Pipe::new(None)?,
             });
         };
         let stdin = match input {
-            Input::Empty => Stdin::Once(Some(input.open(true)?)),
+            Input::Empty => Stdin::Once(Some(input.open()?)),
             Input::Bytes(bytes) => self.input(bytes, runs)?,
+            // Copied into the memory file, so that the run's `/proc/self/fd/0` names no
+            // path of the machine. Read whole, then written: `io::copy` tries
+            // `copy_file_range` and `sendfile` first, which a memory file refuses, at a few
+            // microseconds a run.
             Input::File(path) => self.input(&std::fs::read(path)?, runs)?,
         };
         // A kept pair whose times cannot be set is not handed on: new ones are made.
@@ -442,13 +446,16 @@ impl Kept {
     }
 }
 
-/// Reads what `pipe` holds now into `buffer`: `Ok(None)` when it holds nothing for now (a
-/// kept pipe), `Ok(Some(0))` at its end.
-pub(crate) fn read_now(pipe: &Pipe, buffer: &mut [u8]) -> io::Result<Option<usize>> {
+/// Reads what `pipe` holds now into `buffer`: `Ok(Some(0))` at its end, which for a kept
+/// pipe is when it is empty once its run has `ended` (nothing can write to it any more);
+/// `Ok(None)` when a kept pipe holds nothing for now.
+pub(crate) fn read_now(pipe: &Pipe, buffer: &mut [u8], ended: bool) -> io::Result<Option<usize>> {
     loop {
         match (&pipe.read).read(buffer) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                return Ok(ended.then_some(0));
+            }
             other => return other.map(Some),
         }
     }
@@ -661,7 +668,7 @@ mod tests {
         assert!(streams.out.write.is_none() && streams.err.write.is_none());
         let mut buffer = [0u8; 8];
         assert_eq!(
-            read_now(&streams.out, &mut buffer).unwrap(),
+            read_now(&streams.out, &mut buffer, false).unwrap(),
             Some(0),
             "its end"
         );
