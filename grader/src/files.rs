@@ -106,35 +106,126 @@ pub(crate) fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Fault> {
-    let dir = match path.parent() {
+    let mut atomic = Atomic::create(path, "write")?;
+    write(atomic.out()).map_err(|e| stopped_or(path, "write", &e))?;
+    atomic.commit()
+}
+
+/// A file being replaced: a temp file beside `path` that a writer fills and
+/// [`Atomic::commit`] puts in its place, durably. The one way the grader writes a file
+/// that must never be seen half-written (reports, gradebooks, case files, a compacted
+/// journal). Dropped without a commit, it leaves the old file and no temp file.
+pub(crate) struct Atomic {
+    path: std::path::PathBuf,
+    /// What the call was doing, for its errors (`write`, `compact`).
+    action: &'static str,
+    /// The mode the result gets: the replaced file's, or 0644.
+    mode: u32,
+    out: io::BufWriter<tempfile::NamedTempFile>,
+    /// Removes the temp file if the grader exits before the commit.
+    pending: crate::temp::Pending,
+}
+
+impl Atomic {
+    /// A temp file beside `path`, to replace it.
+    pub(crate) fn create(path: &Path, action: &'static str) -> Result<Atomic, Fault> {
+        let temp = tempfile::Builder::new()
+            .prefix(".grader-")
+            .tempfile_in(parent_or_here(path))
+            .map_err(|e| cannot(path, action, &e))?;
+        let pending = crate::temp::Pending::new(temp.path());
+        // The temporary file is private (0600); the result keeps the mode of the file it
+        // replaces, or gets the usual 0644 (reports and case files are meant to be read).
+        let mode = fs::metadata(path).map_or(0o644, |m| {
+            std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777
+        });
+        Ok(Atomic {
+            path: path.to_path_buf(),
+            action,
+            mode,
+            out: io::BufWriter::with_capacity(1 << 16, temp),
+            pending,
+        })
+    }
+
+    /// Where the new contents go.
+    pub(crate) fn out(&mut self) -> &mut dyn Write {
+        &mut self.out
+    }
+
+    /// Puts the new file in place: flushed, given its mode, synced, renamed over the old
+    /// one, and the rename itself made durable by syncing the folder (without that, a
+    /// power cut can bring back the old file, or none, after the write was reported
+    /// done).
+    pub(crate) fn commit(self) -> Result<(), Fault> {
+        let Atomic {
+            path,
+            action,
+            mode,
+            out,
+            pending,
+        } = self;
+        let temp = out
+            .into_inner()
+            .map_err(|e| stopped_or(&path, action, e.error()))?;
+        temp.as_file()
+            .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
+            .and_then(|()| temp.as_file().sync_all())
+            .map_err(|e| cannot(&path, action, &e))?;
+        temp.persist(&path)
+            .map_err(|e| cannot(&path, action, &e.error))?;
+        drop(pending);
+        sync_folder(parent_or_here(&path)).map_err(|e| cannot(&path, action, &e))
+    }
+}
+
+/// A tree of files by relative path (`secret/01.in`), as staged before it replaces a
+/// folder (`cases regen`, `package export`).
+pub(crate) type Tree = std::collections::BTreeMap<String, Vec<u8>>;
+
+/// Writes `tree` into the new folder `staging` and makes it durable (every file, then
+/// every folder, synced), so that once it is renamed into place a power cut cannot leave
+/// the name pointing at files that were never written.
+pub(crate) fn write_tree(staging: &Path, tree: &Tree) -> Result<(), Fault> {
+    let mut folders = std::collections::BTreeSet::new();
+    for (name, bytes) in tree {
+        let path = staging.join(name);
+        if let Some(folder) = path.parent()
+            && !folders.contains(folder)
+        {
+            fs::create_dir_all(folder).map_err(|e| cannot(folder, "create", &e))?;
+            // Every folder made, the ones between included, is synced below.
+            folders.extend(
+                folder
+                    .ancestors()
+                    .take_while(|f| *f != staging)
+                    .map(Path::to_path_buf),
+            );
+        }
+        let mut file = fs::File::create(&path).map_err(|e| cannot(&path, "write", &e))?;
+        file.write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(|e| cannot(&path, "write", &e))?;
+    }
+    // A folder sorts after the folders above it: backwards, each folder's entries are
+    // durable before its parent's.
+    for folder in folders.iter().rev().chain([&staging.to_path_buf()]) {
+        sync_folder(folder).map_err(|e| cannot(folder, "write", &e))?;
+    }
+    Ok(())
+}
+
+/// The folder `path` is in: its parent, or `.` for a bare name.
+pub(crate) fn parent_or_here(path: &Path) -> &Path {
+    match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
-    };
-    let temp = tempfile::Builder::new()
-        .prefix(".grader-")
-        .tempfile_in(dir)
-        .map_err(|e| cannot(path, "write", &e))?;
-    let pending = crate::temp::Pending::new(temp.path());
-    // The temporary file is private (0600); the result keeps the mode of the file it
-    // replaces, or gets the usual 0644 (reports and case files are meant to be read).
-    let mode = std::fs::metadata(path).map_or(0o644, |m| {
-        std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777
-    });
-    let mut out = io::BufWriter::with_capacity(1 << 16, temp);
-    write(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(|e| stopped_or(path, "write", &e))?;
-    let temp = out
-        .into_inner()
-        .map_err(|e| stopped_or(path, "write", e.error()))?;
-    temp.as_file()
-        .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
-        .and_then(|()| temp.as_file().sync_all())
-        .map_err(|e| cannot(path, "write", &e))?;
-    temp.persist(path)
-        .map_err(|e| cannot(path, "write", &e.error))?;
-    drop(pending);
-    Ok(())
+    }
+}
+
+/// Makes the entries of `dir` durable (a rename into it, a file made in it).
+pub(crate) fn sync_folder(dir: &Path) -> io::Result<()> {
+    fs::File::open(dir)?.sync_all()
 }
 
 /// The fault of an `action` on `path` that failed: the grader's stop, when it was told to

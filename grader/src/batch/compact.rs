@@ -50,30 +50,13 @@ pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compac
         return Ok(None);
     }
     crate::interrupt::check()?;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let dir = dir.unwrap_or_else(|| std::path::Path::new("."));
-    let temp = tempfile::Builder::new()
-        .prefix(".grader-")
-        .tempfile_in(dir)
-        .map_err(|e| files::cannot(&path, "compact", &e))?;
-    let pending = crate::temp::Pending::new(temp.path());
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, temp);
-    copy(&journal, &live, &mut out)?;
-    let temp = out
-        .into_inner()
-        .map_err(|e| files::cannot(&path, "compact", e.error()))?;
-    let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777;
-    temp.as_file()
-        .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
-        .and_then(|()| temp.as_file().sync_all())
-        .map_err(|e| files::cannot(&path, "compact", &e))?;
+    let mut atomic = files::Atomic::create(&path, "compact")?;
+    copy(&journal, &live, atomic.out())?;
     // Nothing reads the old journal from now on.
     drop(journal);
     // A stop asked for while the lines were copied: the old journal stays.
     crate::interrupt::check()?;
-    temp.persist(&path)
-        .map_err(|e| files::cannot(&path, "compact", &e.error))?;
-    drop(pending);
+    atomic.commit()?;
     Ok(Some(Compacted {
         before: meta.len(),
         after: live_bytes,

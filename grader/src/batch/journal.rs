@@ -31,6 +31,30 @@ use crate::judge;
 use crate::results::case::CaseResult;
 use crate::status::Fault;
 
+/// The hold of one batch on its output folder: a second `batch` into the same `--out`
+/// while one runs would make every run again beside it and append its lines to the same
+/// journal. An advisory lock on the folder itself (`flock`): no file is left behind, and
+/// the kernel lets it go with the process, however it ends.
+pub(crate) struct OutputHold {
+    _lock: nix::fcntl::Flock<File>,
+}
+
+/// Takes the hold on `folder` (made if missing) for as long as the result lives; exit 2
+/// when another grader holds it.
+pub(crate) fn hold(folder: &Path) -> Result<OutputHold, Fault> {
+    crate::folders::create(folder)?;
+    let dir = File::open(folder).map_err(|e| files::cannot(folder, "open", &e))?;
+    match nix::fcntl::Flock::lock(dir, nix::fcntl::FlockArg::LockExclusiveNonblock) {
+        Ok(lock) => Ok(OutputHold { _lock: lock }),
+        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Err(Fault::Usage(format!(
+            "{}: another grader batch is writing into this folder; wait for it to end, or \
+             give another --out",
+            folder.display()
+        ))),
+        Err((_, e)) => Err(files::cannot(folder, "lock", &e.into())),
+    }
+}
+
 /// One finished run, as its line holds it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Record {

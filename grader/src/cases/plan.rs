@@ -1,7 +1,7 @@
 //! What a manifest makes: every file of `data/`, in memory, computed deterministically
 //! (same manifest, same bytes, on every platform).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use reference::Rng;
 
@@ -13,7 +13,7 @@ use crate::status::Fault;
 const DRAWS_PER_BOARD: u32 = 2000;
 
 /// The files of a `data/` folder: path below `data/` (with `/`) to contents.
-pub(crate) type Tree = BTreeMap<String, Vec<u8>>;
+pub(crate) use crate::files::Tree;
 
 /// Computes the `data/` tree of `manifest`. Boards are unique across the whole folder:
 /// a repeated hand-picked board is an error, a repeated draw is drawn again.

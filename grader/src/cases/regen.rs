@@ -127,13 +127,7 @@ pub(crate) fn replace(folder: &Path, tree: &Tree) -> Result<(), Fault> {
         .prefix(".data.new-")
         .tempdir_in(folder)
         .map_err(|e| files::cannot(folder, "write into", &e))?;
-    for (name, bytes) in tree {
-        let path = staging.path().join(name);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(|e| files::cannot(parent, "create", &e))?;
-        }
-        fs::write(&path, bytes).map_err(|e| files::cannot(&path, "write", &e))?;
-    }
+    files::write_tree(staging.path(), tree)?;
     let data = folder.join("data");
     let old = folder.join(".data.old");
     let had_data = data.exists();
@@ -149,6 +143,8 @@ pub(crate) fn replace(folder: &Path, tree: &Tree) -> Result<(), Fault> {
         let _ = fs::remove_dir_all(&staged);
         return Err(files::cannot(&data, "replace", &e));
     }
+    // The swap is durable before the old tree goes.
+    files::sync_folder(folder).map_err(|e| files::cannot(&data, "replace", &e))?;
     if had_data {
         fs::remove_dir_all(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
     }

@@ -74,6 +74,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     // graded: never every student's mark. A missing toolchain is only its students'.
     let missing = build::check_setup(&students, &options, &choices)?;
     warn_missing(&missing);
+    // Held to the end, the gradebook's files written.
+    let _hold = crate::batch::journal::hold(&args.out)?;
     let (journal, known) = Journal::open(&args.out.join(JOURNAL), limits.wall)?;
     let rejudged = journal.rejudged();
     if rejudged > 0 {

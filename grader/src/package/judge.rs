@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use reference::Judgement;
-use sha2::{Digest, Sha256};
 
 use super::read::config::Config;
 use super::read::data::TestCase;
@@ -130,10 +129,24 @@ impl PackageJudge {
                 crate::results::limits::LimitsRecord::of(limits).key()
             ),
         };
-        let text = format!("{how} {:?}", self.flags);
-        Ok(crate::submission::compile::hex(&Sha256::digest(
-            text.as_bytes(),
-        )))
+        // Each part framed by its length (`hash_of`), never a `Debug` string: a key on
+        // disk must not change with the compiler's formatting of a type. A case is its
+        // name (or the generated input's mark), then how many flags, then each flag.
+        let counts: Vec<[u8; 8]> = self
+            .flags
+            .values()
+            .map(|flags| (flags.len() as u64).to_le_bytes())
+            .collect();
+        let mut parts: Vec<&[u8]> = vec![how.as_bytes()];
+        for ((case, flags), count) in self.flags.iter().zip(&counts) {
+            match case {
+                Some(name) => parts.extend([b"case".as_slice(), name.as_bytes()]),
+                None => parts.push(b"generated"),
+            }
+            parts.push(count);
+            parts.extend(flags.iter().map(String::as_bytes));
+        }
+        Ok(crate::submission::compile::hash_of(&parts))
     }
 
     /// A worker for the custom validator (none for the default one, which runs no
@@ -191,4 +204,54 @@ fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<Option<String>, Vec
 
 fn unknown(case: &str) -> Fault {
     Fault::Internal(format!("{case}: not a case of the package"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(flags: &[(Option<&str>, &[&str])]) -> PackageJudge {
+        PackageJudge {
+            how: How::Default(BTreeMap::new()),
+            flags: flags
+                .iter()
+                .map(|(case, flags)| {
+                    (
+                        case.map(str::to_owned),
+                        flags.iter().map(|f| (*f).to_owned()).collect(),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_journal_key_of_a_judge_is_a_fixed_framing_of_its_flags() {
+        let key = judge(&[
+            (Some("secret/01"), &["float_tolerance", "1e-6"]),
+            (None, &[]),
+        ])
+        .hash()
+        .unwrap();
+        // Pinned (the same bytes by hand: SHA-256 over each part's length, 8 bytes
+        // little-endian, then the part: "default", "generated", 0, "case", "secret/01",
+        // 2, "float_tolerance", "1e-6"): a journal written by this grader is read by the
+        // next one, whatever compiler builds it. A change here makes every package batch
+        // judge again.
+        assert_eq!(
+            key,
+            "6f769c3c815531253a9a7ebfbb7fa2d4d34f4ff985baba8f3436388259940796"
+        );
+        // Flags moved between cases, or split differently, are another judge.
+        let keys = [
+            judge(&[(Some("a"), &["case", "b"])]),
+            judge(&[(Some("a"), &[]), (Some("b"), &[])]),
+            judge(&[(Some("a"), &["case"]), (Some("b"), &[])]),
+            judge(&[(Some("ab"), &[])]),
+            judge(&[(None, &["a"])]),
+        ]
+        .map(|j| j.hash().unwrap());
+        let distinct: std::collections::BTreeSet<_> = keys.iter().collect();
+        assert_eq!(distinct.len(), keys.len(), "{keys:?}");
+    }
 }

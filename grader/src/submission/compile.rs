@@ -248,9 +248,10 @@ fn cache_key(
     ])
 }
 
-/// A cache entry's name from its parts: each hashed after its length, so that no two
-/// lists of parts give the same bytes.
-pub(super) fn hash_of(parts: &[&[u8]]) -> String {
+/// A key from its parts (a cache entry's name, a package judge's journal key): each
+/// hashed after its length, so that no two lists of parts give the same bytes. The one
+/// framing of keys kept on disk.
+pub(crate) fn hash_of(parts: &[&[u8]]) -> String {
     let mut hash = Sha256::new();
     for part in parts {
         hash.update((part.len() as u64).to_le_bytes());

@@ -452,6 +452,64 @@ fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
     }
 }
 
+#[test]
+fn a_second_batch_into_the_same_out_is_refused_while_the_first_runs() {
+    let class = Class::new(&[("alice.py", "ac_rows.py"), ("bob.py", "ac_rows.py")]);
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip");
+    let journal = class.path("out/journal.jsonl");
+    let mut first = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
+        .args([
+            "batch", "flip", "class", "--out", "out", "--jobs", "1", "--cases",
+        ])
+        .arg(&cases)
+        .current_dir(class.root.path())
+        .env("GRADER_CACHE_DIR", class.cache.path())
+        .env("TMPDIR", class.path("tmp"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // A line in the journal: the first batch holds the folder and has not finished.
+    let start = Instant::now();
+    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 1 {
+        assert!(
+            start.elapsed() < Duration::from_mins(2),
+            "the batch made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = class
+        .command()
+        .args(["batch", "flip", "class", "--out", "out", "--cases"])
+        .arg(&cases)
+        .output()
+        .unwrap();
+    let finished = first.try_wait().unwrap().is_some();
+    first.wait().unwrap();
+    if finished {
+        // The first ended before the second asked: nothing was shown either way.
+        return;
+    }
+    assert_eq!(second.status.code(), Some(2), "{second:?}");
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        stderr.starts_with("grader: error: out: another grader batch is writing into this folder")
+            && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    // Every run once: the refused batch made none.
+    let keys = journal_keys(&journal);
+    let unique: HashSet<&String> = keys.iter().collect();
+    assert_eq!((keys.len(), unique.len()), (138, 138));
+    // Once the first is done, the folder is free again.
+    class
+        .command()
+        .args(["batch", "flip", "class", "--out", "out", "--cases"])
+        .arg(&cases)
+        .assert()
+        .code(0);
+}
+
 /// The pids whose parent is `parent`.
 fn children_of(parent: u32) -> Vec<u32> {
     fs::read_dir("/proc")

@@ -1,15 +1,13 @@
 //! Every file of an exported package, by its path inside the package: what `write` puts
 //! on disk, and what the tests read without a disk.
 
-use std::collections::BTreeMap;
-
 use reference::Problem;
 
 use super::{metadata, programs, statement};
 use crate::grade::SoundCase;
 
 /// The files of a package: path inside it (`/` separators) to bytes.
-pub(crate) type Tree = BTreeMap<String, Vec<u8>>;
+pub(crate) use crate::files::Tree;
 
 /// The package of `problem`: its `cases` (checked sound by the caller) under `data/`, in
 /// the groups they have in the case folder (`secret/answers/01` stays

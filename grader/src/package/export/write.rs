@@ -46,13 +46,7 @@ pub(crate) fn write(dir: &Path, tree: &Tree) -> Result<(), Fault> {
         .prefix(&format!(".{name}.new-"))
         .tempdir_in(&parent)
         .map_err(|e| files::cannot(dir, "write", &e))?;
-    for (path, bytes) in tree {
-        let file = staging.path().join(path);
-        if let Some(folder) = file.parent() {
-            fs::create_dir_all(folder).map_err(|e| files::cannot(folder, "create", &e))?;
-        }
-        fs::write(&file, bytes).map_err(|e| files::cannot(&file, "write", &e))?;
-    }
+    files::write_tree(staging.path(), tree)?;
     // The staging folder is private (0700); a package is meant to be read and shared.
     fs::set_permissions(
         staging.path(),
@@ -87,6 +81,8 @@ fn swap_in(dir: &Path, parent: &Path, name: &str, staging: tempfile::TempDir) ->
         let _ = crate::remove::remove_tree(&staged);
         return Err(files::cannot(dir, "write", &e));
     }
+    // The swap is durable before the old package goes.
+    files::sync_folder(parent).map_err(|e| files::cannot(dir, "write", &e))?;
     if let Some(old) = aside {
         crate::remove::remove_tree(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
     }
