@@ -34,6 +34,7 @@ mod sleepers;
 mod test_command;
 mod timing;
 mod toolchains;
+mod tour;
 
 use std::fs;
 use std::io::Write as _;
