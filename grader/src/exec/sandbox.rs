@@ -279,7 +279,9 @@ fn try_tier(tier: Tier, needs: Needs) -> Result<(), String> {
     use super::worker::{self, Config, Job, Worker};
     let failed = |what: &str, e: &dyn fmt::Display| format!("a worker could not {what}: {e}");
     let limits = Limits {
-        cpu: needs.cpu,
+        // At least a second: a tiny `--time-limit` must not fail a tier by killing `true`
+        // on a slow machine (its CPU rlimit then asks one second more than a run's).
+        cpu: needs.cpu.max(Duration::from_secs(1)),
         // Room for an emulated machine, many times slower than this one.
         wall: Duration::from_mins(1),
         memory: needs.memory,
