@@ -21,6 +21,8 @@ mod meter;
 mod pidspace;
 #[path = "../exec/protocol.rs"]
 mod protocol;
+#[path = "../exec/rlimits.rs"]
+mod rlimits;
 
 fn main() {
     launcher::serve();

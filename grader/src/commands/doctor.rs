@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use crate::cli::LimitArgs;
 use crate::exec;
 use crate::exec::cgroup::Hierarchy;
 use crate::exec::sandbox::{self, Machine, Tier};
@@ -99,8 +100,7 @@ pub(crate) fn run() -> Status {
         },
     ));
     lines.push(("tier none".to_owned(), "works: needs nothing".to_owned()));
-    let (auto, _) = m.auto(|tier| sandbox::tried(tier, TRIAL_MEMORY));
-    lines.push(("--sandbox auto picks".to_owned(), auto.to_string()));
+    lines.push(("--sandbox auto picks".to_owned(), auto_picks(m)));
     let width = lines.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let text = lines.iter().fold(String::new(), |mut text, (k, v)| {
         let _ = writeln!(text, "{k:<width$}  {v}");
@@ -108,6 +108,16 @@ pub(crate) fn run() -> Status {
     });
     report::out(&text);
     Status::Ok
+}
+
+/// The tier `--sandbox auto` picks, or that it picks none (and so stops), and why.
+fn auto_picks(m: &Machine) -> String {
+    match m.auto(|tier| sandbox::tried(tier, TRIAL)) {
+        Ok((auto, _)) => auto.to_string(),
+        Err(why) => format!(
+            "nothing: {why}; a command with --sandbox auto stops (exit 2) before any work, and --sandbox none runs programs unboxed, as the grader's user"
+        ),
+    }
 }
 
 /// Whether the launcher, living in its runs' memory group, is kept from the OOM killer.
@@ -128,8 +138,14 @@ fn oom_shield(m: &Machine) -> String {
     }
 }
 
-/// The memory limit of a trial's worker: the default of `--memory-limit`.
-const TRIAL_MEMORY: u64 = 256 << 20;
+/// What a trial's worker is asked for: the limits' defaults.
+const TRIAL: sandbox::Needs = sandbox::Needs {
+    cpu: LimitArgs::TIME,
+    memory: LimitArgs::MEMORY,
+    output: LimitArgs::OUTPUT,
+    // `--max-processes`'s default.
+    processes: 64,
+};
 
 /// How an unprivileged user gets a cgroup subtree of its own from systemd.
 const DELEGATE: &str = "systemd-run --user --scope -p Delegate=yes";
@@ -137,7 +153,7 @@ const DELEGATE: &str = "systemd-run --user --scope -p Delegate=yes";
 /// "works" with how long a worker of `tier` took to start and run `true`, or why not.
 fn timed_trial(tier: Tier) -> String {
     let start = Instant::now();
-    match sandbox::tried(tier, TRIAL_MEMORY) {
+    match sandbox::tried(tier, TRIAL) {
         Ok(()) => format!(
             "works: a worker started and ran `true` in {:.1} ms",
             start.elapsed().as_secs_f64() * 1e3

@@ -97,17 +97,27 @@ fn asked_tier(args: &LimitArgs) -> Option<Tier> {
     })
 }
 
+/// What the flags' runs ask of a worker, which its trial asks too.
+fn needs(args: &LimitArgs) -> sandbox::Needs {
+    sandbox::Needs {
+        cpu: args.time(),
+        memory: args.memory(),
+        output: args.output(),
+        processes: args.max_processes,
+    }
+}
+
 /// Sets up, on a thread of its own, the worker [`limits`] will try its tier with, while
 /// the command reads its cases and builds (see `sandbox::try_ahead`).
 pub(super) fn warm_up(args: &LimitArgs) {
-    sandbox::try_ahead(asked_tier(args), args.memory());
+    sandbox::try_ahead(asked_tier(args), needs(args));
 }
 
 /// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
 /// sandbox to the strongest tier this machine has).
 pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
     let (sandbox, passed) =
-        Machine::get().resolve(asked_tier(args), |tier| sandbox::tried(tier, args.memory()))?;
+        Machine::get().resolve(asked_tier(args), |tier| sandbox::tried(tier, needs(args)))?;
     // Why the run is less confined than it could be, once, before any work.
     for why in passed {
         crate::report::note(&format!("grader: note: sandbox {sandbox}, since {why}"));

@@ -39,6 +39,7 @@ use super::confine;
 use super::meter::{Meter, MeterSpec};
 use super::pidspace;
 use super::protocol::{Message, Next, Reply, Request, Setup, receive, send};
+use super::rlimits::{self, Asked, Ceilings, Kind};
 
 /// How the launcher makes a child.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +98,9 @@ struct Launcher {
     /// Whether this process holds no supplementary group (it gave them up once, as it was
     /// set up), so a child that changes user has none to drop.
     no_groups: bool,
+    /// The hard limits this process holds (lifted where it could): what each run's
+    /// limits are fitted under.
+    ceilings: Ceilings,
     /// The stack each child runs on until `execve`, kept from run to run.
     stack: Vec<u8>,
     /// CPUs runs may use (our affinity, which they inherit), read once: the standard
@@ -160,6 +164,9 @@ pub(crate) fn serve() -> ! {
             }
         }
     }
+    // First, while this process may still have the capability to raise them: once in a
+    // box's user namespace it never has.
+    let ceilings = rlimits::lift();
     let spawn = if std::env::args().any(|a| a == COPY_MEMORY_ARG) {
         Spawn::Copy
     } else {
@@ -175,7 +182,7 @@ pub(crate) fn serve() -> ! {
     if queue.set_nonblocking(true).is_err() {
         std::process::exit(1);
     }
-    let mut launcher = match set_up((socket, queue), &setup, spawn) {
+    let mut launcher = match set_up((socket, queue), &setup, (spawn, ceilings)) {
         Ok(launcher) => launcher,
         Err((socket, e)) => {
             let _ = send(
@@ -221,7 +228,7 @@ pub(crate) fn serve() -> ! {
 fn set_up(
     (socket, queue): (UnixStream, UnixStream),
     setup: &Setup,
-    spawn: Spawn,
+    (spawn, ceilings): (Spawn, Ceilings),
 ) -> Result<Launcher, (UnixStream, io::Error)> {
     // Opened for writing (`0`, to join), named in any error.
     let open_all = |paths: &[String]| -> io::Result<Vec<File>> {
@@ -297,6 +304,7 @@ fn set_up(
                 children,
                 shielded,
                 no_groups,
+                ceilings,
                 stack: vec![0u8; CHILD_STACK],
                 cpus: std::thread::available_parallelism().map_or(1, |n| n.get() as u32),
                 reaped_cpu: None,
@@ -357,41 +365,88 @@ fn c_string(s: &str) -> io::Result<CString> {
     CString::new(s).map_err(|_| io::Error::other(format!("a NUL byte in `{s}`")))
 }
 
-fn prepare(request: &Request) -> io::Result<Prepared> {
-    let limit = |soft: u64, hard: u64| libc::rlimit {
-        rlim_cur: soft,
-        rlim_max: hard,
-    };
+/// What `request` needs of each limit, for [`prepare`]; `CORE` is always 0, which any
+/// process may set.
+fn asked(request: &Request) -> Vec<(Kind, Asked)> {
     // Soft below hard: the kernel sends SIGXCPU first, a cause we can name.
     let cpu = (
-        libc::RLIMIT_CPU,
-        limit(request.cpu_secs, request.cpu_secs + 1),
+        Kind::Cpu,
+        Asked::exactly(request.cpu_secs, request.cpu_secs + 1),
     );
-    let limits = if request.limited {
-        let mut limits = vec![
-            cpu,
-            (
-                libc::RLIMIT_AS,
-                limit(request.address_space, request.address_space),
-            ),
-            (libc::RLIMIT_STACK, limit(request.stack, request.stack)),
-            (
-                libc::RLIMIT_FSIZE,
-                limit(request.file_size, request.file_size),
-            ),
-            (
-                libc::RLIMIT_NOFILE,
-                limit(request.open_files, request.open_files),
-            ),
-            (libc::RLIMIT_CORE, limit(0, 0)),
-        ];
-        if let Some(n) = request.processes {
-            limits.push((libc::RLIMIT_NPROC, limit(n, n)));
-        }
-        limits
-    } else {
-        vec![cpu]
-    };
+    if !request.limited {
+        return vec![cpu];
+    }
+    let exactly = |value| Asked::exactly(value, value);
+    let mut asked = vec![
+        cpu,
+        (
+            Kind::AddressSpace,
+            Asked {
+                soft: request.address_space,
+                hard: request.address_space,
+                // The backstop a run without a cgroup gets: an inherited limit at or
+                // above it judges as well as the "unlimited" a cgroup's run asks for.
+                floor: rlimits::address_space_backstop(request.memory),
+            },
+        ),
+        (Kind::Stack, exactly(request.stack)),
+        (Kind::FileSize, exactly(request.file_size)),
+        (Kind::OpenFiles, exactly(request.open_files)),
+    ];
+    if let Some(n) = request.processes {
+        asked.push((Kind::Processes, exactly(n)));
+    }
+    asked
+}
+
+/// What a run of `request` needs of `kind`, said for a message.
+fn need(kind: Kind, request: &Request) -> String {
+    let size = |bytes| Kind::AddressSpace.show(bytes);
+    match kind {
+        Kind::Cpu => format!("the CPU limit's backstop: {} s", request.cpu_secs),
+        Kind::AddressSpace => format!(
+            "4 × the {} memory limit + 1 GiB = {}",
+            size(request.memory),
+            size(rlimits::address_space_backstop(request.memory))
+        ),
+        Kind::Stack => format!(
+            "a stack as large as the {} memory limit",
+            size(request.stack)
+        ),
+        Kind::FileSize => format!("the {} output limit", size(request.file_size)),
+        Kind::OpenFiles => format!("{} open files", request.open_files),
+        Kind::Processes => format!(
+            "{} processes, the --max-processes limit",
+            request.processes.unwrap_or(0)
+        ),
+    }
+}
+
+/// The limits, command line and environment of a run of `request`, ready for the child;
+/// each limit fitted under `ceilings`, or why one cannot be.
+fn prepare(request: &Request, ceilings: &Ceilings) -> io::Result<Prepared> {
+    let mut limits = asked(request)
+        .into_iter()
+        .map(|(kind, asked)| match ceilings.fit(kind, asked) {
+            Ok((soft, hard)) => Ok((
+                kind.raw(),
+                libc::rlimit {
+                    rlim_cur: soft,
+                    rlim_max: hard,
+                },
+            )),
+            Err(shortfall) => Err(io::Error::other(shortfall.message(&need(kind, request)))),
+        })
+        .collect::<io::Result<Vec<_>>>()?;
+    if request.limited {
+        limits.push((
+            libc::RLIMIT_CORE,
+            libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            },
+        ));
+    }
     if request.argv.is_empty() {
         return Err(io::Error::other("an empty command line"));
     }
@@ -595,7 +650,7 @@ impl Launcher {
         let standard = self
             .take_descriptors(request, fds)
             .map_err(|e| failed(e.to_string()))?;
-        let prepared = prepare(request).map_err(|e| failed(e.to_string()))?;
+        let prepared = prepare(request, &self.ceilings).map_err(|e| failed(e.to_string()))?;
         let child = self
             .start_child(&prepared, standard)
             .map_err(|e| failed(e.to_string()))?;

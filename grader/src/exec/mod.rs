@@ -21,6 +21,7 @@ pub(crate) mod launcher;
 mod meter;
 mod pidspace;
 mod protocol;
+mod rlimits;
 pub(crate) mod sandbox;
 mod streams;
 pub(crate) mod trace;

@@ -123,6 +123,9 @@ pub(crate) struct Request {
     pub(crate) cpu_secs: u64,
     /// `RLIMIT_AS`, bytes: a generous backstop, never the memory verdict.
     pub(crate) address_space: u64,
+    /// The run's memory limit, bytes: what an inherited address-space limit must leave
+    /// room for (see `rlimits.rs`).
+    pub(crate) memory: u64,
     /// `RLIMIT_STACK`, bytes.
     pub(crate) stack: u64,
     /// `RLIMIT_FSIZE`, bytes: the largest file the program may write.

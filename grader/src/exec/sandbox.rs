@@ -132,9 +132,14 @@ impl Machine {
         missing
     }
 
-    /// The tier `auto` picks: the strongest this machine offers whose [`tried`] worked,
-    /// and why each stronger one was passed over.
-    pub(crate) fn auto(&self, tried: impl Fn(Tier) -> Result<(), String>) -> (Tier, Vec<String>) {
+    /// The tier `auto` picks: the strongest box this machine offers whose [`tried`]
+    /// worked, and why each stronger one was passed over (`tier: why`); or, where no box
+    /// works, why, in one line. Never `none`: that runs programs unboxed, as the grader's
+    /// own user, which only the user may choose (`--sandbox none`).
+    pub(crate) fn auto(
+        &self,
+        tried: impl Fn(Tier) -> Result<(), String>,
+    ) -> Result<(Tier, Vec<String>), String> {
         let mut passed = Vec::new();
         for tier in [Tier::Strict, Tier::Basic] {
             let missing = if tier == Tier::Strict {
@@ -144,27 +149,50 @@ impl Machine {
             };
             let why = if missing.is_empty() {
                 match tried(tier) {
-                    Ok(()) => return (tier, passed),
+                    Ok(()) => {
+                        let passed = passed
+                            .into_iter()
+                            .map(|(tier, why)| format!("{tier}: {why}"))
+                            .collect();
+                        return Ok((tier, passed));
+                    }
                     Err(why) => why,
                 }
             } else {
                 format!("this machine lacks {}", missing.join(" and "))
             };
-            passed.push(format!("{tier}: {why}"));
+            passed.push((tier, why));
         }
-        (Tier::None, passed)
+        Err(match passed.as_slice() {
+            // One cause (an inherited limit, most often) said once.
+            [(_, strict), (_, basic)] if strict == basic => {
+                format!("no box works here (strict and basic: {strict})")
+            }
+            _ => format!(
+                "no box works here ({})",
+                passed
+                    .iter()
+                    .map(|(tier, why)| format!("{tier}: {why}"))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        })
     }
 
     /// The tier for `--sandbox` (`None`: auto, with why stronger tiers were passed
     /// over). A tier this machine cannot give, or that did not work when tried, is a
-    /// usage error saying why, before any work.
+    /// usage error saying why, before any work; so is `auto` where no box works.
     pub(crate) fn resolve(
         &self,
         asked: Option<Tier>,
         tried: impl Fn(Tier) -> Result<(), String>,
     ) -> Result<(Tier, Vec<String>), Fault> {
         let Some(tier) = asked else {
-            return Ok(self.auto(tried));
+            return self.auto(tried).map_err(|why| {
+                Fault::Usage(format!(
+                    "--sandbox auto: {why}; fix that, or run programs unboxed, as the grader's user, with --sandbox none"
+                ))
+            });
         };
         let weaker = match tier {
             Tier::Strict => "basic",
@@ -195,9 +223,9 @@ static AHEAD: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
 /// the cases are read and the submission built, not after (about 10 ms of every
 /// `grader test`). What it finds is kept for [`tried`], whose later callers wait for it
 /// and say it; nothing is said here.
-pub(crate) fn try_ahead(asked: Option<Tier>, memory: u64) {
+pub(crate) fn try_ahead(asked: Option<Tier>, needs: Needs) {
     let handle = std::thread::spawn(move || {
-        let _ = Machine::get().resolve(asked, |tier| tried(tier, memory));
+        let _ = Machine::get().resolve(asked, |tier| tried(tier, needs));
     });
     AHEAD
         .lock()
@@ -218,35 +246,52 @@ pub(crate) fn settle() {
     }
 }
 
-/// Whether a worker of `tier` works here: one is started (with `memory` as its memory
-/// limit) and runs `true`, once per process and tier; the worker is then kept for the
-/// command's first worker of the same making. `Err` says what failed, with the system's
-/// error.
-pub(crate) fn tried(tier: Tier, memory: u64) -> Result<(), String> {
+/// What a command's runs ask of a worker, which its trial asks too: a limit the machine
+/// cannot give them (an inherited hard rlimit below one, see `rlimits.rs`) fails the tier
+/// before any work, not each run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Needs {
+    /// The CPU limit.
+    pub(crate) cpu: Duration,
+    /// The memory limit, bytes (the worker's cgroup is made with it).
+    pub(crate) memory: u64,
+    /// The output limit, bytes.
+    pub(crate) output: u64,
+    /// `--max-processes`.
+    pub(crate) processes: u64,
+}
+
+/// Whether a worker of `tier` works here: one is started (with `needs.memory` as its
+/// memory limit) and runs `true` under the limits a command's runs get, once per process
+/// and tier; the worker is then kept for the command's first worker of the same making.
+/// `Err` says what failed, with the system's error.
+pub(crate) fn tried(tier: Tier, needs: Needs) -> Result<(), String> {
     static TRIED: [OnceLock<Result<(), String>>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     TRIED[tier as usize]
-        .get_or_init(|| try_tier(tier, memory))
+        .get_or_init(|| try_tier(tier, needs))
         .clone()
 }
 
-fn try_tier(tier: Tier, memory: u64) -> Result<(), String> {
+fn try_tier(tier: Tier, needs: Needs) -> Result<(), String> {
     use super::client::Stderr;
     use super::facts::{Input, Limits};
     use super::worker::{self, Config, Job, Worker};
     let failed = |what: &str, e: &dyn fmt::Display| format!("a worker could not {what}: {e}");
     let limits = Limits {
-        cpu: Duration::from_secs(10),
+        // At least a second: a tiny `--time-limit` must not fail a tier by killing `true`
+        // on a slow machine (its CPU rlimit then asks one second more than a run's).
+        cpu: needs.cpu.max(Duration::from_secs(1)),
         // Room for an emulated machine, many times slower than this one.
         wall: Duration::from_mins(1),
-        memory,
-        output: 1 << 16,
-        processes: 8,
+        memory: needs.memory,
+        output: needs.output,
+        processes: needs.processes,
         sandbox: tier,
     };
     let config = Config {
         tier,
-        memory,
+        memory: needs.memory,
         toolchain: Vec::new(),
         headers: None,
     };
@@ -411,9 +456,26 @@ mod tests {
             message,
             "--sandbox strict: a worker could not start: mount tmpfs: Invalid argument; use --sandbox basic"
         );
-        // Nothing works but `none`, which needs nothing.
-        let (tier, passed) = m.resolve(None, |_| Err("no".to_owned())).unwrap();
-        assert_eq!((tier, passed.len()), (Tier::None, 2));
+        // No box works: auto stops, saying why, and never falls to `none`, which only
+        // the user may ask for.
+        let Err(Fault::Usage(message)) = m.resolve(None, |_| Err("no".to_owned())) else {
+            panic!("auto must not fall to none");
+        };
+        assert_eq!(
+            message,
+            "--sandbox auto: no box works here (strict and basic: no); fix that, or run programs unboxed, as the grader's user, with --sandbox none"
+        );
+        let Err(Fault::Usage(message)) = machine(true, true, false, true)
+            .resolve(None, |_| Err("a worker could not start: EPERM".to_owned()))
+        else {
+            panic!("auto must not fall to none");
+        };
+        assert!(
+            message.starts_with(
+                "--sandbox auto: no box works here (strict: this machine lacks seccomp; basic: a worker could not start: EPERM); "
+            ),
+            "{message}"
+        );
         assert_eq!(
             m.resolve(Some(Tier::None), |_| Err("no".to_owned()))
                 .unwrap()

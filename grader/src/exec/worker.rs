@@ -28,6 +28,7 @@ use super::cgroup::Group;
 use super::client::{self, Client, Flight, Ran, Stderr};
 use super::facts::{Input, Limits, Outcome};
 use super::protocol::{BoxSetup, Request, Setup, Staged};
+use super::rlimits;
 use super::sandbox::{self, Machine, Tier};
 use super::streams::{Runs, Streams};
 use super::uids::{self, Lease};
@@ -765,8 +766,9 @@ impl Worker {
                 // runtime's reservations).
                 libc::RLIM_INFINITY
             } else {
-                address_space_backstop(limits.memory)
+                rlimits::address_space_backstop(limits.memory)
             },
+            memory: limits.memory,
             stack: limits.memory,
             file_size: limits.output,
             open_files: OPEN_FILES,
@@ -864,11 +866,4 @@ fn in_folder(dir: &Path) -> io::Result<Vec<(String, File, bool)>> {
         ));
     }
     Ok(files)
-}
-
-/// The address-space rlimit: only a backstop against a runaway allocation, far above the
-/// memory limit, because address space is not memory (programs reserve big arrays and
-/// touch a little; runtimes map large regions).
-fn address_space_backstop(memory: u64) -> u64 {
-    memory.saturating_mul(4).saturating_add(1 << 30)
 }

@@ -18,6 +18,7 @@ mod fuzz_command;
 mod gradebook_reasons;
 mod gradescope;
 mod hostile;
+mod inherited_limits;
 mod interrupt;
 mod languages;
 mod layout_mistakes;
