@@ -252,6 +252,19 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_value_names_its_flag_and_what_was_expected() {
+        assert_eq!(
+            line(&["test", "flip", "a.c", "--jobs", "-1"]),
+            "--jobs -1: expected a whole number from 1 to 256, got `-1` \
+             (see `grader test --help`)"
+        );
+        assert_eq!(
+            line(&["test", "flip", "a.c", "--time-limit", "-1"]),
+            "--time-limit -1: expected a positive duration, got `-1` (see `grader test --help`)"
+        );
+    }
+
+    #[test]
     fn a_missing_value_lists_the_valid_ones_too() {
         assert_eq!(
             line(&["test", "flip", "a.c", "--report"]),

@@ -1,6 +1,7 @@
 //! Edges of issue 37: readers that stop (a device as a gradebook, stdin without end),
-//! output that fails (stdout on a full device is exit 2, a closed pipe stays quiet), and
-//! names that are not UTF-8 or hold a line end or a terminal's control bytes.
+//! output that fails (stdout on a full device is exit 2, a closed pipe stays quiet),
+//! names that are not UTF-8 or hold a line end or a terminal's control bytes, and wrong
+//! values of whole-number flags.
 //!
 //! Calls that could read without end run under a cap on their address space, so that a
 //! regression fails here rather than eating the machine's memory.
@@ -344,4 +345,120 @@ fn junk_a_message_echoes_never_reaches_the_terminal_raw() {
     for control in ['\u{1b}', '\u{7}', '\u{9b}'] {
         assert!(!stderr.contains(control), "{stderr:?}");
     }
+}
+
+// ---------------------------------------------------------------- flags
+
+#[test]
+fn a_negative_value_of_a_whole_number_flag_names_the_flag_and_what_it_takes() {
+    let calls: &[(&[&str], &str)] = &[
+        (
+            &["test", "flip", "a.c", "--jobs", "-1"],
+            "--jobs -1: expected a whole number from 1 to 256",
+        ),
+        (
+            &["fuzz", "flip", "a.c", "--jobs", "-1"],
+            "--jobs -1: expected a whole number",
+        ),
+        (
+            &["batch", "flip", "class", "--jobs", "-1"],
+            "--jobs -1: expected a whole number",
+        ),
+        (
+            &["package", "verify", "pkg", "--jobs", "-1"],
+            "--jobs -1: expected a whole number",
+        ),
+        (
+            &["test", "flip", "a.c", "--max-processes", "-1"],
+            "--max-processes -1: expected a whole number from 1 to 100000",
+        ),
+        (
+            &["gen", "flip", "--seed", "-1"],
+            "--seed -1: expected a whole number from 0 to ",
+        ),
+        (
+            &["fuzz", "flip", "a.c", "--seed", "-7"],
+            "--seed -7: expected a whole number",
+        ),
+        (
+            &["gen", "flip", "--seed", "1", "--count", "-1"],
+            "--count -1: expected a whole number from 1 to 100000",
+        ),
+        (
+            &["fuzz", "flip", "a.c", "--runs", "-1"],
+            "--runs -1: expected a whole number from 1 to",
+        ),
+        (
+            &["fuzz", "flip", "a.c", "--shrink-steps", "-1"],
+            "--shrink-steps -1: expected a whole number from 0 to",
+        ),
+        (
+            &["batch", "flip", "class", "--stop-after-wall-tles", "-1"],
+            "--stop-after-wall-tles -1: expected a whole number from 0 to",
+        ),
+        (
+            &["batch", "flip", "class", "--shard", "-1/4"],
+            "--shard -1/4: expected K/N",
+        ),
+        (
+            &["gen", "flip", "--seed", "1.5"],
+            "--seed 1.5: expected a whole number",
+        ),
+        (
+            &["test", "flip", "a.c", "--jobs", "0"],
+            "--jobs 0: expected a whole number from 1 to 256",
+        ),
+    ];
+    for &(args, says) in calls {
+        grader()
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(one_error_line(says))
+            .stderr(predicate::str::contains("tip").not());
+    }
+}
+
+#[test]
+fn merge_names_both_gradebooks_of_a_student_graded_twice() {
+    let place = Place::new();
+    place.student(b"alice.py");
+    Command::from_std(place.batch("shard", &[]))
+        .timeout(TIMEOUT)
+        .assert()
+        .success();
+    fs::copy(place.path("shard/gradebook.json"), place.path("copy.json")).unwrap();
+    place
+        .command(&[
+            "merge",
+            "shard/gradebook.json",
+            "copy.json",
+            "--out",
+            "merged",
+        ])
+        .assert()
+        .code(2)
+        .stderr(one_error_line(
+            "`alice` is graded in two of the gradebooks: shard/gradebook.json and copy.json",
+        ));
+    place
+        .command(&["merge", "copy.json", "copy.json", "--out", "merged"])
+        .assert()
+        .code(2)
+        .stderr(one_error_line(
+            "`alice` is graded in two of the gradebooks: copy.json and copy.json (the same \
+             file, given twice)",
+        ));
+}
+
+#[test]
+fn merge_without_a_gradebook_asks_for_one_by_the_docs_name() {
+    grader()
+        .arg("merge")
+        .assert()
+        .code(2)
+        .stderr(one_error_line(
+            "missing required argument: <GRADEBOOK.json>",
+        ));
 }
