@@ -296,6 +296,18 @@ fn students_whose_names_are_not_utf8_are_graded_apart() {
 }
 
 #[test]
+fn a_students_progress_line_is_one_line_whatever_the_name() {
+    let place = Place::new();
+    place.student(b"b\x1b[31mo\nb.py");
+    let output = place.batch("book", &["--report", "csv"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let progress: Vec<&str> = stderr.lines().filter(|l| l.starts_with("[1/1] ")).collect();
+    assert_eq!(progress, ["[1/1] b\\x1b[31mo\\nb: all AC"], "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+}
+
+#[test]
 fn an_error_line_escapes_a_line_end_in_a_name() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "a\nb.in", "xx\n");
