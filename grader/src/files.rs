@@ -3,8 +3,10 @@
 
 use std::fs;
 use std::io::{self, Read, Write};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
+use crate::spelling;
 use crate::status::Fault;
 
 /// The largest input or answer file the grader reads: boards are tiny, so anything
@@ -38,7 +40,7 @@ pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
     if !whole {
         return Err(Fault::Usage(format!(
             "{}: larger than {} MiB; too large to be a board or a source file",
-            path.display(),
+            spelling::path(path),
             READ_CAP >> 20
         )));
     }
@@ -55,22 +57,86 @@ fn open_file(path: &Path) -> Result<fs::File, Fault> {
 /// reads before its first run.
 fn read_failed(path: &Path, error: &io::Error) -> Fault {
     match error.kind() {
-        io::ErrorKind::IsADirectory => {
-            Fault::Usage(format!("{}: is a folder, expected a file", path.display()))
-        }
+        io::ErrorKind::IsADirectory => Fault::Usage(format!(
+            "{}: is a folder, expected a file",
+            spelling::path(path)
+        )),
         _ => cannot(path, "read", error),
     }
 }
 
 /// Reads a whole file of the grader's own making, whatever its size (a gradebook holds a
 /// class: a shard of 1,500 students of 150 cases is some 40 MB), with a one-line error
-/// naming it.
+/// naming it. Only a regular file is read, and only as much as it held when opened, plus
+/// [`READ_CAP`] for one still being written: a device, a FIFO or a socket has no end to
+/// stop at (`/dev/zero` as a gradebook grew the grader to 24 GB), so it is refused, never
+/// opened.
 pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
-    let mut file = open_file(path)?;
+    let meta = fs::metadata(path).map_err(|e| cannot(path, "read", &e))?;
+    if let Some(fault) = not_a_file(path, &meta) {
+        return Err(fault);
+    }
+    // Without blocking: a regular file never does, and a FIFO swapped in since the check
+    // above would block this open until a writer came.
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| cannot(path, "read", &e))?;
+    let meta = file.metadata().map_err(|e| cannot(path, "read", &e))?;
+    if let Some(fault) = not_a_file(path, &meta) {
+        return Err(fault);
+    }
+    let bound = meta.len().saturating_add(READ_CAP);
     let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
+    bytes
+        .try_reserve_exact(usize::try_from(meta.len()).unwrap_or(usize::MAX))
+        .map_err(|_| {
+            Fault::Usage(format!(
+                "{}: too large to read ({} bytes)",
+                spelling::path(path),
+                meta.len()
+            ))
+        })?;
+    file.take(bound.saturating_add(1))
+        .read_to_end(&mut bytes)
         .map_err(|e| read_failed(path, &e))?;
+    if bytes.len() as u64 > bound {
+        return Err(Fault::Usage(format!(
+            "{}: grew by more than {} MiB while it was read; read it again once it is \
+             written",
+            spelling::path(path),
+            READ_CAP >> 20
+        )));
+    }
     Ok(bytes)
+}
+
+/// The fault of reading `path` (whose metadata, links followed, is `meta`) as a file when
+/// it is not a regular one: a folder, or a device, a FIFO or a socket, none of which ends
+/// where a file does. `None` for a regular file.
+pub(crate) fn not_a_file(path: &Path, meta: &fs::Metadata) -> Option<Fault> {
+    use std::os::unix::fs::FileTypeExt as _;
+    let kind = meta.file_type();
+    let what = if kind.is_file() {
+        return None;
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_fifo() {
+        "a FIFO (a named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    };
+    Some(Fault::Usage(format!(
+        "{}: is {what}, expected a file",
+        spelling::path(path)
+    )))
 }
 
 /// Reads the first [`READ_CAP`] bytes of a file, and whether that was all of it: a
@@ -245,11 +311,14 @@ pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> Fault {
         // `f.txt/x`: name the file in the way, not the OS's "Not a directory".
         io::ErrorKind::NotADirectory => file_in_the_way(path).map_or_else(
             || "a folder in the path is a file".to_owned(),
-            |file| format!("{} is a file, not a folder", file.display()),
+            |file| format!("{} is a file, not a folder", spelling::path(file)),
         ),
         _ => error.to_string(),
     };
-    Fault::Usage(format!("{}: cannot {action}: {reason}", path.display()))
+    Fault::Usage(format!(
+        "{}: cannot {action}: {reason}",
+        spelling::path(path)
+    ))
 }
 
 /// The file that stands where a folder of `path` should be: `path` itself or one of the

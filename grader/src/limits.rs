@@ -1,6 +1,8 @@
-//! Command-line spellings of limits: durations (`1`, `1.5s`, `500ms`) and sizes (`256`,
-//! `256M`, `256MiB`, `1G`), strictly: zero, negative or malformed values are refused with
-//! what was expected.
+//! Command-line spellings of limits and counts: durations (`1`, `1.5s`, `500ms`), sizes
+//! (`256`, `256M`, `256MiB`, `1G`) and whole numbers (`--jobs`, `--seed`, `--count`, ...),
+//! strictly: zero, negative or malformed values are refused with what was expected. Each
+//! flag takes values that start with `-` (`allow_hyphen_values`), so that `--jobs -1` is
+//! told what a job count is, rather than clap's "unexpected argument '-1'".
 
 use std::time::Duration;
 
@@ -58,6 +60,55 @@ pub(crate) fn size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// Parses a whole number from `min` to `max`: the one rule of every whole-number flag.
+pub(crate) fn whole<T: TryFrom<u64>>(text: &str, min: u64, max: u64) -> Result<T, String> {
+    let expected = || format!("expected a whole number from {min} to {max}, got `{text}`");
+    // Digits only: no sign, no space, no fraction; `u64::from_str` takes a `+`.
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(expected());
+    }
+    let value: u64 = text.parse().map_err(|_| expected())?;
+    if !(min..=max).contains(&value) {
+        return Err(expected());
+    }
+    T::try_from(value).map_err(|_| expected())
+}
+
+/// `--jobs`: 1 to 256.
+pub(crate) fn jobs(text: &str) -> Result<u32, String> {
+    whole(text, 1, 256)
+}
+
+/// `--max-processes`: 1 to 100,000.
+pub(crate) fn processes(text: &str) -> Result<u64, String> {
+    whole(text, 1, 100_000)
+}
+
+/// `--seed`: any unsigned 64-bit number.
+pub(crate) fn seed(text: &str) -> Result<u64, String> {
+    whole(text, 0, u64::MAX)
+}
+
+/// `gen --count`: 1 to 100,000.
+pub(crate) fn count(text: &str) -> Result<u32, String> {
+    whole(text, 1, 100_000)
+}
+
+/// `fuzz --runs`: 1 or more.
+pub(crate) fn runs(text: &str) -> Result<u64, String> {
+    whole(text, 1, u64::MAX)
+}
+
+/// `fuzz --shrink-steps`: 0 (do not shrink) or more.
+pub(crate) fn shrink_steps(text: &str) -> Result<u32, String> {
+    whole(text, 0, u64::from(u32::MAX))
+}
+
+/// `batch --stop-after-wall-tles`: 0 (never stop) or more.
+pub(crate) fn wall_tles(text: &str) -> Result<usize, String> {
+    whole(text, 0, u64::from(u32::MAX))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +121,31 @@ mod tests {
         for bad in ["-3s", "0", "0ms", "abc", "", "1h", "nan"] {
             assert!(duration(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn whole_numbers() {
+        assert_eq!(jobs("1"), Ok(1));
+        assert_eq!(jobs("256"), Ok(256));
+        assert_eq!(seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(shrink_steps("0"), Ok(0));
+        assert_eq!(
+            jobs("-1"),
+            Err("expected a whole number from 1 to 256, got `-1`".to_owned())
+        );
+        for bad in [
+            "0",
+            "257",
+            "+3",
+            "1.5",
+            " 2",
+            "",
+            "x",
+            "99999999999999999999999",
+        ] {
+            assert!(jobs(bad).is_err(), "{bad}");
+        }
+        assert!(seed("-3").is_err());
     }
 
     #[test]

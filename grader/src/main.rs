@@ -26,6 +26,7 @@ mod results;
 mod runner;
 mod runtime_error;
 mod scratch;
+mod spelling;
 mod status;
 mod submission;
 mod temp;
@@ -52,6 +53,10 @@ fn main() -> ExitCode {
         Err(error) => return report::clap_error(&error),
     };
     let result = commands::run(cli.command);
+    // What the command printed must have reached stdout: a write that failed there (a
+    // full disk) is the call's failure, unless the command failed first.
+    let printed = report::finish_stdout();
+    let result = result.and_then(|status| printed.map(|()| status));
     exec::sandbox::settle();
     exec::drop_spare();
     temp::remove_own();

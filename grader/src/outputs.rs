@@ -122,6 +122,10 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(files::cannot(path, "inspect", &e)),
         Ok(meta) if meta.is_dir() => refuse("is a folder, not a file".to_owned()),
+        // A device, a FIFO or a socket is never one of ours, and reading it to find out
+        // could block or never end.
+        Ok(meta) if !meta.is_file() => Err(files::not_a_file(path, &meta)
+            .unwrap_or_else(|| Fault::Usage(format!("{}: not a file", path.display())))),
         Ok(_) => {
             // A file is known by its head first: parsing a gradebook of a few thousand
             // students whole as one JSON value, to check what its head shows, was the

@@ -75,7 +75,7 @@ impl fmt::Display for Fault {
 pub(crate) fn located(path: &Path, error: &ParseError) -> String {
     format!(
         "{}:{}:{}: {}",
-        path.display(),
+        crate::spelling::path(path),
         error.line,
         error.column,
         error.message

@@ -161,12 +161,7 @@ fn blank(
     total: usize,
     groups: &BTreeMap<String, usize>,
 ) -> StudentReport {
-    let submission = student
-        .entry
-        .strip_prefix(heading.class)
-        .unwrap_or(&student.entry)
-        .to_string_lossy()
-        .replace('\\', "/");
+    let submission = super::discover::relative(heading.class, &student.entry);
     StudentReport {
         student: student.name.clone(),
         problem: heading.problem.id().to_owned(),

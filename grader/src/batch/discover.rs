@@ -230,11 +230,21 @@ fn is_hidden(entry: &walkdir::DirEntry) -> bool {
     entry.file_name().to_string_lossy().starts_with('.')
 }
 
-fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+/// `path` below `root`, spelt losslessly (`spelling::name`): a student's name, or a
+/// skipped path. A name that is not UTF-8 keeps its bytes as `\xNN`, so `\xff.c` and
+/// `\xfe.c` are two students; a `\` of the name itself is a `/`, so a `\` in a name
+/// only ever starts such an escape.
+pub(crate) fn relative(root: &Path, path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt as _;
+    let below = path.strip_prefix(root).unwrap_or(path);
+    // Byte by byte: a `\` byte is never part of a longer UTF-8 character.
+    let bytes: Vec<u8> = below
+        .as_os_str()
+        .as_bytes()
+        .iter()
+        .map(|&b| if b == b'\\' { b'/' } else { b })
+        .collect();
+    crate::spelling::name(std::ffi::OsStr::from_bytes(&bytes))
 }
 
 fn is_source(path: &Path, languages: &Languages) -> bool {
@@ -245,7 +255,7 @@ fn is_source(path: &Path, languages: &Languages) -> bool {
 
 fn file_name(path: &Path) -> String {
     path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
+        .map(crate::spelling::name)
         .unwrap_or_default()
 }
 

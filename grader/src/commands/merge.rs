@@ -1,4 +1,4 @@
-//! `grader merge REPORT...`: one gradebook from the shards' `gradebook.json` files, each
+//! `grader merge GRADEBOOK.json...`: one gradebook from the shards' `gradebook.json` files, each
 //! case judged again by this grader's rule (as a batch's journal is).
 
 use std::path::Path;
@@ -21,8 +21,9 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     let mut books = Vec::new();
     for path in &args.reports {
         let book = read(path)?;
-        validate::validate(&book).map_err(|e| Fault::Usage(format!("{}: {e}", path.display())))?;
-        books.push((path.display().to_string(), book));
+        let name = crate::spelling::path(path);
+        validate::validate(&book).map_err(|e| Fault::Usage(format!("{name}: {e}")))?;
+        books.push((name, book));
     }
     let mut merged = Gradebook::merge(books).map_err(Fault::Usage)?;
     for student in merged.rejudge() {
@@ -69,7 +70,7 @@ fn read(path: &Path) -> Result<Gradebook, Fault> {
         };
         Fault::Usage(format!(
             "{}:{}:{}: not a gradebook: {field}{}",
-            path.display(),
+            crate::spelling::path(path),
             inner.line(),
             inner.column(),
             strip_position(&inner.to_string())

@@ -84,24 +84,25 @@ impl<T: ?Sized> Exporter<T> {
     }
 
     /// Prints `value` on stdout (styles kept only on a terminal); exact bytes are streamed
-    /// as written (a gradebook is written a student at a time). A reader that went away (a
-    /// closed pipe) is not an error of ours; a writer that fails for another reason (a
-    /// journal that cannot be read back) is.
+    /// as written (a gradebook is written a student at a time). A write to stdout that
+    /// fails is the call's failure (`terminal::stdout_failed`), but for a reader that went
+    /// away (a closed pipe); a writer that fails for another reason (a journal that cannot
+    /// be read back) is the call's failure too.
     pub(crate) fn print(self, value: &T) -> Result<(), Fault> {
         if self.text == Text::Styled {
-            terminal::out_styled_bytes(&self.render(value));
-            return Ok(());
+            return terminal::out_styled_bytes(&self.render(value));
         }
         let mut out = Stdout {
             out: io::BufWriter::with_capacity(1 << 16, io::stdout().lock()),
             failed: false,
         };
         match (self.write)(value, &mut out).and_then(|()| out.flush()) {
-            Err(e) if !out.failed => {
+            Ok(()) => Ok(()),
+            Err(e) if out.failed => terminal::stdout_failed(&e),
+            Err(e) => {
                 crate::interrupt::check()?;
                 Err(Fault::Usage(format!("cannot print the report: {e}")))
             }
-            _ => Ok(()),
         }
     }
 

@@ -28,5 +28,5 @@ mod snapshots;
 
 // The paths the rest of the crate calls these by (`report::out`, `report::note`, ...).
 pub(crate) use style::paint;
-pub(crate) use terminal::{error, note, out, out_styled};
+pub(crate) use terminal::{error, finish as finish_stdout, note, out, out_styled};
 pub(crate) use wrong_call::clap_error;

@@ -4,7 +4,7 @@
 //! thread, from the worker pool's events: no worker draws anything.
 
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -133,12 +133,9 @@ impl BatchProgress {
     pub(crate) fn student_done(&mut self, name: &str, how: &str) {
         self.done += 1;
         if self.bar.is_none() {
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "[{}/{}] {name}: {how}",
-                self.done,
-                self.students
-            );
+            // As every line on stderr: a name or a compiler's line (which may quote the
+            // source) neither splits it nor steers the terminal.
+            super::note(&format!("[{}/{}] {name}: {how}", self.done, self.students));
         }
     }
 

@@ -19,7 +19,13 @@ pub(crate) fn clap_error(error: &clap::Error) -> ExitCode {
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             terminal::out(&error.render().to_string());
-            ExitCode::SUCCESS
+            match terminal::finish() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(fault) => {
+                    terminal::error(&fault.to_string());
+                    fault.exit_code()
+                }
+            }
         }
         _ => {
             let command = command_path(std::env::args_os().skip(1));
@@ -85,6 +91,18 @@ fn fact(error: &clap::Error, command: &str) -> String {
                 (Some(arg), Some(value)) if !expected.is_empty() => {
                     format!("{} {value}: {expected}", flag(&arg))
                 }
+                _ => first_line(error),
+            }
+        }
+        // A value a flag's own parser refused (`--jobs -1`, `--time-limit 0`): the flag,
+        // the value and what the parser expected, as for a value not among the valid ones.
+        ErrorKind::ValueValidation => {
+            let why = std::error::Error::source(error).map(ToString::to_string);
+            match (arg, value, why) {
+                (Some(arg), Some(value), Some(why)) if value.is_empty() => {
+                    format!("{}: {why}", flag(&arg))
+                }
+                (Some(arg), Some(value), Some(why)) => format!("{} {value}: {why}", flag(&arg)),
                 _ => first_line(error),
             }
         }
@@ -231,6 +249,19 @@ mod tests {
         assert!(line(&["nosuch"]).starts_with(
             "unrecognized subcommand 'nosuch': expected one of problems, solve, check, "
         ));
+    }
+
+    #[test]
+    fn a_refused_value_names_its_flag_and_what_was_expected() {
+        assert_eq!(
+            line(&["test", "flip", "a.c", "--jobs", "-1"]),
+            "--jobs -1: expected a whole number from 1 to 256, got `-1` \
+             (see `grader test --help`)"
+        );
+        assert_eq!(
+            line(&["test", "flip", "a.c", "--time-limit", "-1"]),
+            "--time-limit -1: expected a positive duration, got `-1` (see `grader test --help`)"
+        );
     }
 
     #[test]

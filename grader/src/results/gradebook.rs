@@ -180,6 +180,13 @@ impl Gradebook {
         let Some((first_name, mut merged)) = books.next() else {
             return Err("no gradebooks to merge".to_owned());
         };
+        // Which gradebook each student came from, to name both when one comes twice (the
+        // same shard given twice, or two shards of different splits).
+        let mut graded_in: BTreeMap<String, String> = merged
+            .students
+            .iter()
+            .map(|s| (s.student.clone(), first_name.clone()))
+            .collect();
         for (name, book) in books {
             if book.problem != merged.problem
                 || book.package != merged.package
@@ -200,6 +207,19 @@ impl Gradebook {
                     limits_text(&book.limits),
                     limits_text(&merged.limits)
                 ));
+            }
+            for student in &book.students {
+                if let Some(first) = graded_in.insert(student.student.clone(), name.clone()) {
+                    let same = if first == name {
+                        " (the same file, given twice)"
+                    } else {
+                        ""
+                    };
+                    return Err(format!(
+                        "`{}` is graded in two of the gradebooks: {first} and {name}{same}",
+                        student.student
+                    ));
+                }
             }
             merged.students.extend(book.students);
             merged.boards.extend(book.boards);

@@ -48,11 +48,9 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
         }
         Submission::File(path) => {
             let metadata = fs::metadata(path).map_err(|e| files::cannot(path, "read", &e))?;
-            if metadata.is_dir() {
-                return Err(Fault::Usage(format!(
-                    "{}: is a folder, expected a file",
-                    path.display()
-                )));
+            // A device or a FIFO has no end to read or hash to.
+            if let Some(fault) = files::not_a_file(path, &metadata) {
+                return Err(fault);
             }
             let chosen = language_of(path, options)?;
             match chosen {

@@ -391,13 +391,14 @@ fn above(head: &str, said: &str) -> String {
 /// Whether the cache entry holds the file `name` (the program or a failure's message)
 /// with the hash recorded beside it.
 pub(super) fn verified(entry: &Path, name: &str) -> bool {
-    let (Ok(recorded), Ok(mut file)) = (
-        fs::read_to_string(entry.join(format!("{name}.sha256"))),
+    // A hash is 64 hex digits: anything longer there is not one, and is not read on.
+    let (Ok((recorded, true)), Ok(mut file)) = (
+        crate::files::read_head(&entry.join(format!("{name}.sha256")), 256),
         fs::File::open(entry.join(name)),
     ) else {
         return false;
     };
-    digest(&mut file).is_ok_and(|d| d == recorded.trim())
+    digest(&mut file).is_ok_and(|d| d.as_bytes() == recorded.trim_ascii())
 }
 
 /// The message of a failed compile the cache entry holds, when it is verified.

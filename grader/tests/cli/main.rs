@@ -11,6 +11,7 @@ mod batch_command;
 #[path = "box.rs"]
 mod box_containment;
 mod docs;
+mod edges;
 mod explain;
 mod explain_reports;
 mod feedback;

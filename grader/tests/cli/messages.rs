@@ -25,7 +25,7 @@ fn a_wrong_call_names_what_is_missing_and_what_is_valid_in_every_command() {
         (&["check", "flip", "in"], "<OUTPUT>", "grader check"),
         (&["gen", "flip"], "--seed <SEED>", "grader gen"),
         (&["mutant", "flip"], "<NAME>", "grader mutant"),
-        (&["merge"], "<REPORTS>", "grader merge"),
+        (&["merge"], "<GRADEBOOK.json>", "grader merge"),
         (&["cases", "power"], "<PROBLEM>", "grader cases power"),
         (
             &["batch", "flip", "class", "--layout", "weird"],
