@@ -13,6 +13,7 @@ mod box_containment;
 mod docs;
 mod explain;
 mod explain_reports;
+mod faults;
 mod feedback;
 mod fuzz_command;
 mod gradebook_reasons;
