@@ -310,3 +310,46 @@ fn a_package_case_that_is_not_a_file_is_exit_2_naming_it() {
         )],
     );
 }
+
+// --------------------------------------------------------------- 3c: an unusable TMPDIR
+
+#[test]
+fn an_unusable_tmpdir_is_exit_2_naming_it_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let file = write(dir.path(), "a-file", "x");
+    let submission = repo().join("examples/flip/ac_bfs.c");
+    let class = dir.path().join("class");
+    fs::create_dir(&class).unwrap();
+    fs::copy(&submission, class.join("alice.c")).unwrap();
+    let out = dir.path().join("gradebook");
+    for (tmpdir, why) in [
+        (&missing, "no such folder"),
+        (&file, "is a file, not a folder"),
+    ] {
+        let said = run(
+            &["test".as_ref(), "flip".as_ref(), submission.as_os_str()],
+            &[("TMPDIR", tmpdir)],
+        );
+        assert_refused(
+            &said,
+            &[&format!(
+                "TMPDIR {}: {why}: the grader keeps its temporary files there",
+                tmpdir.display()
+            )],
+        );
+        assert!(!said.2.contains("sandbox"), "{}", said.2);
+        let said = run(
+            &[
+                "batch".as_ref(),
+                "flip".as_ref(),
+                class.as_os_str(),
+                "--out".as_ref(),
+                out.as_os_str(),
+            ],
+            &[("TMPDIR", tmpdir)],
+        );
+        assert_refused(&said, &[&format!("TMPDIR {}: {why}", tmpdir.display())]);
+        assert!(!out.join("journal.jsonl").exists(), "no one was graded");
+    }
+}
