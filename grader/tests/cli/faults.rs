@@ -353,3 +353,178 @@ fn an_unusable_tmpdir_is_exit_2_naming_it_before_any_work() {
         assert!(!out.join("journal.jsonl").exists(), "no one was graded");
     }
 }
+
+// ------------------------------------------------------- 3d: a student not graded is no 0
+
+/// `grader batch flip class --out OUT ARGS...` in `root`, on the two-case fixture folder,
+/// with points (so that a student not graded is seen to earn none).
+fn batch(root: &Path, out: &str, args: &[&str]) -> (i32, String, String) {
+    let cases = repo().join("grader/tests/fixtures/cases/flip-two");
+    let mut all: Vec<&std::ffi::OsStr> = vec![
+        "batch".as_ref(),
+        "flip".as_ref(),
+        "class".as_ref(),
+        "--out".as_ref(),
+        out.as_ref(),
+        "--cases".as_ref(),
+        cases.as_os_str(),
+        "--points".as_ref(),
+        "sample=0".as_ref(),
+        "--points".as_ref(),
+        "secret=10".as_ref(),
+    ];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    let mut command = grader();
+    command
+        .args(all)
+        .current_dir(root)
+        .env("GRADER_CACHE_DIR", root.join("cache"))
+        .timeout(TIMEOUT);
+    let output = command.output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The CSV row of `student` in `OUT/gradebook.csv`, by the header's column names.
+fn csv_row(out: &Path, student: &str) -> std::collections::HashMap<String, String> {
+    let text = fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row = lines
+        .find(|l| l.starts_with(&format!("{student},")))
+        .unwrap_or_else(|| panic!("no {student} in {text}"));
+    header
+        .iter()
+        .zip(row.split(','))
+        .map(|(h, c)| ((*h).to_owned(), c.to_owned()))
+        .collect()
+}
+
+/// `student`'s object in `OUT/gradebook.json`.
+fn json_student(out: &Path, student: &str) -> serde_json::Value {
+    let book: serde_json::Value =
+        serde_json::from_slice(&fs::read(out.join("gradebook.json")).unwrap()).unwrap();
+    book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["student"] == student)
+        .unwrap_or_else(|| panic!("no {student} in {book}"))
+        .clone()
+}
+
+/// Asserts that `carol` is not graded and has no mark in the gradebook in `out`, and that
+/// `alice`'s is kept.
+fn assert_no_mark_for_carol(out: &Path) {
+    let carol = csv_row(out, "carol");
+    assert_eq!(carol["verdict"], "--", "{carol:?}");
+    assert_eq!(carol["score"], "", "no score, not 0: {carol:?}");
+    assert_eq!(carol["points (of 10)"], "", "no points, not 0: {carol:?}");
+    assert_eq!(carol["compiled"], "not-graded", "{carol:?}");
+    let alice = csv_row(out, "alice");
+    assert_eq!(
+        (alice["score"].as_str(), alice["compiled"].as_str()),
+        ("100.0", "yes")
+    );
+    let carol = json_student(out, "carol");
+    assert!(carol["score"].is_null(), "{carol}");
+    assert!(carol["points"].is_null(), "{carol}");
+    assert!(
+        carol["error"]
+            .as_str()
+            .unwrap()
+            .contains("several entry files"),
+        "{carol}"
+    );
+    assert_eq!(json_student(out, "alice")["score"], 100.0);
+    let page = fs::read_to_string(out.join("gradebook.html")).unwrap();
+    let row = page
+        .lines()
+        .find(|l| l.contains(">carol</a>"))
+        .unwrap_or_else(|| panic!("no carol in the page"));
+    assert!(!row.contains("0.0%"), "{row}");
+}
+
+#[test]
+fn a_student_not_graded_has_no_score_in_any_gradebook_form_nor_after_merge_or_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let from = repo().join("grader/tests/fixtures/flip");
+    fs::create_dir_all(root.join("class/carol")).unwrap();
+    fs::copy(from.join("ac_rows.py"), root.join("class/alice.py")).unwrap();
+    // Two entry files: carol cannot be graded, which is no mark of hers.
+    fs::copy(from.join("ac_rows.py"), root.join("class/carol/main.py")).unwrap();
+    fs::copy(
+        from.join("wa_off_by_one.c"),
+        root.join("class/carol/main.c"),
+    )
+    .unwrap();
+    let (code, out, err) = batch(root, "whole", &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_no_mark_for_carol(&root.join("whole"));
+    // Resumed from its journal: the same.
+    let (code, out, err) = batch(root, "whole", &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_no_mark_for_carol(&root.join("whole"));
+    // Shards merged: the same.
+    for shard in ["1/2", "2/2"] {
+        let out = format!("shard{}", &shard[..1]);
+        let (code, _, err) = batch(root, &out, &["--shard", shard]);
+        assert!(code == 0 || code == 1, "{err}");
+    }
+    let merged = grader()
+        .args([
+            "merge",
+            "shard1/gradebook.json",
+            "shard2/gradebook.json",
+            "--out",
+            "merged",
+        ])
+        .current_dir(root)
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    assert_eq!(
+        merged.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    assert_no_mark_for_carol(&root.join("merged"));
+    // A shard that says a student not graded scored 0 is refused, naming the field.
+    let path = root.join("shard1/gradebook.json");
+    let mut book: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    let shard = if book["students"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["student"] == "carol")
+    {
+        path.clone()
+    } else {
+        root.join("shard2/gradebook.json")
+    };
+    book = serde_json::from_slice(&fs::read(&shard).unwrap()).unwrap();
+    for s in book["students"].as_array_mut().unwrap() {
+        if s["student"] == "carol" {
+            s["score"] = serde_json::json!(0.0);
+        }
+    }
+    fs::write(root.join("zero.json"), book.to_string()).unwrap();
+    let said = run(
+        &[
+            "merge".as_ref(),
+            root.join("zero.json").as_os_str(),
+            "--out".as_ref(),
+            root.join("zero").as_os_str(),
+        ],
+        &[],
+    );
+    assert_refused(
+        &said,
+        &["score: 0, but a student not graded (`--`) has none (null)"],
+    );
+}
