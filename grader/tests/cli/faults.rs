@@ -528,3 +528,46 @@ fn a_student_not_graded_has_no_score_in_any_gradebook_form_nor_after_merge_or_re
         &["score: 0, but a student not graded (`--`) has none (null)"],
     );
 }
+
+// ------------------------------------- 5: an input validator the grader cannot build
+
+#[test]
+fn an_input_validator_that_cannot_run_is_said_and_with_none_run_the_data_is_not_called_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let sum = copy("sum", dir.path());
+    // Kotlin: no language of the grader's table, on every machine.
+    write(&sum.join("input_validators"), "check.kt", "fun main() {}\n");
+    let (code, out, err) = test_package(&sum, "accepted/sum.py");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("input_validators/check.kt: not run: unknown extension `.kt`")
+            && err.contains("the data is checked by input_validators/validate.py only"),
+        "{err}"
+    );
+    // `verify` lists it, advising no flag it does not take.
+    let verified = run(
+        &["package".as_ref(), "verify".as_ref(), sum.as_os_str()],
+        &[],
+    );
+    assert!(
+        verified
+            .1
+            .contains("input_validators/check.kt: not run: unknown extension `.kt`"),
+        "{verified:?}"
+    );
+    assert!(
+        !verified.1.contains("--lang") && !verified.1.contains("--cmd"),
+        "{}",
+        verified.1
+    );
+    // With no validator that runs, the data would go unchecked: exit 2.
+    fs::remove_file(sum.join("input_validators/validate.py")).unwrap();
+    assert_refused(
+        &test_package(&sum, "accepted/sum.py"),
+        &[
+            "no input validator of the package could run",
+            "input_validators/check.kt: not run",
+            "its data would go unchecked",
+        ],
+    );
+}
