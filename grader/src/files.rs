@@ -65,6 +65,84 @@ fn read_failed(path: &Path, error: &io::Error) -> Fault {
     }
 }
 
+/// What stands at `path` when it is there but is not a file to read (links followed): "a
+/// folder", "a FIFO", "a character device", "a link to a folder", "a broken link"...;
+/// `None` for a regular file, a link to one, or nothing at all (what a missing file means
+/// is the caller's to say). Only the caller's few files are asked this (a package's
+/// `problem.yaml`, a `testdata.yaml`), or entries a folder's listing already showed to be
+/// odd: a regular case file is never asked, so a thousand cases cost no call.
+pub(crate) fn not_a_file(path: &Path) -> Option<String> {
+    let own = fs::symlink_metadata(path).ok()?;
+    if !own.file_type().is_symlink() {
+        return (!own.is_file()).then(|| kind_in_words(own.file_type()).to_owned());
+    }
+    match fs::metadata(path) {
+        Ok(target) if target.is_file() => None,
+        Ok(target) => Some(format!("a link to {}", kind_in_words(target.file_type()))),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Some("a link in a loop".to_owned()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Some("a broken link".to_owned()),
+        Err(e) => Some(format!("a link that cannot be followed ({e})")),
+    }
+}
+
+/// Whether a folder a package may have (`input_validators/`, `generators/`) is there:
+/// `false` when nothing is, `true` for a folder or a link to one, and exit 2 saying what
+/// it is otherwise, where asking only `is_dir()` would take a broken link for no folder
+/// and drop what it holds unsaid (input validators: the data would go unchecked).
+pub(crate) fn folder_if_any(path: &Path) -> Result<bool, Fault> {
+    let Ok(own) = fs::symlink_metadata(path) else {
+        return Ok(false);
+    };
+    let what = match fs::metadata(path) {
+        Ok(target) if target.is_dir() => return Ok(true),
+        Ok(target) if own.file_type().is_symlink() => {
+            format!("a link to {}", kind_in_words(target.file_type()))
+        }
+        Ok(target) => kind_in_words(target.file_type()).to_owned(),
+        Err(_) => not_a_file(path).unwrap_or_else(|| "unreadable".to_owned()),
+    };
+    Err(Fault::Usage(format!(
+        "{}: is {what}, not a folder",
+        path.display()
+    )))
+}
+
+/// What a file of type `kind` is, in words (with its article).
+fn kind_in_words(kind: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_file() {
+        "a file"
+    } else if kind.is_symlink() {
+        "a link"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "not a file"
+    }
+}
+
+/// Reads a file a package or a case folder is made of (`problem.yaml`, a `testdata.yaml`),
+/// of at most [`READ_CAP`] bytes: one that is there but is not a file (a link to a device,
+/// a FIFO, a broken link) is exit 2 saying what it is, where reading it would hang on a
+/// FIFO, fill the cap from `/dev/zero`, or, asked only `is_file()`, be skipped as absent.
+pub(crate) fn read_file_of_data(path: &Path) -> Result<Vec<u8>, Fault> {
+    if let Some(what) = not_a_file(path) {
+        return Err(Fault::Usage(format!(
+            "{}: is {what}, not a file",
+            path.display()
+        )));
+    }
+    read_capped(path)
+}
+
 /// Reads a whole file of the grader's own making, whatever its size (a gradebook holds a
 /// class: a shard of 1,500 students of 150 cases is some 40 MB), with a one-line error
 /// naming it. Only a regular file is read, and only as much as it held when opened, plus

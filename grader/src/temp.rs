@@ -19,6 +19,7 @@ use std::sync::{Mutex, OnceLock};
 use nix::fcntl::{Flock, FlockArg};
 
 use crate::remove;
+use crate::status::Fault;
 
 /// The names of graders' folders (the part before the random suffix).
 const PREFIX: &str = "grader-tmp-";
@@ -86,6 +87,52 @@ pub(crate) fn reserve(name: &str) -> io::Result<PathBuf> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Ok(root()?.join(format!("{name}-{n}")))
+}
+
+/// Makes sure the temporary folder can hold this process's folder and what goes in it:
+/// the folder is made (once), and a probe file written and synced in it. An unusable
+/// `TMPDIR` (missing, a file, not writable, full) is the user's setup, as an unusable
+/// compile cache is: exit 2 naming it and why, before any work, where each run's staging
+/// failing would end a `batch` with every student `--` and a `test` as an internal error
+/// blaming the sandbox. Called by every command that runs programs before it runs one.
+pub(crate) fn usable() -> Result<(), Fault> {
+    /// Enough to be told `ENOSPC` by a full file system, little enough to cost nothing.
+    const PROBE: usize = 64 << 10;
+    let parent = std::env::temp_dir();
+    let fault = |e: &io::Error| {
+        let named = match std::env::var_os("TMPDIR") {
+            Some(_) => format!("TMPDIR {}", parent.display()),
+            None => format!("{} (TMPDIR is not set)", parent.display()),
+        };
+        let why = match e.kind() {
+            io::ErrorKind::NotFound => "no such folder".to_owned(),
+            io::ErrorKind::NotADirectory => "is a file, not a folder".to_owned(),
+            io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
+                "cannot be written: permission denied".to_owned()
+            }
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => {
+                "is full: no space left for the grader's temporary files".to_owned()
+            }
+            _ => e.to_string(),
+        };
+        Fault::Usage(format!(
+            "{named}: {why}: the grader keeps its temporary files there (set TMPDIR to a \
+             folder you can write, or unset it for /tmp)"
+        ))
+    };
+    if let Ok(meta) = fs::metadata(&parent)
+        && !meta.is_dir()
+    {
+        return Err(fault(&io::Error::from(io::ErrorKind::NotADirectory)));
+    }
+    let root = root().map_err(|e| fault(&e))?;
+    // A file with no name, gone when closed: nothing to remove.
+    tempfile::tempfile_in(&root)
+        .and_then(|mut file| {
+            io::Write::write_all(&mut file, &vec![0; PROBE])?;
+            file.sync_all()
+        })
+        .map_err(|e| fault(&e))
 }
 
 /// This process's folder, made (and the folders of graders that are gone removed) on

@@ -138,8 +138,10 @@ impl<'a, P> Reports<'a, P> {
                 });
             }
         }
-        report.score = mark::score(report.passed, cases.len());
-        report.points = self.heading.points.map(|points| {
+        // A student who was not graded earned no mark, not 0: no score and no points.
+        let graded = report.verdict != Mark::NotGraded;
+        report.score = graded.then(|| mark::score(report.passed, cases.len()));
+        report.points = self.heading.points.filter(|_| graded).map(|points| {
             points::earned(points, |g| {
                 report.groups.get(g).map_or((0, 0), |t| (t.passed, t.total))
             })
@@ -168,7 +170,7 @@ fn blank(
         submission,
         language: String::new(),
         verdict: Mark::NotGraded,
-        score: 0.0,
+        score: None,
         points: None,
         passed: 0,
         total,

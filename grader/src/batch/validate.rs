@@ -100,12 +100,26 @@ fn validate_student(
         ));
     }
     let verdict = student.verdict;
-    let expected = mark::score(student.passed, student.total);
-    if (student.score - expected).abs() > 1e-9 {
-        return Err(format!(
-            "score: {}, but {}/{} passed is {expected}",
-            student.score, student.passed, student.total
-        ));
+    // A student not graded earned no mark: no score, no points (older graders wrote 0).
+    match (verdict, student.score) {
+        (Mark::NotGraded, None) => {}
+        (Mark::NotGraded, Some(score)) => {
+            return Err(format!(
+                "score: {score}, but a student not graded (`--`) has none (null)"
+            ));
+        }
+        (Mark::Graded(_), None) => {
+            return Err("score: null, but the student was graded".to_owned());
+        }
+        (Mark::Graded(_), Some(score)) => {
+            let expected = mark::score(student.passed, student.total);
+            if (score - expected).abs() > 1e-9 {
+                return Err(format!(
+                    "score: {score}, but {}/{} passed is {expected}",
+                    student.passed, student.total
+                ));
+            }
+        }
     }
     validate_groups(book, student)?;
     validate_points(book, student)?;
@@ -172,6 +186,14 @@ fn validate_groups(book: &Gradebook, student: &StudentReport) -> Result<(), Stri
 /// A student's points: there exactly when the groups are worth points, and what its groups'
 /// passed cases earn.
 fn validate_points(book: &Gradebook, student: &StudentReport) -> Result<(), String> {
+    if student.verdict == Mark::NotGraded {
+        return match student.points {
+            None => Ok(()),
+            Some(p) => Err(format!(
+                "points: {p}, but a student not graded (`--`) has none (null)"
+            )),
+        };
+    }
     match (&book.points, student.points) {
         (None, None) => Ok(()),
         (None, Some(p)) => Err(format!("points: {p}, but the groups are worth no points")),
@@ -297,7 +319,7 @@ mod tests {
                     submission: "alice.c".to_owned(),
                     language: "c".to_owned(),
                     verdict: Mark::Graded(Verdict::WrongAnswer),
-                    score: 50.0,
+                    score: Some(50.0),
                     points: Some(0.0),
                     passed: 1,
                     total: 2,
@@ -320,7 +342,7 @@ mod tests {
                     submission: "bob.cpp".to_owned(),
                     language: "cpp".to_owned(),
                     verdict: Mark::Graded(Verdict::CompileError),
-                    score: 0.0,
+                    score: Some(0.0),
                     points: Some(0.0),
                     passed: 0,
                     total: 2,
@@ -389,7 +411,7 @@ mod tests {
             b.points.as_mut().unwrap().insert("secret".to_owned(), -1.0);
         });
         fault("students[0] (`alice`).score", |b| {
-            b.students[0].score = 100.0;
+            b.students[0].score = Some(100.0);
         });
         fault("students[0] (`alice`).total", |b| b.students[0].total = 3);
         fault(

@@ -29,15 +29,26 @@ impl Case {
 }
 
 /// Every case below `dir` in name order. Hidden files and folders (`.data.new-*` of an
-/// interrupted regeneration, `.git`) are skipped. An input is a regular file (a link is
-/// not followed); its answer may be a link to one.
+/// interrupted regeneration, `.git`) are skipped. An input and its answer are regular
+/// files or links to them; a `*.in`, or the `.ans` or `.out` beside one, that is anything
+/// else (a folder, a FIFO, a link to `/dev/zero`, a broken link) is exit 2 naming it and
+/// what it is: skipped, it would take its case out of the count unsaid, or be told
+/// as a missing answer.
 ///
 /// Each folder is listed once and its answers are found in that listing: asking the
 /// file system whether each `.ans` exists took a third of the time to read a folder of
-/// 1,000 cases, which a `test` waits for before its first run.
+/// 1,000 cases, which a `test` waits for before its first run. Only links and odd
+/// entries are asked what they are.
 pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
     crate::folders::existing(dir, "list cases in")?;
     let mut cases = Vec::new();
+    // The first odd entry in name order is the one named, whatever order listings come in.
+    let mut odd: Option<(PathBuf, String)> = None;
+    let mut note = |path: PathBuf, what: String| {
+        if odd.as_ref().is_none_or(|(first, _)| path < *first) {
+            odd = Some((path, what));
+        }
+    };
     let mut folders = vec![dir.to_path_buf()];
     while let Some(folder) = folders.pop() {
         let listing = list(&folder)?;
@@ -46,25 +57,52 @@ pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
                 continue;
             }
             let path = folder.join(name);
-            match kind {
-                Kind::Folder => folders.push(path),
-                Kind::File if path.extension().is_some_and(|x| x == "in") => {
-                    let answer = ["ans", "out"]
-                        .into_iter()
-                        .map(|ext| path.with_extension(ext))
-                        .find(|answer| is_answer(&listing, answer));
-                    cases.push(Case {
-                        name: case_name(dir, &path),
-                        input: path,
-                        answer,
-                    });
+            let input = path.extension().is_some_and(|x| x == "in");
+            if !input {
+                if *kind == Kind::Folder {
+                    folders.push(path);
                 }
-                Kind::File | Kind::Link | Kind::Other => {}
+                continue;
             }
+            if let Some(what) = odd_entry(*kind, &path) {
+                note(path, format!("{what}: a case's input must be one"));
+                continue;
+            }
+            let mut answer = None;
+            for ext in ["ans", "out"] {
+                let beside = path.with_extension(ext);
+                let Some(kind) = beside.file_name().and_then(|n| listing.get(n)) else {
+                    continue;
+                };
+                match odd_entry(*kind, &beside) {
+                    None => answer = Some(beside),
+                    Some(what) => note(beside, format!("{what}: a case's answer must be one")),
+                }
+                break;
+            }
+            cases.push(Case {
+                name: case_name(dir, &path),
+                input: path,
+                answer,
+            });
         }
+    }
+    if let Some((path, what)) = odd {
+        return Err(Fault::Usage(format!("{}: is {what}", path.display())));
     }
     cases.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(cases)
+}
+
+/// What the entry at `path`, of the listed `kind`, is when it is not a file or a link to
+/// one ("a FIFO, not a file"); only a link or an odd entry costs a call to find out.
+fn odd_entry(kind: Kind, path: &Path) -> Option<String> {
+    match kind {
+        Kind::File => None,
+        Kind::Link | Kind::Folder | Kind::Other => {
+            files::not_a_file(path).map(|what| format!("{what}, not a file"))
+        }
+    }
 }
 
 /// What a folder's entry is, as its listing says (without following a link).
@@ -95,16 +133,6 @@ fn list(folder: &Path) -> Result<HashMap<OsString, Kind>, Fault> {
         listing.insert(entry.file_name(), kind);
     }
     Ok(listing)
-}
-
-/// Whether `answer`, in the folder `listing` lists, is a file: a regular one, or a link
-/// to one.
-fn is_answer(listing: &HashMap<OsString, Kind>, answer: &Path) -> bool {
-    match answer.file_name().and_then(|name| listing.get(name)) {
-        Some(Kind::File) => true,
-        Some(Kind::Link) => answer.is_file(),
-        _ => false,
-    }
 }
 
 /// The name of the case whose input is `input`, below `dir`: its path there without
@@ -150,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_may_be_a_link_to_a_file_and_an_input_may_not() {
+    fn an_input_or_answer_may_be_a_link_to_a_file_and_nothing_else() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::create_dir_all(root.join("elsewhere")).unwrap();
@@ -158,10 +186,8 @@ mod tests {
         fs::write(root.join("elsewhere/x"), "x").unwrap();
         fs::write(root.join("data/1.in"), "x").unwrap();
         std::os::unix::fs::symlink(root.join("elsewhere/x"), root.join("data/1.ans")).unwrap();
-        fs::write(root.join("data/2.in"), "x").unwrap();
-        std::os::unix::fs::symlink(root.join("nowhere"), root.join("data/2.ans")).unwrap();
-        fs::write(root.join("data/2.out"), "x").unwrap();
         std::os::unix::fs::symlink(root.join("elsewhere/x"), root.join("data/3.in")).unwrap();
+        fs::write(root.join("data/3.out"), "x").unwrap();
         // A folder linked in is not walked.
         std::os::unix::fs::symlink(root.join("data"), root.join("linked")).unwrap();
         let cases = discover(root).unwrap();
@@ -173,8 +199,27 @@ mod tests {
             found,
             [
                 ("data/1", Some(root.join("data/1.ans"))),
-                ("data/2", Some(root.join("data/2.out"))),
+                ("data/3", Some(root.join("data/3.out"))),
             ]
+        );
+        // A broken `.ans` is named, not passed over for the `.out` beside it.
+        fs::write(root.join("data/2.in"), "x").unwrap();
+        std::os::unix::fs::symlink(root.join("nowhere"), root.join("data/2.ans")).unwrap();
+        fs::write(root.join("data/2.out"), "x").unwrap();
+        let said = discover(root).unwrap_err().to_string();
+        assert_eq!(
+            said,
+            format!(
+                "{}: is a broken link, not a file: a case's answer must be one",
+                root.join("data/2.ans").display()
+            )
+        );
+        // The first in name order is named.
+        fs::create_dir(root.join("data/0.in")).unwrap();
+        let said = discover(root).unwrap_err().to_string();
+        assert!(
+            said.contains("0.in: is a folder, not a file: a case's input"),
+            "{said}"
         );
     }
 

@@ -116,6 +116,10 @@ pub(super) fn warm_up(args: &LimitArgs) {
 /// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
 /// sandbox to the strongest tier this machine has).
 pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
+    // Every command that runs programs asks for its limits before its first run: the
+    // temporary folder they all need is checked here, before the tier is, whose trial
+    // would fail in it and be blamed.
+    crate::temp::usable()?;
     let (sandbox, passed) =
         Machine::get().resolve(asked_tier(args), |tier| sandbox::tried(tier, needs(args)))?;
     // Why the run is less confined than it could be, once, before any work.

@@ -133,7 +133,13 @@ pub(super) fn build(path: &Path, options: &Options<'_>) -> Result<Result<Program
         path.to_path_buf()
     };
     let submission = Submission::File(file);
-    match submission::build_one(&submission, options, |_| {})? {
+    // The advice of a fault names `--lang` and `--cmd`, which choose no package program.
+    let built =
+        submission::build_one(&submission, options, |_| {}).map_err(|fault| match fault {
+            Fault::Usage(why) => Fault::Usage(submission::without_flag_advice(&why)),
+            fault => fault,
+        })?;
+    match built {
         Built::Ready(program) => Ok(Ok(program)),
         Built::CompileError { message, .. } => Ok(Err(message)),
     }

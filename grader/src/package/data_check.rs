@@ -101,9 +101,12 @@ pub(crate) fn check(
                 )));
             }
             Err(Fault::Usage(why)) => {
-                checked
-                    .skipped
-                    .push(format!("{name}: not run: {}", first_line(&why)));
+                // The line names the validator: its path need not lead the reason.
+                let why = first_line(&why);
+                let why = why
+                    .strip_prefix(&format!("{}: ", source.display()))
+                    .unwrap_or(why);
+                checked.skipped.push(format!("{name}: not run: {why}"));
             }
             Err(fault) => return Err(fault),
         }

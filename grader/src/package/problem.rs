@@ -51,6 +51,7 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
             package.display()
         )));
     }
+    unchecked(package, &checked)?;
     let cases = tests
         .iter()
         .map(|test| {
@@ -72,6 +73,32 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
         cases,
         judge,
     })
+}
+
+/// Says which input validators could not run (a language the grader has no entry for, a
+/// compiler this machine lacks, a checktestdata script): the data is not checked by them,
+/// and a grade must not rest on it unsaid. None run at all, with some there: exit 2, the
+/// data would go unchecked; some run: a warning naming the others and what checked the data.
+fn unchecked(package: &Path, checked: &data_check::Checked) -> Result<(), Fault> {
+    if checked.skipped.is_empty() {
+        return Ok(());
+    }
+    if checked.ran.is_empty() {
+        return Err(Fault::Usage(format!(
+            "{}: no input validator of the package could run ({}), so its data would go \
+             unchecked (docs/packages.md)",
+            package.display(),
+            checked.skipped.join("; ")
+        )));
+    }
+    for skipped in &checked.skipped {
+        crate::report::note(&format!(
+            "grader: warning: {}: {skipped}; the data is checked by {} only",
+            package.display(),
+            checked.ran.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 impl PackageProblem {

@@ -12,7 +12,8 @@
 //! And every text cell of a merged gradebook, whose JSON anyone may have edited. All of
 //! them go through [`text`]. The grader's own vocabulary is written as is: the numbers it
 //! counts (score, passed, total, per-group counts; none is negative), the verdict code
-//! (`--` for not graded is a documented mark, never a formula) and `compiled`.
+//! (`--` for not graded is a documented mark, never a formula) and `compiled`; a
+//! student not graded has an empty score (and points) cell.
 
 use std::io::{self, Write};
 
@@ -32,11 +33,13 @@ pub(crate) fn text(cell: &str) -> String {
     }
 }
 
-/// How a student's build went: `yes`, `CE`, or `error` when it could not be graded.
+/// How a student's build went: `yes`, `CE`, or `not-graded` when the grader could not
+/// grade it (a missing compiler, a validator that failed, several entry files: nothing
+/// failed to compile, and the JSON's `error` says what happened).
 fn compiled(s: &StudentReport) -> &'static str {
     match (&s.compile_error, &s.error) {
         (Some(_), _) => "CE",
-        (None, Some(_)) => "error",
+        (None, Some(_)) => "not-graded",
         (None, None) => "yes",
     }
 }
@@ -72,7 +75,10 @@ pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> 
             text(&s.student),
             text(&s.submission),
             text(&s.language),
-            format!("{:.1}", s.score),
+            // Empty for a student not graded: a spreadsheet averages no 0 it never earned.
+            s.score
+                .map(|score| format!("{score:.1}"))
+                .unwrap_or_default(),
             s.verdict.to_string(),
             s.passed.to_string(),
             s.total.to_string(),
@@ -80,7 +86,7 @@ pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> 
             text(suggested.unwrap_or_default()),
         ];
         if head.points.is_some() {
-            row.push(s.points.unwrap_or_default().to_string());
+            row.push(s.points.map(|p| p.to_string()).unwrap_or_default());
         }
         row.extend(
             head.groups

@@ -281,7 +281,7 @@ fn student(name: &str, language: &str, cases: Vec<CaseResult>) -> StudentReport 
         submission: format!("{name}.{language}"),
         language: language.to_owned(),
         verdict: mark::overall(cases.iter().map(|c| c.verdict), total).into(),
-        score: mark::score(passed, total),
+        score: Some(mark::score(passed, total)),
         points: None,
         passed,
         total,
@@ -322,6 +322,7 @@ pub(super) fn gradebook() -> Gradebook {
     carol.suggestion = diagnosis::suggestion("cpp", MEMSET);
     let mut dave = student("dave", "c", Vec::new());
     dave.verdict = Mark::NotGraded;
+    dave.score = None;
     dave.error = Some("dave.c: too large (3 MiB; at most 1 MiB)".to_owned());
     students.extend([carol, dave]);
     students.extend(HOSTILE.iter().map(|name| student(name, "c", ac())));

@@ -106,7 +106,9 @@ fn a_gradebook_with_points_per_group_in_every_format() {
     ]);
     for s in &mut book.students {
         let tally = |g: &str| s.groups.get(g).map_or((0, 0), |t| (t.passed, t.total));
-        s.points = Some(crate::cases::points::earned(&worth, tally));
+        // A student not graded earned no points, as `batch` writes it.
+        s.points = (s.verdict != crate::results::mark::Mark::NotGraded)
+            .then(|| crate::cases::points::earned(&worth, tally));
     }
     book.points = Some(worth);
     let held = Held::new(book.clone());

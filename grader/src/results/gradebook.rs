@@ -36,8 +36,9 @@ pub(crate) struct StudentReport {
     pub(crate) language: String,
     /// `AC`, the first failing case's verdict, `CE`, or `--` when it could not be graded.
     pub(crate) verdict: Mark,
-    /// `passed / total` as a percentage, one decimal.
-    pub(crate) score: f64,
+    /// `passed / total` as a percentage, one decimal; `None` (`null`) for a student who
+    /// was not graded (`--`): no mark was earned, not 0.
+    pub(crate) score: Option<f64>,
     /// The points earned, when the groups are worth points (`cases::points`).
     #[serde(default)]
     pub(crate) points: Option<f64>,
@@ -253,7 +254,6 @@ impl Gradebook {
     /// judged. The names of those students, in order.
     pub(crate) fn rejudge(&mut self) -> Vec<String> {
         let wall = self.limits.wall();
-        let worth_points = self.points.is_some();
         let mut changed = Vec::new();
         for student in &mut self.students {
             let Some(case) = student
@@ -271,8 +271,8 @@ impl Gradebook {
             student.verdict = Mark::NotGraded;
             student.cases.clear();
             student.passed = 0;
-            student.score = 0.0;
-            student.points = worth_points.then_some(0.0);
+            student.score = None;
+            student.points = None;
             for tally in student.groups.values_mut() {
                 tally.passed = 0;
             }
@@ -317,7 +317,7 @@ mod tests {
             submission: format!("{name}.py"),
             language: "python".to_owned(),
             verdict: Mark::Graded(mark),
-            score: crate::results::mark::score(passed, 2),
+            score: Some(crate::results::mark::score(passed, 2)),
             points: Some(10.0 * passed as f64),
             passed,
             total: 2,
@@ -404,7 +404,8 @@ mod tests {
                 .contains("TLE at the wall limit on secret/01"),
             "{alice:?}"
         );
-        assert!(alice.cases.is_empty() && alice.passed == 0 && alice.points == Some(0.0));
+        assert!(alice.cases.is_empty() && alice.passed == 0);
+        assert_eq!((alice.score, alice.points), (None, None), "no mark, not 0");
         assert_eq!(book.students[1].verdict, Mark::Graded(Verdict::TimeLimit));
         assert_eq!(book.students[2].verdict, Mark::Graded(Verdict::Accepted));
         // Judged again, nothing changes.

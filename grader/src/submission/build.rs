@@ -76,10 +76,11 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                 }
                 None => {
                     return Err(Fault::Usage(format!(
-                        "{}: unknown extension `.{}` (known: {}); choose one with --lang, or run it with --cmd",
+                        "{}: unknown extension `.{}` (known: {}){}",
                         path.display(),
                         path.extension().unwrap_or_default().to_string_lossy(),
-                        known_extensions(options.languages)
+                        known_extensions(options.languages),
+                        super::setup::ONE_LANGUAGE
                     )));
                 }
             }

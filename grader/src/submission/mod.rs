@@ -24,4 +24,4 @@ mod staging;
 pub(crate) use build::{Foreseen, build_one};
 pub(crate) use lookup::PATH;
 pub(crate) use program::{Built, Options, Program, Submission};
-pub(crate) use setup::check_toolchain;
+pub(crate) use setup::{check_toolchain, without_flag_advice};

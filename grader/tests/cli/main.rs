@@ -14,6 +14,7 @@ mod docs;
 mod edges;
 mod explain;
 mod explain_reports;
+mod faults;
 mod feedback;
 mod fuzz_command;
 mod gradebook_reasons;

@@ -1,8 +1,13 @@
 //! `problem.yaml`: what a package says of its problem and how it is judged. Both versions
 //! of the format are read: the legacy one (`time_multiplier`, `validation: custom`,
 //! `validator_flags`) and 2023-07 (`type`, `limits.time_multipliers`, `limits.time_limit`).
-//! Keys the grader has no use for are ignored; a key it reads with the wrong type is exit
-//! 2 naming the file, line and column.
+//! Every key the grader reads is checked against the values the format allows (a type,
+//! a word of a list, a positive number): a wrong one is exit 2 naming the file, line and
+//! column, never a default in its place (`validation: costum` taken for `default` would
+//! drop the package's own validator, and right answers would be judged wrong). Other keys
+//! of the format are ignored; a key no version of the format has is warned of (tools and
+//! later versions add keys), or, when it is a near miss of a key the grader reads
+//! (`validaton`), exit 2 asking whether that key was meant.
 
 use std::path::Path;
 use std::time::Duration;
@@ -62,6 +67,205 @@ struct Raw {
     limits: RawLimits,
 }
 
+/// The keys of `problem.yaml` in either version of the format (legacy, 2023-07): any other
+/// is warned of, or refused when it is a near miss of one the grader reads ([`READ`]).
+const KNOWN: [&str; 22] = [
+    "problem_format_version",
+    "type",
+    "name",
+    "uuid",
+    "version",
+    "author",
+    "credits",
+    "source",
+    "source_url",
+    "license",
+    "rights_owner",
+    "embargo_until",
+    "limits",
+    "validation",
+    "validator_flags",
+    "grading",
+    "scoring",
+    "keywords",
+    "languages",
+    "allow_file_writing",
+    "constants",
+    "show_test_data_groups",
+];
+
+/// The top-level keys the grader reads: a misspelling of one changes how it judges.
+const READ: [&str; 6] = [
+    "problem_format_version",
+    "type",
+    "name",
+    "limits",
+    "validation",
+    "validator_flags",
+];
+
+/// The keys of `limits` both versions have.
+const LIMITS: [&str; 9] = [
+    "time_limit",
+    "memory",
+    "output",
+    "code",
+    "compilation_time",
+    "compilation_memory",
+    "validation_time",
+    "validation_memory",
+    "validation_output",
+];
+/// The keys of `limits` only the legacy version has.
+const LIMITS_LEGACY: [&str; 2] = ["time_multiplier", "time_safety_margin"];
+/// The keys of `limits` only 2023-07 has.
+const LIMITS_MODERN: [&str; 3] = ["time_multipliers", "time_resolution", "validation_passes"];
+
+/// Why `problem_format_version: text` is not one the format has (`legacy`, `draft`, or a
+/// version `YYYY-MM` with `-draft` or not).
+fn bad_version(text: &str) -> Option<String> {
+    let dated = |v: &str| {
+        let b = v.as_bytes();
+        b.len() == 7
+            && b.iter().enumerate().all(|(i, c)| {
+                if i == 4 {
+                    *c == b'-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
+    };
+    let ok = text == "legacy"
+        || text == "draft"
+        || dated(text)
+        || text.strip_suffix("-draft").is_some_and(dated);
+    (!ok).then(|| {
+        format!(
+            "`{text}` is not a version of the format: expected `legacy`, `draft` or one such \
+             as `2023-07-draft`"
+        )
+    })
+}
+
+/// The words `type` may have (a string, or a list in 2023-07).
+const TYPES: [&str; 5] = [
+    "pass-fail",
+    "scoring",
+    "interactive",
+    "multi-pass",
+    "submit-answer",
+];
+
+/// Why `type` of these words is not one the format has.
+fn bad_types(words: &[String]) -> Option<String> {
+    let bad = words.iter().find(|w| !TYPES.contains(&w.as_str()))?;
+    Some(format!(
+        "`{bad}` is not a type of problem: expected {}",
+        TYPES.join(", ")
+    ))
+}
+
+/// Why `validation: text` is not one the format has: `default`, or `custom` followed by
+/// `interactive`, `score` or both.
+fn bad_validation(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let ok = matches!(
+        words.as_slice(),
+        ["default" | "custom"]
+            | ["custom", "interactive" | "score"]
+            | ["custom", "interactive", "score"]
+            | ["custom", "score", "interactive"]
+    );
+    (!ok).then(|| {
+        format!(
+            "`{text}` is not a way of validation: expected one of default, custom, custom \
+             interactive, custom score, custom interactive score"
+        )
+    })
+}
+
+/// Why a limit `value` of `kind` is not one the format allows.
+fn bad_limit(value: f64, kind: Limit) -> Option<String> {
+    let ok = value.is_finite()
+        && match kind {
+            Limit::Multiplier | Limit::Mebibytes => value >= 1.0,
+            Limit::Seconds => value > 0.0,
+        };
+    (!ok).then(|| match kind {
+        // A limit below the time that sets it would fail the accepted submission that set it.
+        Limit::Multiplier => format!("{value} is below 1"),
+        Limit::Seconds => format!("{value} is not a number of seconds above 0"),
+        Limit::Mebibytes => format!("{value} is not a size: expected MiB above 0"),
+    })
+}
+
+/// What a limit is a number of.
+#[derive(Clone, Copy)]
+enum Limit {
+    Multiplier,
+    Seconds,
+    Mebibytes,
+}
+
+/// The first value of `raw` the format does not allow: its key's path (`limits.memory`)
+/// and why.
+fn bad_value(raw: &Raw) -> Option<(String, String)> {
+    let key = |k: &str| k.to_owned();
+    if let Some(why) = raw.problem_format_version.as_deref().and_then(bad_version) {
+        return Some((key("problem_format_version"), why));
+    }
+    if let Some(why) = raw.kind.as_ref().and_then(|t| bad_types(&t.words())) {
+        return Some((key("type"), why));
+    }
+    if let Some(why) = raw.validation.as_deref().and_then(bad_validation) {
+        return Some((key("validation"), why));
+    }
+    let l = &raw.limits;
+    let m = l.time_multipliers.as_ref();
+    #[expect(clippy::cast_precision_loss, reason = "sizes in MiB, far below 2^52")]
+    let limits = [
+        ("time_multiplier", l.time_multiplier, Limit::Multiplier),
+        (
+            "time_safety_margin",
+            l.time_safety_margin,
+            Limit::Multiplier,
+        ),
+        (
+            "ac_to_time_limit",
+            m.and_then(|m| m.ac_to_time_limit),
+            Limit::Multiplier,
+        ),
+        (
+            "time_limit_to_tle",
+            m.and_then(|m| m.time_limit_to_tle),
+            Limit::Multiplier,
+        ),
+        ("time_limit", l.time_limit, Limit::Seconds),
+        ("validation_time", l.validation_time, Limit::Seconds),
+        ("memory", l.memory.map(|v| v as f64), Limit::Mebibytes),
+        ("output", l.output.map(|v| v as f64), Limit::Mebibytes),
+        (
+            "validation_memory",
+            l.validation_memory.map(|v| v as f64),
+            Limit::Mebibytes,
+        ),
+        (
+            "validation_output",
+            l.validation_output.map(|v| v as f64),
+            Limit::Mebibytes,
+        ),
+    ];
+    limits.into_iter().find_map(|(name, value, kind)| {
+        let why = bad_limit(value?, kind)?;
+        let path = if name.starts_with("ac_") || name.starts_with("time_limit_") {
+            format!("limits.time_multipliers.{name}")
+        } else {
+            format!("limits.{name}")
+        };
+        Some((path, why))
+    })
+}
+
 /// `name`: one string, or one per language (2023-07).
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
@@ -78,6 +282,15 @@ enum Types {
     Many(Vec<String>),
 }
 
+impl Types {
+    fn words(&self) -> Vec<String> {
+        match self {
+            Types::One(word) => vec![word.clone()],
+            Types::Many(words) => words.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Default, Deserialize)]
 struct RawLimits {
     time_multiplier: Option<f64>,
@@ -92,6 +305,7 @@ struct RawLimits {
 }
 
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Multipliers {
     ac_to_time_limit: Option<f64>,
     time_limit_to_tle: Option<f64>,
@@ -100,7 +314,7 @@ struct Multipliers {
 /// Reads `PKG/problem.yaml`.
 pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
     let path = package.join("problem.yaml");
-    let bytes = files::read_capped(&path)?;
+    let bytes = files::read_file_of_data(&path)?;
     let text = std::str::from_utf8(&bytes)
         .map_err(|e| Fault::Usage(format!("{}: not UTF-8 text: {e}", path.display())))?;
     let folder = package
@@ -108,26 +322,54 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_owned());
-    parse(text, &folder).map_err(|e| Fault::Usage(format!("{}:{e}", path.display())))
+    let (config, warnings) =
+        parse(text, &folder).map_err(|e| Fault::Usage(format!("{}:{e}", path.display())))?;
+    for warning in warnings {
+        warn_once(&format!("grader: warning: {}:{warning}", path.display()));
+    }
+    Ok(config)
 }
 
-/// The config `text` gives, or why not: `LINE:COL: why` where the parser tells the place,
-/// ` why` (no place) for a value that is read but cannot be used.
-fn parse(text: &str, folder: &str) -> Result<Config, String> {
+/// Says `line` on stderr the first time only: a command reads `problem.yaml` more than
+/// once (to check the data, to set the time limit), and one warning is enough.
+fn warn_once(line: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.iter().any(|s| s == line) {
+        said.push(line.to_owned());
+        crate::report::note(line);
+    }
+}
+
+/// The config `text` gives, with the warnings of keys it ignores (`LINE:COL: why`), or why
+/// not: `LINE:COL: why` where the parser tells the place, ` why` (no place) for a value
+/// that is read but cannot be used.
+fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
+    let located = |e: serde_yaml_ng::Error| match e.location() {
+        Some(at) => format!("{}:{}: {}", at.line(), at.column(), without_location(&e)),
+        None => format!(" {e}"),
+    };
     let raw: Raw = if text.trim().is_empty() {
         Raw::default()
     } else {
-        serde_yaml_ng::from_str(text).map_err(|e| match e.location() {
-            Some(at) => format!("{}:{}: {}", at.line(), at.column(), without_location(&e)),
-            None => format!(" {e}"),
-        })?
+        serde_yaml_ng::from_str(text).map_err(located)?
     };
-    let modern = raw.problem_format_version.is_some();
-    let types = match raw.kind {
-        None => Vec::new(),
-        Some(Types::One(word)) => vec![word],
-        Some(Types::Many(words)) => words,
+    if let Some((key, why)) = bad_value(&raw) {
+        return Err(format!("{}: {key}: {why}", value_place(text, &key)));
+    }
+    let modern = raw
+        .problem_format_version
+        .as_deref()
+        .is_some_and(|v| v != "legacy");
+    let warnings = if text.trim().is_empty() {
+        Vec::new()
+    } else {
+        let tree: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).map_err(located)?;
+        unknown_keys(&tree, text, modern)?
     };
+    let types = raw.kind.map(|t| t.words()).unwrap_or_default();
     let validation = raw.validation.unwrap_or_default();
     let words: Vec<&str> = types
         .iter()
@@ -138,6 +380,9 @@ fn parse(text: &str, folder: &str) -> Result<Config, String> {
         return Err(
             " interactive and multi-pass problems are not supported (docs/packages.md)".to_owned(),
         );
+    }
+    if words.contains(&"submit-answer") {
+        return Err(" submit-answer problems are not supported (docs/packages.md)".to_owned());
     }
     if words.contains(&"score") {
         return Err(
@@ -156,7 +401,7 @@ fn parse(text: &str, folder: &str) -> Result<Config, String> {
             .unwrap_or_else(|| folder.to_owned()),
         None => folder.to_owned(),
     };
-    Ok(Config {
+    let config = Config {
         name,
         scoring: words.contains(&"scoring"),
         custom_validator,
@@ -167,7 +412,143 @@ fn parse(text: &str, folder: &str) -> Result<Config, String> {
             .map(str::to_owned)
             .collect(),
         limits: limits(&raw.limits, modern)?,
-    })
+    };
+    Ok((config, warnings))
+}
+
+/// The warnings of the keys of `tree` (the parsed `text`) that no version of the format
+/// has, or that belong to the version the package does not say it is
+/// (`limits.time_multiplier` in a 2023-07 package), which are ignored; or the fault of a
+/// near miss of a key the grader reads, which would otherwise change the judging unsaid.
+fn unknown_keys(
+    tree: &serde_yaml_ng::Value,
+    text: &str,
+    modern: bool,
+) -> Result<Vec<String>, String> {
+    let mut warnings = Vec::new();
+    let keys = |value: &serde_yaml_ng::Value| -> Vec<String> {
+        value.as_mapping().map_or_else(Vec::new, |map| {
+            map.keys()
+                .map(|k| k.as_str().map_or_else(|| format!("{k:?}"), str::to_owned))
+                .collect()
+        })
+    };
+    for key in keys(tree) {
+        if KNOWN.contains(&key.as_str()) {
+            continue;
+        }
+        let at = place_of(text, &key, 0);
+        if let Some(meant) = READ.iter().find(|read| near(&key, read)) {
+            return Err(format!(
+                "{at}: unknown key `{key}`: did you mean `{meant}`? (the grader reads \
+                 `{meant}`, and would judge without it)"
+            ));
+        }
+        warnings.push(format!(
+            "{at}: unknown key `{key}`, ignored (not a key of the problem package format)"
+        ));
+    }
+    let limits = tree.get("limits").map(keys).unwrap_or_default();
+    let (theirs, version) = if modern {
+        (
+            LIMITS_LEGACY,
+            "the legacy format's; this package is 2023-07's",
+        )
+    } else {
+        (
+            [LIMITS_MODERN[0], LIMITS_MODERN[1]],
+            "2023-07's; this package is legacy (no problem_format_version)",
+        )
+    };
+    for key in limits {
+        let ours = if modern {
+            &LIMITS_MODERN[..]
+        } else {
+            &LIMITS_LEGACY[..]
+        };
+        if LIMITS.contains(&key.as_str()) || ours.contains(&key.as_str()) {
+            continue;
+        }
+        let at = place_of(text, &key, 1);
+        if theirs.contains(&key.as_str()) || (!modern && key == LIMITS_MODERN[2]) {
+            warnings.push(format!("{at}: `limits.{key}` is {version}: ignored"));
+            continue;
+        }
+        if let Some(meant) = LIMITS.iter().chain(ours).find(|read| near(&key, read)) {
+            return Err(format!(
+                "{at}: unknown key `limits.{key}`: did you mean `{meant}`?"
+            ));
+        }
+        warnings.push(format!(
+            "{at}: unknown key `limits.{key}`, ignored (not a key of the problem package format)"
+        ));
+    }
+    Ok(warnings)
+}
+
+/// `LINE:COL` of the key `key` in `text`: the first line that starts with it, indented
+/// (`depth` 1: below `limits`) or not; `1:1` when it is written some other way (a flow
+/// mapping), which only a warning's place depends on.
+fn place_of(text: &str, key: &str, depth: usize) -> String {
+    for (number, line) in text.lines().enumerate() {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        if (indent > 0) == (depth > 0)
+            && body
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        {
+            return format!("{}:{}", number + 1, indent + 1);
+        }
+    }
+    "1:1".to_owned()
+}
+
+/// `LINE:COL` of the value of the key at `path` (`limits.memory`) in `text`: just past the
+/// `:` of its line, found as [`place_of`] finds keys.
+fn value_place(text: &str, path: &str) -> String {
+    let depth = path.matches('.').count();
+    let key = path.rsplit('.').next().unwrap_or(path);
+    let at = place_of(text, key, depth);
+    let Some((line, _)) = at.split_once(':') else {
+        return at;
+    };
+    let number: usize = line.parse().unwrap_or(1);
+    let Some(body) = text.lines().nth(number.saturating_sub(1)) else {
+        return at;
+    };
+    let Some(colon) = body.find(':') else {
+        return at;
+    };
+    let after = &body[colon + 1..];
+    let column = colon + 2 + (after.len() - after.trim_start().len());
+    format!("{number}:{column}")
+}
+
+/// Whether `key` is a near miss of `read`: a letter or two away (a typo), or the same
+/// but for case, `-` for `_` or a plural.
+fn near(key: &str, read: &str) -> bool {
+    let plain = |s: &str| s.to_ascii_lowercase().replace('-', "_");
+    let (key, read) = (plain(key), plain(read));
+    key == read || key.trim_end_matches('s') == read || edits(&key, &read) <= 2
+}
+
+/// The edit distance of `a` and `b` (insertions, deletions, substitutions).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
+            previous = here;
+        }
+    }
+    row[b.len()]
 }
 
 /// The limits, with the defaults of the package's version of the format.
@@ -184,6 +565,8 @@ fn limits(raw: &RawLimits, modern: bool) -> Result<PackageLimits, String> {
             raw.time_safety_margin.unwrap_or(2.0),
         )
     };
+    // The values were checked as they were read (`positive`): what is left is a number
+    // too large to be a duration.
     let seconds = |value: Option<f64>, key: &str| -> Result<Option<Duration>, String> {
         value
             .map(|s| {
@@ -194,14 +577,6 @@ fn limits(raw: &RawLimits, modern: bool) -> Result<PackageLimits, String> {
             })
             .transpose()
     };
-    for (key, value) in [
-        ("time_multiplier", multiplier),
-        ("time_safety_margin", margin),
-    ] {
-        if !(value.is_finite() && value >= 1.0) {
-            return Err(format!(" limits.{key}: {value} is below 1"));
-        }
-    }
     Ok(PackageLimits {
         time: seconds(raw.time_limit, "time_limit")?,
         time_multiplier: multiplier,
@@ -235,7 +610,8 @@ mod tests {
             "name: Hello\nvalidation: custom\nvalidator_flags: float_tolerance 1e-6\nlimits:\n  memory: 512\n  time_safety_margin: 4\n",
             "hello",
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(legacy.name, "Hello");
         assert!(legacy.custom_validator && !legacy.scoring);
         assert_eq!(legacy.validator_flags, ["float_tolerance", "1e-6"]);
@@ -248,7 +624,8 @@ mod tests {
             "problem_format_version: 2023-07-draft\ntype: scoring\nname:\n  en: Odd Echo\n  sv: Udda eko\nlimits:\n  time_limit: 2.5\n",
             "oddecho",
         )
-        .unwrap();
+        .unwrap()
+        .0;
         assert_eq!(modern.name, "Odd Echo");
         assert!(modern.scoring && !modern.custom_validator);
         assert_eq!(modern.limits.time, Some(Duration::from_millis(2500)));
@@ -256,7 +633,7 @@ mod tests {
             (modern.limits.time_multiplier, modern.limits.safety_margin),
             (2.0, 1.5)
         );
-        let empty = parse("", "plain").unwrap();
+        let empty = parse("", "plain").unwrap().0;
         assert_eq!((empty.name.as_str(), empty.limits.memory), ("plain", 1024));
     }
 
@@ -278,6 +655,94 @@ mod tests {
             said.contains("`validation: custom score`) is not supported"),
             "{said}"
         );
-        assert!(parse("limits:\n  time_multiplier: 0.5\n", "x").is_err());
+        let said = parse("limits:\n  time_multiplier: 0.5\n", "x").unwrap_err();
+        assert!(
+            said.starts_with("2:20: limits.time_multiplier: 0.5 is below 1"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_value_the_format_does_not_allow_is_located_and_names_the_allowed_ones() {
+        let said = parse("name: x\nvalidation: costum\n", "x").unwrap_err();
+        assert!(
+            said.starts_with("2:13: validation: `costum` is not a way of validation: expected one of default, custom,"),
+            "{said}"
+        );
+        for (text, at) in [
+            ("type: pass_fail\n", "1:7: type: `pass_fail` is not a type"),
+            (
+                "problem_format_version: 2023-7\n",
+                "1:25: problem_format_version: `2023-7`",
+            ),
+            (
+                "limits:\n  memory: 0\n",
+                "2:11: limits.memory: 0 is not a size",
+            ),
+            (
+                "limits:\n  time_limit: -1\n",
+                "2:15: limits.time_limit: -1 is not a number of seconds above 0",
+            ),
+            ("validation: custom score score\n", "1:13: validation:"),
+        ] {
+            let said = parse(text, "x").unwrap_err();
+            assert!(said.starts_with(at), "{text}: {said}");
+        }
+        assert!(parse("validation: custom interactive\n", "x").is_err());
+        assert!(
+            parse("problem_format_version: legacy\nvalidation: custom\n", "x")
+                .unwrap()
+                .0
+                .custom_validator
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_warned_of_and_near_misses_of_read_ones_refused() {
+        let (_, warnings) = parse("name: x\nfoo: 1\nlimits:\n  bar: 2\n", "x").unwrap();
+        assert_eq!(
+            warnings,
+            [
+                "2:1: unknown key `foo`, ignored (not a key of the problem package format)",
+                "4:3: unknown key `limits.bar`, ignored (not a key of the problem package format)",
+            ]
+        );
+        let said = parse("validaton: custom\n", "x").unwrap_err();
+        assert!(
+            said.starts_with("1:1: unknown key `validaton`: did you mean `validation`?"),
+            "{said}"
+        );
+        let said = parse("limits:\n  memroy: 2\n", "x").unwrap_err();
+        assert!(
+            said.starts_with("2:3: unknown key `limits.memroy`: did you mean `memory`?"),
+            "{said}"
+        );
+        // The other version's keys are ignored, and said to be.
+        let (_, warnings) = parse(
+            "limits:\n  time_multipliers:\n    ac_to_time_limit: 3\n",
+            "x",
+        )
+        .unwrap();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("2:3: `limits.time_multipliers` is 2023-07's"),
+            "{warnings:?}"
+        );
+        let (_, warnings) = parse(
+            "problem_format_version: 2023-07-draft\nlimits:\n  time_multiplier: 3\n",
+            "x",
+        )
+        .unwrap();
+        assert!(
+            warnings[0].starts_with("3:3: `limits.time_multiplier` is the legacy format's"),
+            "{warnings:?}"
+        );
+        // Every key of the format passes without a word.
+        let (_, warnings) = parse(
+            "name: x\nuuid: u\nauthor: a\nsource: s\nlicense: cc0\nrights_owner: r\nkeywords: k\n",
+            "x",
+        )
+        .unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
     }
 }

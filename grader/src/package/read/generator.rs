@@ -21,7 +21,7 @@ const NOT_PROGRAMS: [&str; 5] = ["yaml", "yml", "md", "txt", "json"];
 /// and none named `fuzz`.
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let dir = package.join("generators");
-    if !dir.is_dir() {
+    if !crate::files::folder_if_any(&dir)? {
         return Err(Fault::Usage(format!(
             "{}: no generators/ folder, so nothing to draw inputs from: `grader fuzz` on a package needs a generator (`generators/fuzz.py SEED` printing one input; docs/packages.md)",
             package.display()

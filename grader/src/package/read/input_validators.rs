@@ -17,7 +17,7 @@ pub(crate) type Found = (String, Result<PathBuf, String>);
 /// The input validators of `package`, in name order (none when it has no such folder).
 pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
     let dir = package.join("input_validators");
-    if !dir.is_dir() {
+    if !crate::files::folder_if_any(&dir)? {
         return Ok(Vec::new());
     }
     let mut found = Vec::new();

@@ -25,11 +25,11 @@ const JUDGE_MESSAGE: &str = "judgemessage.txt";
 /// read as one program (`sources`).
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let modern = package.join("output_validator");
-    if modern.is_dir() {
+    if crate::files::folder_if_any(&modern)? {
         return Ok(modern);
     }
     let dir = package.join("output_validators");
-    if !dir.is_dir() {
+    if !crate::files::folder_if_any(&dir)? {
         return Err(Fault::Usage(format!(
             "{}: `validation: custom` but no output_validators/ folder",
             package.join("problem.yaml").display()

@@ -127,8 +127,8 @@ pub(crate) fn page(handout: &Handout<'_>, out: &mut dyn Write) -> io::Result<()>
                 p.verdict {
                     "Verdict: " span.v.(css_class(s.verdict)) { (s.verdict.code()) }
                     " (" @match s.verdict { Mark::Graded(v) => (v.description()), Mark::NotGraded => "not graded" } ")"
-                    @if graded(s) {
-                        ". Score: " strong { (format!("{:.1}%", s.score)) } " (" (s.passed) " of " (s.total) " cases passed)"
+                    @if let (true, Some(score)) = (graded(s), s.score) {
+                        ". Score: " strong { (format!("{score:.1}%")) } " (" (s.passed) " of " (s.total) " cases passed)"
                     }
                     @if let (Some(points), Some(earned)) = (&book.points, s.points) {
                         ". Points: " strong { (earned) } " of " (crate::cases::points::most(points))
@@ -520,7 +520,7 @@ mod tests {
         let passed = cases.iter().filter(|c| c.accepted()).count();
         let student = StudentReport {
             verdict: mark::overall(cases.iter().map(|c| c.verdict), cases.len()).into(),
-            score: mark::score(passed, cases.len()),
+            score: Some(mark::score(passed, cases.len())),
             passed,
             total: cases.len(),
             groups: groups.clone(),

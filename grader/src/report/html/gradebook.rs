@@ -120,8 +120,7 @@ fn scores(book: &Book<'_>) -> Markup {
         .standings
         .iter()
         .map(|s| &s.report)
-        .filter(|s| s.verdict != Mark::NotGraded)
-        .map(|s| s.score)
+        .filter_map(|s| s.score)
         .collect();
     graded.sort_by(f64::total_cmp);
     if graded.is_empty() {
@@ -249,9 +248,10 @@ fn students(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
                 tr.student {
                     td { a href={ "#s-" (index) } { (s.student) } }
                     td { span.v.(css_class(s.verdict)) { (s.verdict.code()) } }
-                    td.num { (format!("{:.1}%", s.score)) }
+                    // A student not graded shows `--`, as its verdict does, never 0%.
+                    td.num { (s.score.map_or_else(|| "--".to_owned(), |score| format!("{score:.1}%"))) }
                     @if points.is_some() {
-                        td.num { (s.points.unwrap_or_default()) }
+                        td.num { (s.points.map_or_else(|| "--".to_owned(), |p| p.to_string())) }
                     }
                     td.num { (s.passed) "/" (s.total) }
                     td.first { (first_failure(standing)) }

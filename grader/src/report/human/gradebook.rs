@@ -48,7 +48,7 @@ pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> 
         };
         writeln!(
             out,
-            "  {}  {:<width$}  {:>4}/{:<4} {:>5.1}%  {points}{}",
+            "  {}  {:<width$}  {:>4}/{:<4} {:>6}  {points}{}",
             paint(
                 verdict_style(s.verdict),
                 &format!("{:<3}", s.verdict.code())
@@ -56,7 +56,9 @@ pub(crate) fn summary(saved: &Saved<'_>, out: &mut dyn Write) -> io::Result<()> 
             s.student,
             s.passed,
             s.total,
-            s.score,
+            // A student not graded shows `--`, never 0%.
+            s.score
+                .map_or_else(|| "--".to_owned(), |score| format!("{score:.1}%")),
             paint(dim, &why(standing))
         )?;
     }
