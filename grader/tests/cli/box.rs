@@ -2216,6 +2216,14 @@ fn as_a_plain_user_the_box_holds_and_delegated_cgroups_count_every_process() {
             doctor.stdout
         ));
     }
+    // With cgroups, strict works only once a forking run's children were seen (issue 37).
+    let strict = doctor
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("tier strict "));
+    if !strict.is_some_and(|l| l.contains(" works: ")) {
+        scene.fail(format!("strict does not work:\n{}", doctor.stdout));
+    }
     if !doctor
         .stdout
         .lines()
