@@ -117,7 +117,7 @@ fn kind_in_words(kind: fs::FileType) -> &'static str {
     } else if kind.is_symlink() {
         "a link"
     } else if kind.is_fifo() {
-        "a FIFO"
+        "a FIFO (a named pipe)"
     } else if kind.is_char_device() {
         "a character device"
     } else if kind.is_block_device() {
@@ -151,7 +151,7 @@ pub(crate) fn read_file_of_data(path: &Path) -> Result<Vec<u8>, Fault> {
 /// opened.
 pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
     let meta = fs::metadata(path).map_err(|e| cannot(path, "read", &e))?;
-    if let Some(fault) = not_a_file(path, &meta) {
+    if let Some(fault) = not_regular(path, &meta) {
         return Err(fault);
     }
     // Without blocking: a regular file never does, and a FIFO swapped in since the check
@@ -162,7 +162,7 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
         .open(path)
         .map_err(|e| cannot(path, "read", &e))?;
     let meta = file.metadata().map_err(|e| cannot(path, "read", &e))?;
-    if let Some(fault) = not_a_file(path, &meta) {
+    if let Some(fault) = not_regular(path, &meta) {
         return Err(fault);
     }
     let bound = meta.len().saturating_add(READ_CAP);
@@ -193,28 +193,14 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
 /// The fault of reading `path` (whose metadata, links followed, is `meta`) as a file when
 /// it is not a regular one: a folder, or a device, a FIFO or a socket, none of which ends
 /// where a file does. `None` for a regular file.
-pub(crate) fn not_a_file(path: &Path, meta: &fs::Metadata) -> Option<Fault> {
-    use std::os::unix::fs::FileTypeExt as _;
-    let kind = meta.file_type();
-    let what = if kind.is_file() {
-        return None;
-    } else if kind.is_dir() {
-        "a folder"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_fifo() {
-        "a FIFO (a named pipe)"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    };
-    Some(Fault::Usage(format!(
-        "{}: is {what}, expected a file",
-        spelling::path(path)
-    )))
+pub(crate) fn not_regular(path: &Path, meta: &fs::Metadata) -> Option<Fault> {
+    (!meta.is_file()).then(|| {
+        Fault::Usage(format!(
+            "{}: is {}, expected a file",
+            spelling::path(path),
+            kind_in_words(meta.file_type())
+        ))
+    })
 }
 
 /// Reads the first [`READ_CAP`] bytes of a file, and whether that was all of it: a

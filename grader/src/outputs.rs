@@ -124,7 +124,7 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
         Ok(meta) if meta.is_dir() => refuse("is a folder, not a file".to_owned()),
         // A device, a FIFO or a socket is never one of ours, and reading it to find out
         // could block or never end.
-        Ok(meta) if !meta.is_file() => Err(files::not_a_file(path, &meta)
+        Ok(meta) if !meta.is_file() => Err(files::not_regular(path, &meta)
             .unwrap_or_else(|| Fault::Usage(format!("{}: not a file", path.display())))),
         Ok(_) => {
             // A file is known by its head first: parsing a gradebook of a few thousand

@@ -17,6 +17,7 @@ pub(crate) mod cgroup;
 mod client;
 mod confine;
 mod facts;
+pub(crate) mod forking_trial;
 pub(crate) mod launcher;
 mod meter;
 mod pidspace;

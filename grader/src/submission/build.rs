@@ -49,7 +49,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
         Submission::File(path) => {
             let metadata = fs::metadata(path).map_err(|e| files::cannot(path, "read", &e))?;
             // A device or a FIFO has no end to read or hash to.
-            if let Some(fault) = files::not_a_file(path, &metadata) {
+            if let Some(fault) = files::not_regular(path, &metadata) {
                 return Err(fault);
             }
             let chosen = language_of(path, options)?;

@@ -1040,6 +1040,48 @@ fn memory_in_children_memfds_and_shared_memory_counts_against_the_limit() {
     scene.finish();
 }
 
+/// Issue 37's program: four children touch memory (or spend CPU), exit and are reaped
+/// before the main process answers wrongly. In both tiers: wherever the machine gives
+/// cgroups (root, or a plain user in a delegated subtree, as the cgroup-v2 VM's user mode
+/// runs this suite), basic counts every process too.
+const CHILDREN_THAT_EXIT: &[Row] = &[
+    ("mle_four_children_touch_and_exit.c", Some("MLE"), "MLE"),
+    ("tle_four_children_spend_and_exit.c", Some("TLE"), "TLE"),
+];
+
+#[test]
+fn children_that_exit_before_the_run_ends_count_their_memory_and_cpu() {
+    let mut scene = Scene::new();
+    let cases = scene.sample_cases("cases", 1);
+    let limits = Limits {
+        cpu: 1,
+        wall: 6,
+        memory_mib: 256,
+    };
+    scene.grade_rows(
+        CHILDREN_THAT_EXIT,
+        &cases,
+        limits,
+        &[],
+        |scene, label, report| {
+            let case = &report["cases"][0];
+            let (kib, cpu) = (
+                case["memory_kib"].as_u64().unwrap_or(0),
+                case["cpu_ms"].as_f64().unwrap_or(0.0),
+            );
+            if label.starts_with("mle_") && kib < 250 << 10 {
+                scene.fail(format!("{label}: reported {kib} KiB, not the children's"));
+            }
+            if label.starts_with("tle_") && cpu < 900.0 {
+                scene.fail(format!(
+                    "{label}: reported {cpu} ms of CPU, not the children's"
+                ));
+            }
+        },
+    );
+    scene.finish();
+}
+
 // ---------------------------------------------------------------- 4. compile-time attacks
 
 /// The compile-time readers: a case's answer (C and Rust), /etc/shadow, the grader's
@@ -2173,6 +2215,14 @@ fn as_a_plain_user_the_box_holds_and_delegated_cgroups_count_every_process() {
             "a delegated subtree, but doctor finds no cgroups:\n{}",
             doctor.stdout
         ));
+    }
+    // With cgroups, strict works only once a forking run's children were seen (issue 37).
+    let strict = doctor
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("tier strict "));
+    if !strict.is_some_and(|l| l.contains(" works: ")) {
+        scene.fail(format!("strict does not work:\n{}", doctor.stdout));
     }
     if !doctor
         .stdout
