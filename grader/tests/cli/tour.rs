@@ -61,7 +61,7 @@ const CAP: &str = "--as=2147483648";
 
 /// The longest a row may take (the slowest compiles a C program and runs two cases, on a
 /// busy machine): past it, the row is a hang.
-const ROW_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+const ROW_TIMEOUT: std::time::Duration = std::time::Duration::from_mins(2);
 
 /// A row of a wrong call or a bad file: exit 2, one line saying `says`.
 const fn usage(what: &'static str, args: &'static [&'static str], says: &'static str) -> Row {
@@ -95,11 +95,6 @@ impl Row {
 
     const fn env(mut self, env: &'static [(&'static str, &'static str)]) -> Row {
         self.env = env;
-        self
-    }
-
-    const fn code(mut self, code: i32) -> Row {
-        self.code = code;
         self
     }
 }
@@ -156,7 +151,12 @@ fn world(root: &Path) {
     symlink("missing-target", root.join("dangling.txt")).unwrap();
     symlink("/dev/zero", root.join("zero.toml")).unwrap();
 
-    // Case folders: a good one, and one fault each beside its two good cases.
+    world_cases(root);
+    world_packages(root);
+}
+
+/// The world's case folders: a good one, and one fault each beside its two good cases.
+fn world_cases(root: &Path) {
     let two = repo().join("grader/tests/fixtures/cases/flip-two");
     for name in [
         "cases",
@@ -194,8 +194,12 @@ fn world(root: &Path) {
     write(&added("c-bad-answer"), "02.ans", "5\n");
     write(&added("c-ans-dir"), "02.in", FLIP_SAMPLE);
     fs::create_dir_all(added("c-ans-dir").join("02.ans")).unwrap();
+}
 
-    // Classes.
+/// The world's classes and problem packages: the test fixture `halves`, and one fault
+/// each.
+fn world_packages(root: &Path) {
+    let flip = repo().join("examples/flip");
     write(
         root,
         "class/alice.c",
@@ -208,7 +212,6 @@ fn world(root: &Path) {
     );
     write(root, "class-notes/readme.txt", "no submissions here\n");
 
-    // Packages: the test fixture `halves`, and one fault each.
     let halves = repo().join("grader/tests/fixtures/packages/halves");
     for name in [
         "pkg",
@@ -274,13 +277,31 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// The rows. Paths are the world's (`world`); `tmp` and `cache` are the calls' own
-/// temporary and cache folders unless a row says otherwise.
-#[rustfmt::skip]
+/// The rows, a function a kind. Paths are the world's (`world`); `tmp` and `cache` are the
+/// calls' own temporary and cache folders unless a row says otherwise.
 fn rows() -> Vec<Row> {
-    use Input::{Bytes, File};
+    [
+        time_and_size_flags(),
+        whole_number_flags(),
+        choices(),
+        boards(),
+        submissions_and_options_files(),
+        case_folders(),
+        classes(),
+        gradebooks(),
+        problem_packages(),
+        the_machine_s_setup(),
+        standard_output_on_a_full_disk(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The rows of time and size flags.
+#[rustfmt::skip]
+fn time_and_size_flags() -> Vec<Row> {
     vec![
-        // ------------------------------------------------ time and size flags
         usage("a negative time", &["test", "flip", "ac.c", "--time-limit", "-3s"], "--time-limit"),
         usage("a zero time", &["test", "flip", "ac.c", "--time-limit", "0"], "--time-limit"),
         usage("a time in words", &["test", "flip", "ac.c", "--time-limit", "one"], "--time-limit"),
@@ -296,7 +317,13 @@ fn rows() -> Vec<Row> {
         usage("a negative output size", &["test", "flip", "ac.c", "--output-limit", "-5"], "--output-limit"),
         usage("a batch's negative time", &["batch", "flip", "class", "--time-limit", "-1"], "--time-limit"),
         usage("a fuzz's negative duration", &["fuzz", "flip", "ac.c", "--duration", "-1"], "--duration"),
-        // ------------------------------------------------ whole-number flags
+    ]
+}
+
+/// The rows of whole-number flags.
+#[rustfmt::skip]
+fn whole_number_flags() -> Vec<Row> {
+    vec![
         usage("--jobs -1", &["test", "flip", "ac.c", "--jobs", "-1"], "--jobs"),
         usage("--jobs 0", &["test", "flip", "ac.c", "--jobs", "0"], "--jobs"),
         usage("--jobs in words", &["test", "flip", "ac.c", "--jobs", "two"], "--jobs"),
@@ -319,7 +346,13 @@ fn rows() -> Vec<Row> {
         usage("--shard 1/0", &["batch", "flip", "class", "--shard", "1/0"], "--shard"),
         usage("--shard without a slash", &["batch", "flip", "class", "--shard", "2"], "--shard"),
         usage("--shard in words", &["batch", "flip", "class", "--shard", "one/two"], "--shard"),
-        // ------------------------------------------------ choices
+    ]
+}
+
+/// The rows of choices.
+#[rustfmt::skip]
+fn choices() -> Vec<Row> {
+    vec![
         usage("an unknown problem", &["test", "flop", "ac.c"], "flop"),
         usage("an unknown problem for problems", &["problems", "flop"], "flop"),
         usage("an unknown mutant", &["mutant", "flip", "nope"], "nope"),
@@ -346,7 +379,14 @@ fn rows() -> Vec<Row> {
         usage("--cmd and a file", &["test", "flip", "ac.c", "--cmd", "true"], ""),
         usage("--report-file without a report", &["solve", "flip", "board.txt", "--report", "xml"], "--report xml"),
         usage("a repeated flag", &["test", "flip", "ac.c", "--jobs", "1", "--jobs", "2"], "--jobs"),
-        // ------------------------------------------------ boards
+    ]
+}
+
+/// The rows of boards.
+#[rustfmt::skip]
+fn boards() -> Vec<Row> {
+    use Input::{Bytes, File};
+    vec![
         usage("solve: a missing board", &["solve", "flip", "missing.txt"], "missing.txt"),
         usage("solve: a folder as a board", &["solve", "flip", "nothing"], "nothing: is a folder"),
         usage("solve: a bad byte", &["solve", "flip", "bad.txt"], "bad.txt:2:3"),
@@ -378,7 +418,13 @@ fn rows() -> Vec<Row> {
         works("check: an endless output is no AC", &["check", "flip", "board.txt", "/dev/zero"], 1).capped(),
         works("check: a right output", &["check", "flip", "board.txt", "out-4.txt"], 0),
         works("check: junk output", &["check", "flip", "board.txt", "out-junk.txt"], 1),
-        // ------------------------------------------------ submissions and options files
+    ]
+}
+
+/// The rows of submissions and options files.
+#[rustfmt::skip]
+fn submissions_and_options_files() -> Vec<Row> {
+    vec![
         usage("test: a missing submission", &["test", "flip", "missing.c"], "missing.c"),
         usage("test: a folder as a submission", &["test", "flip", "nothing"], "nothing"),
         usage("test: /dev/zero as a submission", &["test", "flip", "/dev/zero", "--lang", "c"], "/dev/zero").capped(),
@@ -391,7 +437,13 @@ fn rows() -> Vec<Row> {
         usage("test: a report file over a folder", &["test", "flip", "ac.c", "--report-file", "nothing"], "nothing"),
         usage("test: a report file below a file", &["test", "flip", "ac.c", "--report-file", "afile/r.json"], "afile"),
         usage("test: a report file over a case", &["test", "flip", "ac.c", "--cases", "cases", "--report-file", "cases/sample/01.in"], "01.in"),
-        // ------------------------------------------------ case folders
+    ]
+}
+
+/// The rows of case folders.
+#[rustfmt::skip]
+fn case_folders() -> Vec<Row> {
+    vec![
         usage("cases: missing", &["test", "flip", "ac.c", "--cases", "missing"], "missing"),
         usage("cases: a file", &["test", "flip", "ac.c", "--cases", "afile"], "afile"),
         usage("cases: none in the folder", &["test", "flip", "ac.c", "--cases", "nothing"], "nothing"),
@@ -408,7 +460,13 @@ fn rows() -> Vec<Row> {
         usage("cases check: a FIFO case", &["cases", "check", "flip", "--root", "c-fifo-root"], "c-fifo-root"),
         usage("cases regen: a missing root", &["cases", "regen", "--root", "missing"], "missing"),
         usage("cases power: a missing root", &["cases", "power", "flip", "--root", "missing"], "missing"),
-        // ------------------------------------------------ classes
+    ]
+}
+
+/// The rows of classes.
+#[rustfmt::skip]
+fn classes() -> Vec<Row> {
+    vec![
         usage("batch: a missing class", &["batch", "flip", "missing"], "missing"),
         usage("batch: a file as a class", &["batch", "flip", "afile"], "afile"),
         usage("batch: an empty class", &["batch", "flip", "class-empty"], "class-empty: no submissions"),
@@ -419,7 +477,13 @@ fn rows() -> Vec<Row> {
         usage("batch: --feedback is a file", &["batch", "flip", "class", "--feedback", "afile"], "afile"),
         usage("batch: --cache-dir is a file", &["batch", "flip", "class", "--cache-dir", "afile"], "afile"),
         usage("batch: a junk language table", &["batch", "flip", "class", "--config", "junk.toml"], "junk.toml:1:"),
-        // ------------------------------------------------ gradebooks
+    ]
+}
+
+/// The rows of gradebooks.
+#[rustfmt::skip]
+fn gradebooks() -> Vec<Row> {
+    vec![
         usage("merge: nothing", &["merge"], "GRADEBOOK"),
         usage("merge: a missing gradebook", &["merge", "missing.json"], "missing.json"),
         usage("merge: a folder", &["merge", "nothing"], "nothing"),
@@ -432,7 +496,13 @@ fn rows() -> Vec<Row> {
         usage("merge: an empty file", &["merge", "empty.txt"], "empty.txt"),
         usage("merge: a board", &["merge", "board.txt"], "board.txt:1:1"),
         usage("merge: --out is a file", &["merge", "junk.json", "--out", "afile"], "afile"),
-        // ------------------------------------------------ problem packages
+    ]
+}
+
+/// The rows of problem packages.
+#[rustfmt::skip]
+fn problem_packages() -> Vec<Row> {
+    vec![
         usage("package: an unknown validation", &["test", "p-costum", "--cmd", "true"], "problem.yaml:"),
         usage("package: an unknown type", &["test", "p-type", "--cmd", "true"], "problem.yaml:"),
         usage("package: a word for a number", &["test", "p-limits", "--cmd", "true"], "problem.yaml:"),
@@ -448,12 +518,24 @@ fn rows() -> Vec<Row> {
         usage("package export: --out is a file", &["package", "export", "flip", "--out", "afile"], "afile"),
         usage("package export: over a folder that is no package", &["package", "export", "flip", "--out", "class", "--force"], "class"),
         usage("fuzz: a package without a generator", &["fuzz", "pkg", "--cmd", "true"], "generator"),
-        // ------------------------------------------------ the machine's setup
+    ]
+}
+
+/// The rows of the machine's setup.
+#[rustfmt::skip]
+fn the_machine_s_setup() -> Vec<Row> {
+    vec![
         usage("TMPDIR missing", &["test", "flip", "ac.c", "--cases", "cases"], "TMPDIR").env(&[("TMPDIR", "no-such-tmp")]),
         usage("TMPDIR a file", &["test", "flip", "ac.c", "--cases", "cases"], "TMPDIR").env(&[("TMPDIR", "afile")]),
         usage("batch: TMPDIR missing", &["batch", "flip", "class", "--cases", "cases", "--out", "out-tmp"], "TMPDIR").env(&[("TMPDIR", "no-such-tmp")]),
         usage("GRADER_CACHE_DIR a file", &["test", "flip", "ac.c", "--cases", "cases"], "afile").env(&[("GRADER_CACHE_DIR", "afile")]),
-        // ------------------------------------------------ standard output on a full disk
+    ]
+}
+
+/// The rows of standard output on a full disk.
+#[rustfmt::skip]
+fn standard_output_on_a_full_disk() -> Vec<Row> {
+    vec![
         usage("problems > /dev/full", &["problems"], "standard output").full(),
         usage("problems flip > /dev/full", &["problems", "flip"], "standard output").full(),
         usage("solve > /dev/full", &["solve", "flip", "board.txt"], "standard output").full(),
@@ -529,10 +611,8 @@ fn run(root: &Path, row: &Row) -> Result<(), String> {
     });
     command.stderr(Stdio::piped());
     let mut child = command.spawn().map_err(|e| e.to_string())?;
-    if let Some(mut stdin) = child.stdin.take() {
-        if let Input::Bytes(bytes) = row.stdin {
-            let _ = stdin.write_all(bytes.as_bytes());
-        }
+    if let (Some(mut stdin), Input::Bytes(bytes)) = (child.stdin.take(), row.stdin) {
+        let _ = stdin.write_all(bytes.as_bytes());
     }
     // A row that hangs (a read of a FIFO no one writes) fails, and is killed.
     let pid = child.id();
@@ -561,7 +641,15 @@ fn run(root: &Path, row: &Row) -> Result<(), String> {
         return Err(format!("expected exit {}, got {}", row.code, shown()));
     }
     if row.code == 2 {
-        if !stderr.starts_with("grader: error: ") || stderr.lines().count() != 1 {
+        // The one error line ends what stderr says; before it, only the progress lines
+        // of work done before the failing write (a batch's students).
+        let errors = stderr
+            .lines()
+            .filter(|l| l.starts_with("grader: error: "))
+            .count();
+        let last = stderr.lines().last().unwrap_or_default();
+        let alone = stderr.lines().count() == 1 || row.stdout == Output::Full;
+        if errors != 1 || !last.starts_with("grader: error: ") || !alone {
             return Err(format!("expected one error line: {}", shown()));
         }
         if row.stdout == Output::Pipe && !output.stdout.is_empty() {
