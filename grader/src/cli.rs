@@ -548,7 +548,12 @@ pub(crate) enum ProblemOrPackage {
 fn parse_problem_or_package(word: &str) -> Result<ProblemOrPackage, String> {
     match parse_problem(word) {
         Ok(problem) => Ok(ProblemOrPackage::Builtin(problem)),
-        Err(_) if std::path::Path::new(word).join("problem.yaml").is_file() => {
+        // Anything named problem.yaml makes a package: one that is not a file (a broken
+        // link, a device) is then named as such by its reader, not taken for no package.
+        Err(_)
+            if std::fs::symlink_metadata(std::path::Path::new(word).join("problem.yaml"))
+                .is_ok() =>
+        {
             Ok(ProblemOrPackage::Package(PathBuf::from(word)))
         }
         Err(unknown) => Err(format!(

@@ -59,8 +59,29 @@ pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
             let path = folder.join(name);
             let input = path.extension().is_some_and(|x| x == "in");
             if !input {
-                if *kind == Kind::Folder {
-                    folders.push(path);
+                // An answer with no input is a case that would never run.
+                let answer = path.extension().is_some_and(|x| x == "ans" || x == "out");
+                let input = path.with_extension("in");
+                if answer && !input.file_name().is_some_and(|n| listing.contains_key(n)) {
+                    let input = input.file_name().map(Path::new).unwrap_or(&input);
+                    let what = format!(
+                        "an answer with no input beside it ({} is missing)",
+                        crate::spelling::path(input)
+                    );
+                    note(path.clone(), what);
+                }
+                match kind {
+                    Kind::Folder => folders.push(path),
+                    // A folder reached through a link is not listed (it may lead out of the
+                    // tree, or around it), and not passed over unsaid either: its cases
+                    // would be missing from the count.
+                    Kind::Link if fs::metadata(&path).is_ok_and(|m| m.is_dir()) => note(
+                        path,
+                        "a link to a folder: cases are not looked for through links; put \
+                         the folder itself there"
+                            .to_owned(),
+                    ),
+                    _ => {}
                 }
                 continue;
             }

@@ -47,8 +47,9 @@ struct Row {
     stdout: Output,
     /// Variables set for the call (`TMPDIR`, `GRADER_CACHE_DIR`, ...), over the world's.
     env: &'static [(&'static str, &'static str)],
-    /// Under an address-space cap of [`CAP`]: the row reads what could be endless.
-    capped: bool,
+    /// The resource limit the call runs under (`prlimit`'s flag): [`CAP`] for a row that
+    /// reads what could be endless, or a shell's `ulimit` a user may have.
+    limit: Option<&'static str>,
     /// The exit status the contract gives.
     code: i32,
     /// What stderr must say (for exit 2: its one line `grader: error: ...`).
@@ -71,15 +72,19 @@ const fn usage(what: &'static str, args: &'static [&'static str], says: &'static
         stdin: Input::Null,
         stdout: Output::Pipe,
         env: &[],
-        capped: false,
+        limit: None,
         code: 2,
         says,
     }
 }
 
 impl Row {
-    const fn capped(mut self) -> Row {
-        self.capped = true;
+    const fn capped(self) -> Row {
+        self.under(CAP)
+    }
+
+    const fn under(mut self, limit: &'static str) -> Row {
+        self.limit = Some(limit);
         self
     }
 
@@ -169,6 +174,8 @@ fn world_cases(root: &Path) {
         "c-bad-board",
         "c-bad-answer",
         "c-ans-dir",
+        "c-stray-ans",
+        "c-folder-link",
     ] {
         copy_tree(&two, &root.join(name));
     }
@@ -192,6 +199,8 @@ fn world_cases(root: &Path) {
     write(&added("c-bad-board"), "02.ans", "4\n");
     write(&added("c-bad-answer"), "02.in", FLIP_SAMPLE);
     write(&added("c-bad-answer"), "02.ans", "5\n");
+    write(&added("c-stray-ans"), "03.ans", "4\n");
+    symlink("../../cases/secret", added("c-folder-link").join("more")).unwrap();
     write(&added("c-ans-dir"), "02.in", FLIP_SAMPLE);
     fs::create_dir_all(added("c-ans-dir").join("02.ans")).unwrap();
 }
@@ -224,6 +233,10 @@ fn world_packages(root: &Path) {
         "p-no-data",
         "p-in-fifo",
         "p-limits",
+        "p-yaml-dangling",
+        "p-yaml-dir",
+        "p-stray-ans",
+        "p-validaton",
     ] {
         copy_tree(&halves, &root.join(name));
     }
@@ -254,6 +267,12 @@ fn world_packages(root: &Path) {
     fs::remove_file(testdata("p-testdata-dir")).unwrap();
     fs::create_dir_all(testdata("p-testdata-dir")).unwrap();
     fs::write(yaml("p-yaml-junk"), "name: [unclosed\n").unwrap();
+    fs::remove_file(yaml("p-yaml-dangling")).unwrap();
+    symlink("problem.yml", yaml("p-yaml-dangling")).unwrap();
+    fs::remove_file(yaml("p-yaml-dir")).unwrap();
+    fs::create_dir_all(yaml("p-yaml-dir")).unwrap();
+    write(&root.join("p-stray-ans/data/secret/small"), "3.ans", "1\n");
+    append("p-validaton", "validaton: custom\n");
     fs::remove_dir_all(root.join("p-no-data/data")).unwrap();
     let small = root.join("p-in-fifo/data/secret/small");
     fs::remove_file(small.join("2.in")).unwrap();
@@ -455,6 +474,8 @@ fn case_folders() -> Vec<Row> {
         usage("cases: an input with no answer", &["test", "flip", "ac.c", "--cases", "c-no-ans"], "02.in"),
         usage("cases: a folder as an answer", &["test", "flip", "ac.c", "--cases", "c-ans-dir"], "02.ans"),
         usage("cases: a malformed board", &["test", "flip", "ac.c", "--cases", "c-bad-board"], "02.in:2:3"),
+        usage("cases: an answer with no input", &["test", "flip", "ac.c", "--cases", "c-stray-ans"], "03.ans: is an answer with no input beside it"),
+        usage("cases: a link to a folder", &["test", "flip", "ac.c", "--cases", "c-folder-link"], "more: is a link to a folder"),
         usage("cases: a wrong answer", &["test", "flip", "ac.c", "--cases", "c-bad-answer"], "02.ans"),
         usage("batch: a FIFO case", &["batch", "flip", "class", "--cases", "c-fifo", "--out", "out-fifo"], "02.in"),
         usage("cases check: a FIFO case", &["cases", "check", "flip", "--root", "c-fifo-root"], "c-fifo-root"),
@@ -510,6 +531,10 @@ fn problem_packages() -> Vec<Row> {
         usage("package: testdata.yaml a dangling link", &["test", "p-testdata-dangling", "--cmd", "true"], "testdata.yaml"),
         usage("package: testdata.yaml a link to /dev/zero", &["test", "p-testdata-zero", "--cmd", "true"], "testdata.yaml").capped(),
         usage("package: testdata.yaml a folder", &["test", "p-testdata-dir", "--cmd", "true"], "testdata.yaml"),
+        usage("package: problem.yaml a dangling link", &["test", "p-yaml-dangling", "--cmd", "true"], "problem.yaml: is a broken link"),
+        usage("package: problem.yaml a folder", &["test", "p-yaml-dir", "--cmd", "true"], "problem.yaml: is a folder"),
+        usage("package: an answer with no input", &["test", "p-stray-ans", "--cmd", "true"], "3.ans"),
+        usage("package: a misspelt key", &["test", "p-validaton", "--cmd", "true"], "validaton"),
         usage("package: no data", &["test", "p-no-data", "--cmd", "true"], "p-no-data"),
         usage("package: a FIFO input", &["test", "p-in-fifo", "--cmd", "true"], "2.in"),
         usage("package verify: an unknown validation", &["package", "verify", "p-costum"], "problem.yaml:"),
@@ -528,6 +553,13 @@ fn the_machine_s_setup() -> Vec<Row> {
         usage("TMPDIR missing", &["test", "flip", "ac.c", "--cases", "cases"], "TMPDIR").env(&[("TMPDIR", "no-such-tmp")]),
         usage("TMPDIR a file", &["test", "flip", "ac.c", "--cases", "cases"], "TMPDIR").env(&[("TMPDIR", "afile")]),
         usage("batch: TMPDIR missing", &["batch", "flip", "class", "--cases", "cases", "--out", "out-tmp"], "TMPDIR").env(&[("TMPDIR", "no-such-tmp")]),
+        usage("a shell's ulimit -v below a run's needs", &["test", "flip", "ac.c", "--cases", "cases"], "ulimit -v").under("--as=209715200"),
+        usage("strict under a small ulimit -v", &["test", "flip", "ac.c", "--cases", "cases", "--sandbox", "strict"], "ulimit -v").under("--as=209715200"),
+        usage("batch under a small ulimit -v", &["batch", "flip", "class", "--cases", "cases", "--out", "out-ulimit"], "ulimit -v").under("--as=209715200"),
+        works("doctor under a small ulimit -v says so", &["doctor"], 0).under("--as=209715200"),
+        works("the box under a large ulimit -v", &["test", "flip", "ac.c", "--cases", "cases"], 0).under("--as=17179869184"),
+        usage("a shell's ulimit -f below the output limit", &["test", "flip", "ac.c", "--cases", "cases"], "file-size").under("--fsize=1048576"),
+        works("none, asked for by name, under a small ulimit -v", &["test", "flip", "ac.c", "--cases", "cases", "--sandbox", "none"], 0).under("--as=209715200"),
         usage("GRADER_CACHE_DIR a file", &["test", "flip", "ac.c", "--cases", "cases"], "afile").env(&[("GRADER_CACHE_DIR", "afile")]),
     ]
 }
@@ -582,9 +614,9 @@ fn every_row_of_the_bad_input_tour_gets_the_contracts_answer() {
 /// Runs `row` in `root`; why it does not get the contract's answer, if it does not.
 fn run(root: &Path, row: &Row) -> Result<(), String> {
     let grader = assert_cmd::cargo::cargo_bin("grader");
-    let mut command = if row.capped {
+    let mut command = if let Some(limit) = row.limit {
         let mut prlimit = Command::new("prlimit");
-        prlimit.arg(CAP).arg("--").arg(grader);
+        prlimit.arg(limit).arg("--").arg(grader);
         prlimit
     } else {
         Command::new(grader)
