@@ -63,7 +63,7 @@ pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
                 let answer = path.extension().is_some_and(|x| x == "ans" || x == "out");
                 let input = path.with_extension("in");
                 if answer && !input.file_name().is_some_and(|n| listing.contains_key(n)) {
-                    let input = input.file_name().map(Path::new).unwrap_or(&input);
+                    let input = input.file_name().map_or(input.as_path(), Path::new);
                     let what = format!(
                         "an answer with no input beside it ({} is missing)",
                         crate::spelling::path(input)
