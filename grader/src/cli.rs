@@ -489,6 +489,10 @@ pub(crate) enum CasesCommand {
         /// The folder holding one case folder per problem.
         #[arg(long, default_value = "cases")]
         root: PathBuf,
+        /// The isolation tier a package's validators run in (`grader doctor`). Default:
+        /// auto, the strongest available.
+        #[arg(long, value_enum, value_name = "TIER")]
+        sandbox: Option<Sandbox>,
     },
     /// Run the classic wrong solutions on the cases: the kill matrix and mutation score.
     Power {

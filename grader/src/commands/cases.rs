@@ -29,7 +29,11 @@ pub(crate) fn run(command: CasesCommand) -> Result<Status, Fault> {
             root,
             check,
         } => regenerate(&problems, &root, check),
-        CasesCommand::Check { problems, root } => check(&problems, &root),
+        CasesCommand::Check {
+            problems,
+            root,
+            sandbox,
+        } => check(&problems, &root, sandbox),
         CasesCommand::Power { problem, root } => power(problem, &root),
     }
 }
@@ -103,7 +107,11 @@ fn regenerate(named: &[Problem], root: &Path, check_only: bool) -> Result<Status
     Ok(Status::failed_if(drifted))
 }
 
-fn check(named: &[ProblemOrPackage], root: &Path) -> Result<Status, Fault> {
+fn check(
+    named: &[ProblemOrPackage],
+    root: &Path,
+    sandbox: Option<crate::cli::Sandbox>,
+) -> Result<Status, Fault> {
     let builtin: Vec<Problem> = named
         .iter()
         .filter_map(|p| match p {
@@ -120,7 +128,7 @@ fn check(named: &[ProblemOrPackage], root: &Path) -> Result<Status, Fault> {
         .collect();
     let mut faulty = false;
     if !packages.is_empty() {
-        faulty = super::package::check_packages(&packages)?;
+        faulty = super::package::check_packages(&packages, sandbox)?;
         if builtin.is_empty() {
             return Ok(Status::failed_if(faulty));
         }

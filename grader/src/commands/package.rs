@@ -95,11 +95,11 @@ fn setup<'l>(
 
 /// `grader cases check PKG...`: each package's data through its own validators, as
 /// `verify` checks it first; whether any was refused.
-pub(super) fn check_packages(packages: &[&Path]) -> Result<bool, Fault> {
+pub(super) fn check_packages(packages: &[&Path], sandbox: Option<Sandbox>) -> Result<bool, Fault> {
     let languages = Languages::load(None)?;
     let mut faulty = false;
     for package in packages {
-        let setup = setup(package, &languages, (None, None, None))?;
+        let setup = setup(package, &languages, (None, sandbox, None))?;
         let (cases, checked) = data_check::package(package, &setup)?;
         faulty |= !checked.faults.is_empty();
         report::out(&format!(

@@ -560,6 +560,8 @@ fn the_machine_s_setup() -> Vec<Row> {
         works("the box under a large ulimit -v", &["test", "flip", "ac.c", "--cases", "cases"], 0).under("--as=17179869184"),
         usage("a shell's ulimit -f below the output limit", &["test", "flip", "ac.c", "--cases", "cases"], "file-size").under("--fsize=1048576"),
         works("none, asked for by name, under a small ulimit -v", &["test", "flip", "ac.c", "--cases", "cases", "--sandbox", "none"], 0).under("--as=209715200"),
+        usage("cases check of a package under a small ulimit -v", &["cases", "check", "pkg"], "--sandbox none").under("--as=209715200"),
+        works("cases check of a package, --sandbox none by name", &["cases", "check", "pkg", "--sandbox", "none"], 0).under("--as=209715200"),
         usage("GRADER_CACHE_DIR a file", &["test", "flip", "ac.c", "--cases", "cases"], "afile").env(&[("GRADER_CACHE_DIR", "afile")]),
     ]
 }
