@@ -43,29 +43,7 @@ pub(crate) fn path(path: &Path) -> String {
 
 /// `text` as one line a terminal shows as it is: see the module's rule.
 pub(crate) fn one_line(text: &str) -> String {
-    if text
-        .chars()
-        .all(|c| c == ' ' || reference::visible::is_visible(c))
-    {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            ' ' => out.push(' '),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_ascii_control() => {
-                let _ = write!(out, "\\x{:02x}", u32::from(c));
-            }
-            c if reference::visible::is_visible(c) => out.push(c),
-            c => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-            }
-        }
-    }
-    out
+    reference::visible::escape_message(text)
 }
 
 #[cfg(test)]

@@ -12,13 +12,34 @@ use std::fmt::Write as _;
 
 /// `bytes` on one line: every invisible character escaped, line ends included.
 pub fn escape(bytes: &[u8]) -> String {
-    render(bytes, false)
+    render(bytes, Mode::Line)
 }
 
 /// `bytes` as lines, for a block of text (a diff, a `<pre>`): like [`escape`], but each
 /// `\n` stays a line end.
 pub fn escape_lines(bytes: &[u8]) -> String {
-    render(bytes, true)
+    render(bytes, Mode::Lines)
+}
+
+/// `text` on one line for a message that quotes names: like [`escape`], but a backslash
+/// stays as it is, so that a name already spelt with escapes (a byte that is not UTF-8
+/// as `\xff`) reads the same in the message as where it was spelt.
+pub fn escape_message(text: &str) -> String {
+    if text.chars().all(|c| c == '\\' || is_visible(c)) {
+        return text.to_owned();
+    }
+    render(text.as_bytes(), Mode::Message)
+}
+
+/// What [`render`] keeps as it is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Nothing: one line, every escape unambiguous.
+    Line,
+    /// Line ends.
+    Lines,
+    /// Backslashes.
+    Message,
 }
 
 /// Whether `c` is shown as it is: printable ASCII and ordinary visible Unicode, not a
@@ -30,11 +51,11 @@ pub fn is_visible(c: char) -> bool {
     !(c.is_control() || is_format(c) || is_odd_space(c) || is_ignorable(c) || is_private(c))
 }
 
-fn render(bytes: &[u8], keep_lines: bool) -> String {
+fn render(bytes: &[u8], mode: Mode) -> String {
     let mut out = String::with_capacity(bytes.len());
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {
-            push(&mut out, c, keep_lines);
+            push(&mut out, c, mode);
         }
         for &b in chunk.invalid() {
             let _ = write!(out, "\\x{b:02x}");
@@ -43,9 +64,10 @@ fn render(bytes: &[u8], keep_lines: bool) -> String {
     out
 }
 
-fn push(out: &mut String, c: char, keep_lines: bool) {
+fn push(out: &mut String, c: char, mode: Mode) {
     match c {
-        '\n' if keep_lines => out.push('\n'),
+        '\n' if mode == Mode::Lines => out.push('\n'),
+        '\\' if mode == Mode::Message => out.push('\\'),
         '\n' => out.push_str("\\n"),
         '\t' => out.push_str("\\t"),
         '\r' => out.push_str("\\r"),
