@@ -77,8 +77,8 @@ pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
                     // would be missing from the count.
                     Kind::Link if fs::metadata(&path).is_ok_and(|m| m.is_dir()) => note(
                         path,
-                        "a link to a folder: cases are not looked for through links; put \
-                         the folder itself there"
+                        "a link to a folder, not a file nor a folder of cases: cases are \
+                         not looked for through links; put the folder itself there"
                             .to_owned(),
                     ),
                     _ => {}

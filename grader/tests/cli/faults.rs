@@ -164,7 +164,10 @@ fn a_testdata_yaml_that_is_not_a_file_is_exit_2_naming_it_never_flags_lost() {
     let said = test_package(&sum, "accepted/sum.py");
     assert_refused(
         &said,
-        &[&format!("{}: is a FIFO, not a file", testdata.display())],
+        &[&format!(
+            "{}: is a FIFO (a named pipe), not a file",
+            testdata.display()
+        )],
     );
 }
 
@@ -240,7 +243,10 @@ fn a_case_input_that_is_not_a_file_is_exit_2_naming_it_and_what_it_is() {
     make_fifo(&input);
     assert_refused(
         &test_cases(&cases),
-        &[&format!("{}: is a FIFO, not a file", input.display())],
+        &[&format!(
+            "{}: is a FIFO (a named pipe), not a file",
+            input.display()
+        )],
     );
     fs::remove_file(&input).unwrap();
     symlink("/dev/zero", &input).unwrap();
@@ -295,7 +301,10 @@ fn a_package_case_that_is_not_a_file_is_exit_2_naming_it() {
     make_fifo(&input);
     assert_refused(
         &test_package(&sum, "accepted/sum.py"),
-        &[&format!("{}: is a FIFO, not a file", input.display())],
+        &[&format!(
+            "{}: is a FIFO (a named pipe), not a file",
+            input.display()
+        )],
     );
     fs::remove_file(&input).unwrap();
     fs::write(&input, "1 2\n").unwrap();
