@@ -20,7 +20,8 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     outputs::folder(&args.out, &gradebook_files::outputs(), &inputs)?;
     let mut books = Vec::new();
     for path in &args.reports {
-        let book = read(path)?;
+        let mut book = read(path)?;
+        book.upgrade_not_graded();
         let name = crate::spelling::path(path);
         validate::validate(&book).map_err(|e| Fault::Usage(format!("{name}: {e}")))?;
         books.push((name, book));

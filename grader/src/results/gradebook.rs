@@ -158,6 +158,23 @@ pub(crate) struct Head {
 }
 
 impl Gradebook {
+    /// Reads a gradebook an older grader wrote as this one writes it: a student it could
+    /// not grade (`--`) had `0` for a score (and for points), where there is none. Only
+    /// that exact figure is read so; any other score of a `--` student stays, for
+    /// `validate` to refuse.
+    pub(crate) fn upgrade_not_graded(&mut self) {
+        for student in &mut self.students {
+            if student.verdict == Mark::NotGraded {
+                if student.score == Some(0.0) {
+                    student.score = None;
+                }
+                if student.points == Some(0.0) {
+                    student.points = None;
+                }
+            }
+        }
+    }
+
     /// Its class-wide fields, and its students.
     pub(crate) fn into_parts(self) -> (Head, Vec<StudentReport>) {
         let head = Head {

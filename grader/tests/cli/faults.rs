@@ -503,7 +503,8 @@ fn a_student_not_graded_has_no_score_in_any_gradebook_form_nor_after_merge_or_re
         String::from_utf8_lossy(&merged.stderr)
     );
     assert_no_mark_for_carol(&root.join("merged"));
-    // A shard that says a student not graded scored 0 is refused, naming the field.
+    // A shard of an older grader, which wrote 0 for a student not graded, is read as
+    // this one writes it (no score); any other score of such a student is refused.
     let path = root.join("shard1/gradebook.json");
     let mut book: serde_json::Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
     let shard = if book["students"]
@@ -516,25 +517,44 @@ fn a_student_not_graded_has_no_score_in_any_gradebook_form_nor_after_merge_or_re
     } else {
         root.join("shard2/gradebook.json")
     };
+    let other = if shard == path {
+        root.join("shard2/gradebook.json")
+    } else {
+        path.clone()
+    };
     book = serde_json::from_slice(&fs::read(&shard).unwrap()).unwrap();
-    for s in book["students"].as_array_mut().unwrap() {
-        if s["student"] == "carol" {
-            s["score"] = serde_json::json!(0.0);
+    for (score, name) in [(0.0, "zero"), (12.5, "some")] {
+        for s in book["students"].as_array_mut().unwrap() {
+            if s["student"] == "carol" {
+                s["score"] = serde_json::json!(score);
+            }
         }
+        fs::write(root.join(format!("{name}.json")), book.to_string()).unwrap();
     }
-    fs::write(root.join("zero.json"), book.to_string()).unwrap();
-    let said = run(
+    let legacy = run(
         &[
             "merge".as_ref(),
             root.join("zero.json").as_os_str(),
+            other.as_os_str(),
             "--out".as_ref(),
             root.join("zero").as_os_str(),
         ],
         &[],
     );
+    assert_ne!(legacy.0, 2, "{legacy:?}");
+    assert_no_mark_for_carol(&root.join("zero"));
+    let said = run(
+        &[
+            "merge".as_ref(),
+            root.join("some.json").as_os_str(),
+            "--out".as_ref(),
+            root.join("some").as_os_str(),
+        ],
+        &[],
+    );
     assert_refused(
         &said,
-        &["score: 0, but a student not graded (`--`) has none (null)"],
+        &["score: 12.5, but a student not graded (`--`) has none (null)"],
     );
 }
 
