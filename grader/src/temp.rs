@@ -90,14 +90,14 @@ pub(crate) fn reserve(name: &str) -> io::Result<PathBuf> {
 }
 
 /// Makes sure the temporary folder can hold this process's folder and what goes in it:
-/// the folder is made (once), and a probe file written and synced in it. An unusable
+/// the folder is made (once), and room for a probe file taken in it. An unusable
 /// `TMPDIR` (missing, a file, not writable, full) is the user's setup, as an unusable
 /// compile cache is: exit 2 naming it and why, before any work, where each run's staging
 /// failing would end a `batch` with every student `--` and a `test` as an internal error
 /// blaming the sandbox. Called by every command that runs programs before it runs one.
 pub(crate) fn usable() -> Result<(), Fault> {
     /// Enough to be told `ENOSPC` by a full file system, little enough to cost nothing.
-    const PROBE: usize = 64 << 10;
+    const PROBE: i64 = 64 << 10;
     let parent = std::env::temp_dir();
     let fault = |e: &io::Error| {
         let named = match std::env::var_os("TMPDIR") {
@@ -126,12 +126,11 @@ pub(crate) fn usable() -> Result<(), Fault> {
         return Err(fault(&io::Error::from(io::ErrorKind::NotADirectory)));
     }
     let root = root().map_err(|e| fault(&e))?;
-    // A file with no name, gone when closed: nothing to remove.
+    // A file with no name, gone when closed: nothing to remove. Its blocks are asked for,
+    // not written: a full file system says ENOSPC at once, and no command waits for a
+    // disk write (a sync) before its first run.
     tempfile::tempfile_in(&root)
-        .and_then(|mut file| {
-            io::Write::write_all(&mut file, &vec![0; PROBE])?;
-            file.sync_all()
-        })
+        .and_then(|file| nix::fcntl::posix_fallocate(&file, 0, PROBE).map_err(io::Error::from))
         .map_err(|e| fault(&e))
 }
 

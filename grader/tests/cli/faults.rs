@@ -3,6 +3,7 @@
 //! never skipped unsaid; a student the grader could not grade is not a 0.
 
 use std::fs;
+use std::io::Write as _;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -360,6 +361,80 @@ fn an_unusable_tmpdir_is_exit_2_naming_it_before_any_work() {
         );
         assert_refused(&said, &[&format!("TMPDIR {}: {why}", tmpdir.display())]);
         assert!(!out.join("journal.jsonl").exists(), "no one was graded");
+    }
+}
+
+/// A small file system of its own, mounted (as root) for a test and gone with it.
+struct Mounted {
+    dir: tempfile::TempDir,
+}
+
+impl Mounted {
+    /// A tmpfs of `size` with `options`; `None` (the test skipped, with a line) where this
+    /// user may not mount one. CI runs as root: there it must work.
+    fn tmpfs(size: &str, options: &str) -> Option<Mounted> {
+        let dir = tempfile::tempdir().unwrap();
+        let mounted = nix::unistd::Uid::effective().is_root()
+            && std::process::Command::new("mount")
+                .args([
+                    "-t",
+                    "tmpfs",
+                    "-o",
+                    &format!("size={size},{options}"),
+                    "tmpfs",
+                ])
+                .arg(dir.path())
+                .status()
+                .is_ok_and(|s| s.success());
+        if !mounted {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "a tmpfs could not be mounted: CI runs as root"
+            );
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "skipped: a full or read-only TMPDIR needs root to mount a tmpfs"
+            );
+            return None;
+        }
+        Some(Mounted { dir })
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(self.dir.path())
+            .status();
+    }
+}
+
+#[test]
+fn a_full_or_read_only_tmpdir_is_exit_2_naming_it_before_any_work() {
+    let Some(full) = Mounted::tmpfs("128k", "mode=1777") else {
+        return;
+    };
+    // Filled to its last block.
+    let mut filler = fs::File::create(full.path().join("filler")).unwrap();
+    while filler.write_all(&[0; 4096]).is_ok() {}
+    drop(filler);
+    let Some(read_only) = Mounted::tmpfs("1m", "ro") else {
+        return;
+    };
+    let submission = repo().join("examples/flip/ac_bfs.c");
+    for (tmpdir, why) in [
+        (full.path(), "is full: no space left"),
+        (read_only.path(), "cannot be written"),
+    ] {
+        let said = run(
+            &["test".as_ref(), "flip".as_ref(), submission.as_os_str()],
+            &[("TMPDIR", tmpdir)],
+        );
+        assert_refused(&said, &[&format!("TMPDIR {}: {why}", tmpdir.display())]);
     }
 }
 
