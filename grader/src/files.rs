@@ -108,6 +108,12 @@ pub(crate) fn folder_if_any(path: &Path) -> Result<bool, Fault> {
 }
 
 /// What a file of type `kind` is, in words (with its article).
+/// What stands at `path` (links followed), in words: "a file", "a character device"...;
+/// "a file" when it cannot be asked (the caller found something there that is no folder).
+pub(crate) fn kind_at(path: &Path) -> &'static str {
+    fs::metadata(path).map_or("a file", |m| kind_in_words(m.file_type()))
+}
+
 fn kind_in_words(kind: fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if kind.is_dir() {
@@ -375,14 +381,33 @@ pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> Fault {
         // `f.txt/x`: name the file in the way, not the OS's "Not a directory".
         io::ErrorKind::NotADirectory => file_in_the_way(path).map_or_else(
             || "a folder in the path is a file".to_owned(),
-            |file| format!("{} is a file, not a folder", spelling::path(file)),
+            |file| {
+                format!(
+                    "{} is {}, not a folder",
+                    spelling::path(file),
+                    kind_at(file)
+                )
+            },
         ),
-        _ => error.to_string(),
+        // The OS's own words: an error of `tempfile` adds the temp file's path ("at path
+        // .../.grader-Xy12"), a name the user never gave and cannot find.
+        _ => os_words(error),
     };
     Fault::Usage(format!(
         "{}: cannot {action}: {reason}",
         spelling::path(path)
     ))
+}
+
+/// `error` in the OS's own words: an error of `tempfile` adds the temp file's path to
+/// them (`... at path ".../.grader-Xy12"`), a name the user never gave and cannot find.
+/// Its type is `tempfile`'s own and private, and tells only through its text.
+fn os_words(error: &io::Error) -> String {
+    let text = error.to_string();
+    match (error.get_ref().is_some(), text.find(" at path \"")) {
+        (true, Some(at)) => text[..at].to_owned(),
+        _ => text,
+    }
 }
 
 /// The file that stands where a folder of `path` should be: `path` itself or one of the

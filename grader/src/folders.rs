@@ -39,8 +39,9 @@ pub(crate) fn create(path: &Path) -> Result<(), Fault> {
 /// The fault of a file found where `action` needs a folder.
 pub(crate) fn not_a_folder(path: &Path, action: &str) -> Fault {
     Fault::Usage(format!(
-        "{}: cannot {action}: is a file, not a folder",
-        path.display()
+        "{}: cannot {action}: is {}, not a folder",
+        crate::spelling::path(path),
+        files::kind_at(path)
     ))
 }
 

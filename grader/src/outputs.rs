@@ -200,7 +200,7 @@ fn existing_folder(dir: &Path, inputs: &Inputs) -> Result<(), String> {
     match fs::metadata(dir) {
         Err(e) if e.kind() == ErrorKind::NotFound => Err("does not exist".to_owned()),
         Err(e) => Err(e.to_string()),
-        Ok(meta) if !meta.is_dir() => Err("is a file, not a folder".to_owned()),
+        Ok(meta) if !meta.is_dir() => Err(format!("is {}, not a folder", files::kind_at(dir))),
         Ok(_) => {
             if let Some(what) = inputs.find(dir) {
                 return Err(format!(

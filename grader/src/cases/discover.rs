@@ -209,8 +209,14 @@ mod tests {
         std::os::unix::fs::symlink(root.join("elsewhere/x"), root.join("data/1.ans")).unwrap();
         std::os::unix::fs::symlink(root.join("elsewhere/x"), root.join("data/3.in")).unwrap();
         fs::write(root.join("data/3.out"), "x").unwrap();
-        // A folder linked in is not walked.
+        // A folder linked in is not walked, nor passed over unsaid.
         std::os::unix::fs::symlink(root.join("data"), root.join("linked")).unwrap();
+        let said = discover(root).unwrap_err().to_string();
+        assert!(
+            said.ends_with("linked: is a link to a folder, not a file nor a folder of cases: cases are not looked for through links; put the folder itself there"),
+            "{said}"
+        );
+        fs::remove_file(root.join("linked")).unwrap();
         let cases = discover(root).unwrap();
         let found: Vec<(&str, Option<PathBuf>)> = cases
             .iter()

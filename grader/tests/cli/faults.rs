@@ -436,6 +436,47 @@ fn a_full_or_read_only_tmpdir_is_exit_2_naming_it_before_any_work() {
         );
         assert_refused(&said, &[&format!("TMPDIR {}: {why}", tmpdir.display())]);
     }
+    // Outputs on the full file system: each a one-line exit 2 in the OS's words, with no
+    // temp file's name the user never gave.
+    let class = tempfile::tempdir().unwrap();
+    fs::copy(&submission, class.path().join("alice.c")).unwrap();
+    let cases = repo().join("grader/tests/fixtures/cases/flip-two");
+    let on_full = |name: &str| full.path().join(name);
+    let calls: [Vec<&std::ffi::OsStr>; 3] = [
+        vec![
+            "gen".as_ref(),
+            "flip".as_ref(),
+            "--seed".as_ref(),
+            "1".as_ref(),
+            "--out".as_ref(),
+            on_full("gen").into_os_string().leak(),
+        ],
+        vec![
+            "test".as_ref(),
+            "flip".as_ref(),
+            submission.as_os_str(),
+            "--cases".as_ref(),
+            cases.as_os_str(),
+            "--report".as_ref(),
+            "json".as_ref(),
+            "--report-file".as_ref(),
+            on_full("r.json").into_os_string().leak(),
+        ],
+        vec![
+            "batch".as_ref(),
+            "flip".as_ref(),
+            class.path().as_os_str(),
+            "--cases".as_ref(),
+            cases.as_os_str(),
+            "--out".as_ref(),
+            on_full("out").into_os_string().leak(),
+        ],
+    ];
+    for call in &calls {
+        let said = run(call, &[]);
+        assert_refused(&said, &["No space left on device"]);
+        assert!(!said.2.contains(".grader-"), "{}", said.2);
+    }
 }
 
 // ------------------------------------------------------- 3d: a student not graded is no 0
