@@ -262,15 +262,33 @@ pub(crate) struct Needs {
 }
 
 /// Whether a worker of `tier` works here: one is started (with `needs.memory` as its
-/// memory limit) and runs `true` under the limits a command's runs get, once per process
-/// and tier; the worker is then kept for the command's first worker of the same making.
-/// `Err` says what failed, with the system's error.
+/// memory limit) and runs `true` under the limits a command's runs get, once per process,
+/// tier and needs; the worker is then kept for the command's first worker of the same
+/// making. `Err` says what failed, with the system's error.
+///
+/// Kept by needs, not by tier alone: a package's limits (read from its `problem.yaml`)
+/// may ask more than the flags' defaults the trial started ahead with, and which of the
+/// two finished first must not decide whether the tier works.
 pub(crate) fn tried(tier: Tier, needs: Needs) -> Result<(), String> {
-    static TRIED: [OnceLock<Result<(), String>>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    TRIED[tier as usize]
-        .get_or_init(|| try_tier(tier, needs))
-        .clone()
+    type Trial = std::sync::Arc<OnceLock<Result<(), String>>>;
+    static TRIED: Mutex<Vec<(Tier, Needs, Trial)>> = Mutex::new(Vec::new());
+    let trial = {
+        let mut tried = TRIED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let found = tried
+            .iter()
+            .find(|(t, n, _)| *t == tier && *n == needs)
+            .map(|(_, _, trial)| trial.clone());
+        found.unwrap_or_else(|| {
+            let trial = Trial::default();
+            tried.push((tier, needs, trial.clone()));
+            trial
+        })
+    };
+    // Outside the lock: a caller with the same needs waits for this trial, one with
+    // others makes its own.
+    trial.get_or_init(|| try_tier(tier, needs)).clone()
 }
 
 fn try_tier(tier: Tier, needs: Needs) -> Result<(), String> {

@@ -490,6 +490,11 @@ fn classes() -> Vec<Row> {
     vec![
         usage("batch: a missing class", &["batch", "flip", "missing"], "missing"),
         usage("batch: a file as a class", &["batch", "flip", "afile"], "afile"),
+        usage("batch: a device as a class", &["batch", "flip", "/dev/null"], "/dev/null: cannot list submissions in: is a character device, not a folder"),
+        usage("test: a device as the cases", &["test", "flip", "ac.c", "--cases", "/dev/null"], "is a character device, not a folder"),
+        usage("gen: a device as --out", &["gen", "flip", "--seed", "1", "--out", "/dev/full"], "is a character device, not a folder"),
+        usage("test: a device as --report-file", &["test", "flip", "ac.c", "--report-file", "/dev/full"], "/dev/full: is a character device, expected a file"),
+        usage("a name too long", &["solve", "flip", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"], "File name too long"),
         usage("batch: an empty class", &["batch", "flip", "class-empty"], "class-empty: no submissions"),
         usage("batch: a class of notes", &["batch", "flip", "class-notes"], "class-notes: no submissions"),
         usage("batch: --out is the class", &["batch", "flip", "class", "--out", "class"], "class"),
@@ -529,7 +534,7 @@ fn problem_packages() -> Vec<Row> {
         usage("package: a word for a number", &["test", "p-limits", "--cmd", "true"], "problem.yaml:"),
         usage("package: junk yaml", &["test", "p-yaml-junk", "--cmd", "true"], "problem.yaml:2:1"),
         usage("package: testdata.yaml a dangling link", &["test", "p-testdata-dangling", "--cmd", "true"], "testdata.yaml"),
-        usage("package: testdata.yaml a link to /dev/zero", &["test", "p-testdata-zero", "--cmd", "true"], "testdata.yaml").capped(),
+        usage("package: testdata.yaml a link to /dev/zero", &["test", "p-testdata-zero", "--cmd", "true", "--sandbox", "none"], "testdata.yaml").capped(),
         usage("package: testdata.yaml a folder", &["test", "p-testdata-dir", "--cmd", "true"], "testdata.yaml"),
         usage("package: problem.yaml a dangling link", &["test", "p-yaml-dangling", "--cmd", "true"], "problem.yaml: is a broken link"),
         usage("package: problem.yaml a folder", &["test", "p-yaml-dir", "--cmd", "true"], "problem.yaml: is a folder"),
@@ -562,6 +567,7 @@ fn the_machine_s_setup() -> Vec<Row> {
         works("none, asked for by name, under a small ulimit -v", &["test", "flip", "ac.c", "--cases", "cases", "--sandbox", "none"], 0).under("--as=209715200"),
         usage("cases check of a package under a small ulimit -v", &["cases", "check", "pkg"], "--sandbox none").under("--as=209715200"),
         works("cases check of a package, --sandbox none by name", &["cases", "check", "pkg", "--sandbox", "none"], 0).under("--as=209715200"),
+        usage("a package whose memory limit needs more than the shell's ulimit -v", &["test", "pkg", "--cmd", "true"], "4 × the 1 GiB memory limit").under("--as=2147483648"),
         usage("GRADER_CACHE_DIR a file", &["test", "flip", "ac.c", "--cases", "cases"], "afile").env(&[("GRADER_CACHE_DIR", "afile")]),
     ]
 }
