@@ -134,6 +134,10 @@ pub(crate) fn usable() -> Result<(), Fault> {
         .map_err(|e| fault(&e))
 }
 
+/// Set once this process's folder is being removed for good (the command's end, a panic,
+/// a second signal): no folder is made after it.
+static ENDED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// This process's folder, made (and the folders of graders that are gone removed) on
 /// first use.
 fn root() -> io::Result<PathBuf> {
@@ -148,6 +152,13 @@ fn root() -> io::Result<PathBuf> {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(root) = root.as_ref() {
         return Ok(root.path.clone());
+    }
+    // Checked under the lock `remove_own_within` takes after it sets the flag: a folder
+    // is either made before the removal (and removed by it) or not at all.
+    if ENDED.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(io::Error::other(
+            "the grader is ending: no new temporary folder",
+        ));
     }
     let parent = std::env::temp_dir();
     // What graders that were killed left goes before this one adds its own.
@@ -196,6 +207,10 @@ pub(crate) fn remove_own() {
 /// be removing the folder right now (the command's own end); it is waited for, up to
 /// `patience`, so that the exit does not cut its removal short and leave half a folder.
 pub(crate) fn remove_own_within(patience: std::time::Duration) {
+    // From now on no thread makes a new folder (`root`): a worker set up on another thread
+    // as the command ends (a spare, a trial ahead) would otherwise make one after this
+    // removal, and the process would leave it behind as it exits.
+    ENDED.store(true, std::sync::atomic::Ordering::SeqCst);
     // Never waited for: the panic hook's thread may hold the list.
     if let Ok(files) = PENDING.try_lock() {
         for file in files.iter() {
