@@ -115,7 +115,8 @@
 //! box's runs to the next, handed on only as new. [`trace`] runs a toolchain's version
 //! probe under `ptrace`, to find where a compiler reached through links or shims really
 //! is. [`remove`] removes the trees a hostile program leaves, which the box's scratch
-//! folders (`scratch.rs`) need and the grader uses too.
+//! folders (`scratch.rs`) need and the grader uses too. [`bare`] runs a program with no
+//! box at all: the floor the grader's benches measure a box's run against.
 //!
 //! # What the box asks of its host
 //!
@@ -132,11 +133,12 @@
 //! # Unsafe code
 //!
 //! The workspace denies `unsafe_code`, here too: each module or item that needs it
-//! (`launcher.rs`, `boxed.rs`, `pidspace.rs`, [`trace`] whole; a few items of
+//! (`launcher.rs`, `boxed.rs`, `pidspace.rs`, [`trace`], [`bare`] whole; a few items of
 //! `protocol.rs`, `streams.rs` and [`tiers`]) says so with an `expect` naming why, so that
 //! the reason stands beside the code and one that stops needing it is told. No blanket
 //! allowance is needed: the crate adds none.
 
+pub mod bare;
 mod boxed;
 pub mod cgroup;
 mod client;
