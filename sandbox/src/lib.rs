@@ -105,10 +105,11 @@
 //! because a program started by `clone(CLONE_VM | CLONE_VFORK)` reports the starter's
 //! memory high-water mark as the floor of its own peak: a small `grader-launcher` binary
 //! (whose `main` is [`launcher::serve`]) keeps that floor near 2 MiB. A worker starts the
-//! `grader-launcher` beside the running executable; where there is none (`cargo run`
-//! builds one binary only), it starts the running executable itself with a hidden
-//! argument, and [`launcher::serve_if_asked`] makes that process a launcher copying
-//! memory at each start.
+//! `grader-launcher` beside the running executable (a program of yours gets the same
+//! floor with a binary of that name whose `main` calls [`launcher::serve`]); where there
+//! is none (`cargo run` builds one binary only), it starts the running executable itself
+//! with a hidden argument, and [`launcher::serve_if_asked`] makes that process a launcher
+//! copying memory at each start.
 //!
 //! The caller's side (`client.rs`) feeds standard input, reads the output and enforces
 //! the limits from outside; a run's standard streams (`streams.rs`) are kept from one of a
