@@ -4,8 +4,8 @@
 
 use fuzz::{Candidate, Observed};
 use reference::{Judgement, Verdict};
+use sandbox::{Input, Limits};
 
-use crate::exec::{Input, Limits};
 use crate::judge::judge;
 use crate::runner::Runner;
 use crate::status::Fault;

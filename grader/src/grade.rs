@@ -3,10 +3,10 @@
 //! come back in name order however they ran.
 
 use reference::Problem;
+use sandbox::{Input, Limits};
 
 use crate::cases::discover::Case;
 use crate::cases::sound;
-use crate::exec::{Input, Limits};
 use crate::files;
 use crate::judge::judge;
 use crate::package::judge::{CaseFiles, Origin, PackageJudge};
@@ -183,7 +183,7 @@ impl<'a> CaseWorker<'a> {
         cases: &[(&'a Case, &'a CaseText)],
         plan: &Plan<'a>,
     ) -> Vec<CaseWorker<'a>> {
-        crate::exec::side_by_side(count.max(1));
+        sandbox::side_by_side(count.max(1));
         (0..count.max(1))
             .map(|_| CaseWorker {
                 programs: programs.to_vec(),
@@ -198,7 +198,7 @@ impl<'a> CaseWorker<'a> {
 
 impl CaseWorker<'_> {
     /// Ends this worker's box on a thread of its own, once its cases are done (see
-    /// `exec::retire`): the caller writes its report meanwhile.
+    /// `sandbox::retire`): the caller writes its report meanwhile.
     pub(crate) fn retire(mut self) {
         if let Some(runner) = self.runner.take() {
             runner.retire();

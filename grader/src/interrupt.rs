@@ -16,7 +16,6 @@ use std::time::Duration;
 
 use nix::sys::signal::{SigSet, Signal};
 
-use crate::exec;
 use crate::status::Fault;
 use crate::temp;
 
@@ -54,7 +53,7 @@ fn watch(set: SigSet) {
     if !temp::in_use() {
         exit_now();
     }
-    exec::stop_all();
+    sandbox::stop_all();
     let _ = std::thread::Builder::new()
         .name("grace".to_owned())
         .spawn(|| {
@@ -69,9 +68,9 @@ fn watch(set: SigSet) {
 /// Removes the temp folders and exits with the signal's status, without waiting for the
 /// command.
 fn exit_now() -> ! {
-    exec::stop_all();
+    sandbox::stop_all();
     // Nothing outlives the grader, not even a zombie for the machine's init to reap.
-    exec::reap_all(Duration::from_secs(2));
+    sandbox::reap_all(Duration::from_secs(2));
     // The command's own end may be removing the folder on another thread: let it finish.
     temp::remove_own_within(Duration::from_secs(2));
     std::process::exit(128 + SIGNAL.load(Ordering::SeqCst));

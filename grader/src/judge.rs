@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use reference::{Judgement, Verdict};
+use sandbox::{Killed, Limits, Outcome};
 
-use crate::exec::{Killed, Limits, Outcome};
 use crate::results::case::{CaseResult, Stalled};
 use crate::results::limits::ms;
 
@@ -323,7 +323,7 @@ mod tests {
         memory: 256 << 20,
         output: 64 << 20,
         processes: 64,
-        sandbox: crate::exec::sandbox::Tier::Basic,
+        sandbox: sandbox::tiers::Tier::Basic,
     };
 
     fn ran(change: impl FnOnce(&mut Outcome)) -> Outcome {

@@ -2,7 +2,9 @@
 //!
 //! A thin binary over the `reference` crate: parse the command line, run one command, map
 //! its result to the exit statuses of cli.md (0 all good, 1 the submission or the data
-//! failed, 2 the call is wrong, 3 the grader is broken).
+//! failed, 2 the call is wrong, 3 the grader is broken). Programs run in the `sandbox`
+//! crate's box, which holds every `unsafe` block of the project: none here.
+#![forbid(unsafe_code)]
 
 mod alone;
 mod batch;
@@ -10,7 +12,6 @@ mod candidate;
 mod cases;
 mod cli;
 pub(crate) mod commands;
-mod exec;
 mod files;
 mod folders;
 mod fuzzing;
@@ -20,12 +21,10 @@ mod judge;
 mod limits;
 mod outputs;
 mod package;
-mod remove;
 mod report;
 mod results;
 mod runner;
 mod runtime_error;
-mod scratch;
 mod spelling;
 mod status;
 mod submission;
@@ -38,14 +37,10 @@ use clap::Parser as _;
 use crate::status::Fault;
 
 fn main() -> ExitCode {
-    // The launcher of `exec` is this binary too; it must stay small, so it branches off
-    // before anything else is set up.
-    if std::env::args_os()
-        .nth(1)
-        .is_some_and(|a| a == exec::launcher::LAUNCHER_ARG)
-    {
-        exec::launcher::serve();
-    }
+    // The box's launcher is this binary too (where no `grader-launcher` is beside it); it
+    // must stay small, so it branches off before anything else is set up.
+    sandbox::launcher::serve_if_asked();
+    sandbox::set_host(&BoxHost);
     interrupt::install();
     install_panic_hook();
     let cli = match cli::Cli::try_parse() {
@@ -57,8 +52,8 @@ fn main() -> ExitCode {
     // full disk) is the call's failure, unless the command failed first.
     let printed = report::finish_stdout();
     let result = result.and_then(|status| printed.map(|()| status));
-    exec::sandbox::settle();
-    exec::drop_spare();
+    sandbox::tiers::settle();
+    sandbox::drop_spare();
     temp::remove_own();
     // Once a signal arrived, whatever the command returned (its work done, or an error
     // the stopping caused) the grader says it was stopped.
@@ -69,6 +64,21 @@ fn main() -> ExitCode {
             report::error(&fault.to_string());
             fault.exit_code()
         }
+    }
+}
+
+/// What the box asks of the grader: its folders are made in this process's temporary
+/// folder (`temp.rs`), removed with it; and a version probe under way stops once a signal
+/// came (`interrupt.rs`).
+struct BoxHost;
+
+impl sandbox::Host for BoxHost {
+    fn temp_dir(&self, name: &str) -> std::io::Result<tempfile::TempDir> {
+        temp::dir(name)
+    }
+
+    fn stopping(&self) -> bool {
+        interrupt::received().is_some()
     }
 }
 

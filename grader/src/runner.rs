@@ -1,11 +1,12 @@
-//! One worker's means of running contestant programs on inputs: an `exec` worker in the
+//! One worker's means of running contestant programs on inputs: a `sandbox` worker in the
 //! run's tier, and the clean environment programs get. Shared by `grade` (case folders),
 //! `batch` and `fuzz`.
 
 use std::path::PathBuf;
 
+use sandbox::{Config, Files, Input, Job, Limits, Outcome, Stderr, Worker};
+
 use crate::alone::Lane;
-use crate::exec::{Config, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::judge::{self, Next, Sched, Stall, seconds};
 use crate::status::Fault;
 use crate::submission::{PATH, Program};
@@ -81,9 +82,9 @@ impl Runner {
         })
     }
 
-    /// Ends the worker on a thread of its own (see `exec::retire`).
+    /// Ends the worker on a thread of its own (see `sandbox::retire`).
     pub(crate) fn retire(self) {
-        crate::exec::retire(self.worker);
+        sandbox::retire(self.worker);
     }
 
     /// Runs `program` with `stdin` as standard input under `limits`, in an empty working

@@ -58,6 +58,15 @@ impl Fault {
     }
 }
 
+/// The box's refusal of a tier is the caller's to fix: exit 2, its message as it is.
+impl From<sandbox::Error> for Fault {
+    fn from(error: sandbox::Error) -> Fault {
+        match error {
+            sandbox::Error::Refused(message) => Fault::Usage(message),
+        }
+    }
+}
+
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use nix::fcntl::{Flock, FlockArg};
+use sandbox::remove;
 
-use crate::remove;
 use crate::status::Fault;
 
 /// The names of graders' folders (the part before the random suffix).

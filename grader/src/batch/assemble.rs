@@ -9,6 +9,7 @@ use std::io;
 use std::path::Path;
 
 use reference::Verdict;
+use sandbox::Limits;
 
 use super::build::Build;
 use super::discover::{Skipped, Student};
@@ -17,7 +18,6 @@ use super::runs::Ran;
 use super::sleepers;
 use crate::cases::discover::Case;
 use crate::cases::points::{self, Points};
-use crate::exec::Limits;
 use crate::files;
 use crate::report::book::Students;
 use crate::results::case::{Board, CaseResult};

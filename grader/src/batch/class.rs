@@ -6,6 +6,8 @@
 
 use std::path::Path;
 
+use sandbox::Limits;
+
 use super::assemble::{self, Heading, Reports};
 use super::build::{self, Builder};
 use super::compact;
@@ -15,7 +17,6 @@ use super::keys::Keys;
 use super::lang_for::LangChoices;
 use super::runs::{self, Class, Todo};
 use crate::cases::discover::Case;
-use crate::exec::Limits;
 use crate::grade::{CaseWorker, Checker, Plan};
 use crate::report::book::{self, Book};
 use crate::report::progress::BatchProgress;

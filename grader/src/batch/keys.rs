@@ -3,10 +3,10 @@
 //! flags), so a result is reused exactly when all are unchanged. The cases' texts are
 //! read once here, for the keys and for the runs.
 
+use sandbox::Limits;
 use sha2::{Digest, Sha256};
 
 use crate::cases::discover::Case;
-use crate::exec::Limits;
 use crate::grade::CaseText;
 use crate::results::limits::LimitsRecord;
 use crate::status::Fault;

@@ -303,7 +303,7 @@ mod tests {
                 memory_kib: 262_144,
                 output_kib: 65536,
                 processes: Some(64),
-                sandbox: Some(crate::exec::sandbox::Tier::Basic),
+                sandbox: Some(sandbox::tiers::Tier::Basic),
             },
             cases: vec!["sample/01".to_owned(), "secret/02".to_owned()],
             groups: BTreeMap::from([("sample".to_owned(), 1), ("secret".to_owned(), 1)]),

@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use sandbox::cgroup::Hierarchy;
+use sandbox::tiers::{self, Machine, Tier};
+
 use crate::cli::LimitArgs;
-use crate::exec;
-use crate::exec::cgroup::Hierarchy;
-use crate::exec::sandbox::{self, Machine, Tier};
 use crate::report;
 use crate::status::Status;
 
@@ -84,7 +84,7 @@ pub(crate) fn run() -> Status {
         "tier strict".to_owned(),
         if missing.is_empty() {
             // Its cgroups' promise (every process's memory and CPU) tried first, for real.
-            exec::forking_trial::children_counted(Tier::Strict, TRIAL.memory).map_or_else(
+            sandbox::forking_trial::children_counted(Tier::Strict, TRIAL.memory).map_or_else(
                 |why| format!("failed when tried: {why}"),
                 |()| timed_trial(Tier::Strict),
             )
@@ -96,7 +96,7 @@ pub(crate) fn run() -> Status {
     // After basic's trial, which found out whether the machine gives the PID space.
     lines.push((
         "basic's programs kept from the grader".to_owned(),
-        match exec::basic_kept_apart() {
+        match sandbox::basic_kept_apart() {
             Ok(how) => format!("yes: {how}"),
             Err(why) => format!(
                 "no ({why}): they run as the grader's uid and can signal or trace it; use strict"
@@ -116,7 +116,7 @@ pub(crate) fn run() -> Status {
 
 /// The tier `--sandbox auto` picks, or that it picks none (and so stops), and why.
 fn auto_picks(m: &Machine) -> String {
-    match m.auto(|tier| sandbox::tried(tier, TRIAL)) {
+    match m.auto(|tier| tiers::tried(tier, TRIAL)) {
         Ok((auto, _)) => auto.to_string(),
         Err(why) => format!(
             "nothing: {why}; a command with --sandbox auto stops (exit 2) before any work, and --sandbox none runs programs unboxed, as the grader's user"
@@ -133,7 +133,7 @@ fn oom_shield(m: &Machine) -> String {
             "not needed: on cgroup v2 it stays outside its runs' memory group".to_owned()
         }
         Err(_) => "not needed: no memory group to fill".to_owned(),
-        Ok(Hierarchy::V1 { .. }) => match sandbox::oom_shield() {
+        Ok(Hierarchy::V1 { .. }) => match tiers::oom_shield() {
             Ok(()) => "yes: a run that fills its memory is killed, its box stays".to_owned(),
             Err(why) => format!(
                 "no ({why}): a run that fills its memory with files no process maps can take its box's init with it; it is still MLE, and the next run gets a new box"
@@ -143,7 +143,7 @@ fn oom_shield(m: &Machine) -> String {
 }
 
 /// What a trial's worker is asked for: the limits' defaults.
-const TRIAL: sandbox::Needs = sandbox::Needs {
+const TRIAL: tiers::Needs = tiers::Needs {
     cpu: LimitArgs::TIME,
     memory: LimitArgs::MEMORY,
     output: LimitArgs::OUTPUT,
@@ -157,7 +157,7 @@ const DELEGATE: &str = "systemd-run --user --scope -p Delegate=yes";
 /// "works" with how long a worker of `tier` took to start and run `true`, or why not.
 fn timed_trial(tier: Tier) -> String {
     let start = Instant::now();
-    match sandbox::tried(tier, TRIAL) {
+    match tiers::tried(tier, TRIAL) {
         Ok(()) => format!(
             "works: a worker started and ran `true` in {:.1} ms",
             start.elapsed().as_secs_f64() * 1e3

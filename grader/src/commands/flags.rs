@@ -3,13 +3,14 @@
 //! [`Limits`], `--jobs` into a count, and what a call reads into the [`Inputs`] the rule
 //! of outputs checks against.
 
+use sandbox::Limits;
+use sandbox::tiers::{self, Machine, Tier};
+
 use crate::cases::{
     self as case_folders,
     discover::{self, Case},
 };
 use crate::cli::{LimitArgs, Sandbox, SubmissionArgs};
-use crate::exec::Limits;
-use crate::exec::sandbox::{self, Machine, Tier};
 use crate::grade::{CaseText, SoundCase};
 use crate::outputs::Inputs;
 use crate::status::Fault;
@@ -98,8 +99,8 @@ fn asked_tier(args: &LimitArgs) -> Option<Tier> {
 }
 
 /// What the flags' runs ask of a worker, which its trial asks too.
-fn needs(args: &LimitArgs) -> sandbox::Needs {
-    sandbox::Needs {
+fn needs(args: &LimitArgs) -> tiers::Needs {
+    tiers::Needs {
         cpu: args.time(),
         memory: args.memory(),
         output: args.output(),
@@ -108,9 +109,9 @@ fn needs(args: &LimitArgs) -> sandbox::Needs {
 }
 
 /// Sets up, on a thread of its own, the worker [`limits`] will try its tier with, while
-/// the command reads its cases and builds (see `sandbox::try_ahead`).
+/// the command reads its cases and builds (see `tiers::try_ahead`).
 pub(super) fn warm_up(args: &LimitArgs) {
-    sandbox::try_ahead(asked_tier(args), needs(args));
+    tiers::try_ahead(asked_tier(args), needs(args));
 }
 
 /// The limits the flags give (the wall limit defaults to the CPU limit x 3 + 1 s; the
@@ -121,7 +122,7 @@ pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
     // would fail in it and be blamed.
     crate::temp::usable()?;
     let (sandbox, passed) =
-        Machine::get().resolve(asked_tier(args), |tier| sandbox::tried(tier, needs(args)))?;
+        Machine::get().resolve(asked_tier(args), |tier| tiers::tried(tier, needs(args)))?;
     // Why the run is less confined than it could be, once, before any work.
     for why in passed {
         crate::report::note(&format!("grader: note: sandbox {sandbox}, since {why}"));

@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 use fuzz::regressions::Regression;
 use fuzz::{Budget, Inputs, Search, differ::Drawn};
 use reference::Problem;
+use sandbox::Limits;
 
 use crate::candidate::ProgramCandidate;
 use crate::cli::{FuzzArgs, ProblemOrPackage, TestReport};
-use crate::exec::Limits;
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{regressions_file, save, shrink};
 use crate::outputs::{self, Kind, Parent};
@@ -200,7 +200,7 @@ pub(super) fn start(
 fn build(
     args: &FuzzArgs,
     facts: &mut FuzzResult,
-    sandbox: crate::exec::sandbox::Tier,
+    sandbox: sandbox::tiers::Tier,
 ) -> Result<(Built, bool), Fault> {
     let mut header_printed = false;
     let status = StatusLine::new(Stream::Stderr);

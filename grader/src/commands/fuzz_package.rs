@@ -10,11 +10,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use fuzz::{Budget, Inputs, ShrinkBudget};
+use sandbox::Limits;
 
 use super::fuzz::{DEFAULT_RUNS, Started, check_outputs, clock_seed, report_and_status, start};
 use super::graded::{Asked, Graded};
 use crate::cli::{FuzzArgs, LimitArgs, TestReport};
-use crate::exec::Limits;
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{save, shrink::SHRINK_TIME};
 use crate::package::trial::{PackageTrial, Programs};

@@ -8,9 +8,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use sandbox::Limits;
+
 use crate::cases::points::{self, Points, PointsRule};
 use crate::cli::{LimitArgs, ProblemOrPackage};
-use crate::exec::Limits;
 use crate::grade::{Checker, SoundCase};
 use crate::package::problem::{self as package, PackageProblem};
 use crate::package::read::config;

@@ -8,8 +8,9 @@ use std::fmt;
 use std::path::{Component, Path};
 use std::time::Duration;
 
+use sandbox::tiers::Tier;
+
 use crate::cli::{FuzzArgs, LimitArgs, ProblemOrPackage, SubmissionArgs};
-use crate::exec::sandbox::Tier;
 use crate::results::finding::Source;
 
 use super::shell_quote::quote;

@@ -8,6 +8,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use sandbox::Limits;
+
 use super::build::{build, first_line, joined};
 use super::judge::PackageJudge;
 use super::read::config::Config;
@@ -15,7 +17,6 @@ use super::read::data::TestCase;
 use super::read::input_validators::{self, InputValidator};
 use super::read::validator::Validator;
 use super::verify::Setup;
-use crate::exec::Limits;
 use crate::status::Fault;
 use crate::submission::Program;
 

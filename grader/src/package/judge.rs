@@ -11,12 +11,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use reference::Judgement;
+use sandbox::Limits;
 
 use super::read::config::Config;
 use super::read::data::TestCase;
 use super::read::default_validator::{self, Flags};
 use super::read::validator::Validator;
-use crate::exec::Limits;
 use crate::status::Fault;
 use crate::submission::Program;
 

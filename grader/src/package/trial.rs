@@ -11,6 +11,7 @@ use std::path::Path;
 use fuzz::differ::Drawn;
 use fuzz::{Candidate as _, Failure, Observed, Trial};
 use reference::{Judgement, Rng, Verdict};
+use sandbox::{Input, Limits, Outcome};
 
 use super::build::build;
 use super::judge::{CaseFiles, Origin, PackageJudge};
@@ -19,7 +20,6 @@ use super::read::generator;
 use super::read::submissions;
 use super::read::validator::Validator;
 use crate::candidate::ProgramCandidate;
-use crate::exec::{Input, Limits, Outcome};
 use crate::runner::Runner;
 use crate::status::Fault;
 use crate::submission::{Options, Program};

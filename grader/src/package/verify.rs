@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use reference::{Judgement, Verdict};
+use sandbox::{Input, Limits};
 
 use super::build::{NotBuilt, build, build_all, joined};
 use super::data_check::{self, Checked};
@@ -27,7 +28,6 @@ use super::read::scoring::{self, Rules};
 use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
 use super::read::{config, data, submissions};
-use crate::exec::{Input, Limits};
 use crate::runner::Runner;
 use crate::status::Fault;
 use crate::submission::{Options, Program};

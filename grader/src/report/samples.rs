@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use fuzz::{Failure, Finding, Shrunk};
 use reference::{Judgement, Problem, Verdict};
+use sandbox::{Limits, Tier};
 
 use crate::cases::power::Power;
 use crate::cases::regen::Drift;
 use crate::cases::verify::{AnswerKey, Verified};
-use crate::exec::{Limits, sandbox::Tier};
 use crate::results::case::{Board, CaseResult, Figures};
 use crate::results::cases::{Checked, Measured, Regen, Regenerated};
 use crate::results::check::CheckResult;

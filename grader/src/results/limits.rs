@@ -4,11 +4,10 @@
 
 use std::time::Duration;
 
+use sandbox::Limits;
+use sandbox::tiers::Tier;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-
-use crate::exec::Limits;
-use crate::exec::sandbox::Tier;
 
 /// Milliseconds, rounded to the microsecond: the one rounding of every figure a report
 /// gives in ms.

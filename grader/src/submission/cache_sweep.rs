@@ -51,7 +51,7 @@ fn sweep(cache: &Path, now: SystemTime) -> usize {
             .ok()
             .and_then(|at| now.duration_since(at).ok())
             .is_some_and(|age| age > STALE);
-        if meta.is_dir() && old && crate::remove::remove_tree(&entry.path()).is_ok() {
+        if meta.is_dir() && old && sandbox::remove::remove_tree(&entry.path()).is_ok() {
             removed += 1;
         }
     }

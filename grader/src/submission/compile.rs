@@ -20,6 +20,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
+use sandbox::tiers::Tier;
+use sandbox::trace;
+use sandbox::{Files, Input, Job, Limits, Outcome, Stderr, Worker};
 use sha2::{Digest, Sha256};
 
 use super::languages::{CompileLimits, Language};
@@ -28,9 +31,6 @@ use super::naming::{Names, PROGRAM};
 use super::precompiled;
 use super::setup::not_installed;
 use super::staging::stage_dir;
-use crate::exec::sandbox::Tier;
-use crate::exec::trace;
-use crate::exec::{self, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::files;
 use crate::judge;
 use crate::status::Fault;
@@ -291,7 +291,7 @@ pub(super) fn run_compiler(
     fs::write(&copy, bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
     fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
         .map_err(|e| files::cannot(&copy, "write", &e))?;
-    let config = exec::Config {
+    let config = sandbox::Config {
         tier: limits.sandbox,
         memory: limits.memory,
         toolchain: toolchain.folders.clone(),
@@ -329,7 +329,7 @@ pub(super) fn run_compiler(
     let ran = ran.map_err(fault)?;
     // For the next compile of this toolchain: each run of a worker starts from a work
     // folder as new, like runs of different students in a batch.
-    exec::keep_spare(config, worker);
+    sandbox::keep_spare(config, worker);
     Ok(ran)
 }
 

@@ -15,16 +15,17 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-use crate::exec::sandbox::in_system_folders;
-use crate::exec::trace::{self, Exec, Probe};
+use sandbox::tiers::in_system_folders;
+use sandbox::trace::{self, Exec, Probe};
+
 use crate::files;
 use crate::status::Fault;
 
 /// The `PATH` programs run with, and where commands are looked up.
 pub(crate) const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
-/// The box's own folders (`exec/boxed.rs`): a path of the machine there cannot be shown at
-/// its place.
+/// The box's own folders (the `sandbox` crate's `boxed.rs`): a path of the machine there
+/// cannot be shown at its place.
 const BOX_OWN: [&str; 5] = ["/tmp", "/box", "/prog", "/dev", "/proc"];
 
 /// Package stores whose packages name one another by absolute path (a Nix compiler's

@@ -4,7 +4,7 @@
 //!
 //! `program.rs` says what a submission is and becomes, `build.rs` makes it, `setup.rs`
 //! checks its toolchain first, `staging.rs` holds its files, `lookup.rs` finds programs
-//! (and where they really are, through what `exec/trace.rs` sees them start), and
+//! (and where they really are, through what `sandbox::trace` sees them start), and
 //! `compile.rs` compiles with its cache (`cache_sweep.rs` clears what killed graders left
 //! in it, `precompiled.rs` keeps a header most sources include compiled once).
 

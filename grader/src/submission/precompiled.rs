@@ -22,9 +22,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use sandbox::tiers::Tier;
+
 use super::compile::{Toolchain, hash_of, limits, publish, refusal, run_compiler, verified};
 use super::languages::{Language, OUT, Precompiled, SRC};
-use crate::exec::sandbox::Tier;
 use crate::status::Fault;
 
 /// The file the header is built from: it includes the header, and nothing else.

@@ -4,12 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
+use sandbox::tiers::Tier;
 use sha2::{Digest, Sha256};
 
 use super::compile::{default_cache, hex};
 use super::languages::Languages;
 use super::naming;
-use crate::exec::sandbox::Tier;
 use crate::status::Fault;
 
 /// What the user asked to grade.

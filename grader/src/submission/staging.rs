@@ -119,7 +119,7 @@ impl Staging {
     }
 }
 
-impl crate::exec::OpenFiles for Staging {
+impl sandbox::OpenFiles for Staging {
     /// Each file where its bytes are: a copied file opened in place (its mode as the
     /// cache has it), bytes in a memory file, readable by all.
     fn open_files(&self) -> std::io::Result<Vec<(String, fs::File, bool)>> {
@@ -132,7 +132,7 @@ impl crate::exec::OpenFiles for Staging {
                         let mode = file.metadata()?.permissions().mode();
                         (file, mode & 0o111 != 0)
                     }
-                    Part::Bytes(bytes) => (crate::exec::memory_file(bytes)?, false),
+                    Part::Bytes(bytes) => (sandbox::memory_file(bytes)?, false),
                 };
                 Ok((name.clone(), file, executable))
             })
@@ -148,7 +148,8 @@ impl Drop for Staging {
     }
 }
 
-use crate::exec::sandbox::in_system_folders;
+use sandbox::tiers::in_system_folders;
+
 use crate::files;
 use crate::status::Fault;
 

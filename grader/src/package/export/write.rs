@@ -78,13 +78,13 @@ fn swap_in(dir: &Path, parent: &Path, name: &str, staging: tempfile::TempDir) ->
         if let Some(old) = &aside {
             let _ = fs::rename(old, dir);
         }
-        let _ = crate::remove::remove_tree(&staged);
+        let _ = sandbox::remove::remove_tree(&staged);
         return Err(files::cannot(dir, "write", &e));
     }
     // The swap is durable before the old package goes.
     files::sync_folder(parent).map_err(|e| files::cannot(dir, "write", &e))?;
     if let Some(old) = aside {
-        crate::remove::remove_tree(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
+        sandbox::remove::remove_tree(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
     }
     Ok(())
 }

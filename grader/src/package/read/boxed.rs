@@ -7,7 +7,8 @@ use std::fs;
 use std::io::Read as _;
 use std::path::Path;
 
-use crate::exec::{self, Files, Input, Job, Limits, Outcome, Stderr, Worker};
+use sandbox::{Files, Input, Job, Limits, Outcome, Stderr, Worker};
+
 use crate::status::Fault;
 use crate::submission::{PATH, Program};
 
@@ -39,7 +40,7 @@ pub(crate) struct Call<'a, A: FnOnce(&Path, &Path) -> Vec<String>> {
 impl<'p> PackageProgram<'p> {
     /// A worker for `program` (built from `shown`) under `limits`.
     pub(crate) fn start(program: &'p Program, shown: &str, limits: Limits) -> Result<Self, Fault> {
-        let config = exec::Config {
+        let config = sandbox::Config {
             tier: limits.sandbox,
             memory: limits.memory,
             toolchain: program.toolchain.clone(),

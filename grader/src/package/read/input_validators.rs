@@ -5,8 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use sandbox::{Input, Limits};
+
 use super::boxed::{Call, PackageProgram};
-use crate::exec::{Input, Limits};
 use crate::status::Fault;
 use crate::submission::Program;
 

@@ -8,9 +8,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use reference::{Judgement, Verdict};
+use sandbox::{Input, Limits};
 
 use super::boxed::{Call, PackageProgram};
-use crate::exec::{Input, Limits};
 use crate::status::Fault;
 use crate::submission::Program;
 

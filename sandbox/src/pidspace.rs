@@ -20,7 +20,7 @@
 
 use std::io;
 
-use super::boxed::{check, map_own_ids, mount, own_ids};
+use crate::boxed::{check, map_own_ids, mount, own_ids};
 
 /// Enters the new namespaces. Returns in their init process; the process that called it
 /// stays outside, waits for that init and exits as it does.

@@ -20,16 +20,16 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
-use super::cgroup::{self, Hierarchy};
-use super::uids;
-use crate::status::Fault;
+use crate::Error;
+use crate::cgroup::{self, Hierarchy};
+use crate::uids;
 
 /// An isolation tier (written by its name, as on the command line).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum Tier {
+pub enum Tier {
     /// A session of its own and the whole run killed, only.
     None,
     /// rlimits, cgroup accounting, and a uid per worker when the grader is root.
@@ -54,29 +54,29 @@ impl fmt::Display for Tier {
     clippy::struct_excessive_bools,
     reason = "a machine is these independent yes-or-no facts"
 )]
-pub(crate) struct Machine {
+pub struct Machine {
     /// Whether the grader runs as root (in its user namespace).
-    pub(crate) root: bool,
+    pub root: bool,
     /// Whether that user namespace is the machine's own (not a container's): root there
     /// can always have cgroups, so `strict` insists on them.
-    pub(crate) initial_namespace: bool,
+    pub initial_namespace: bool,
     /// The uids workers' programs run as when the grader is root: ids its user namespace
     /// maps (`None`: not root, or too few mapped; each box then gets a user namespace of
     /// its own).
-    pub(crate) worker_ids: Option<uids::Range>,
+    pub worker_ids: Option<uids::Range>,
     /// The Landlock ABI version, 0 when unavailable (reported by `grader doctor`; no tier uses it).
-    pub(crate) landlock: i64,
+    pub landlock: i64,
     /// Whether seccomp filters can be installed.
-    pub(crate) seccomp: bool,
+    pub seccomp: bool,
     /// Whether unprivileged user namespaces are allowed (a box without root).
-    pub(crate) user_namespaces: bool,
+    pub user_namespaces: bool,
     /// The cgroups workers can make, or why there are none.
-    pub(crate) cgroups: Result<Hierarchy, String>,
+    pub cgroups: Result<Hierarchy, String>,
 }
 
 impl Machine {
     /// The machine, probed once per process.
-    pub(crate) fn get() -> &'static Machine {
+    pub fn get() -> &'static Machine {
         static MACHINE: OnceLock<Machine> = OnceLock::new();
         MACHINE.get_or_init(Machine::probe)
     }
@@ -115,7 +115,7 @@ impl Machine {
     }
 
     /// What `strict` needs and this machine lacks.
-    pub(crate) fn strict_missing(&self) -> Vec<&'static str> {
+    pub fn strict_missing(&self) -> Vec<&'static str> {
         let mut missing = Vec::new();
         if !self.root && !self.user_namespaces {
             missing.push("namespaces (root, or unprivileged user namespaces)");
@@ -136,7 +136,7 @@ impl Machine {
     /// worked, and why each stronger one was passed over (`tier: why`); or, where no box
     /// works, why, in one line. Never `none`: that runs programs unboxed, as the grader's
     /// own user, which only the user may choose (`--sandbox none`).
-    pub(crate) fn auto(
+    pub fn auto(
         &self,
         tried: impl Fn(Tier) -> Result<(), String>,
     ) -> Result<(Tier, Vec<String>), String> {
@@ -181,15 +181,16 @@ impl Machine {
 
     /// The tier for `--sandbox` (`None`: auto, with why stronger tiers were passed
     /// over). A tier this machine cannot give, or that did not work when tried, is a
-    /// usage error saying why, before any work; so is `auto` where no box works.
-    pub(crate) fn resolve(
+    /// usage error ([`Error::Refused`]) saying why, before any work; so is `auto` where no
+    /// box works.
+    pub fn resolve(
         &self,
         asked: Option<Tier>,
         tried: impl Fn(Tier) -> Result<(), String>,
-    ) -> Result<(Tier, Vec<String>), Fault> {
+    ) -> Result<(Tier, Vec<String>), Error> {
         let Some(tier) = asked else {
             return self.auto(tried).map_err(|why| {
-                Fault::Usage(format!(
+                Error::Refused(format!(
                     "--sandbox auto: {why}; fix that, or run programs unboxed, as the grader's user, with --sandbox none"
                 ))
             });
@@ -199,7 +200,7 @@ impl Machine {
             Tier::Basic | Tier::None => "none",
         };
         if tier == Tier::Strict && !self.strict_missing().is_empty() {
-            return Err(Fault::Usage(format!(
+            return Err(Error::Refused(format!(
                 "--sandbox strict: this machine lacks {}; use --sandbox basic",
                 self.strict_missing().join(" and ")
             )));
@@ -207,7 +208,7 @@ impl Machine {
         if tier != Tier::None
             && let Err(why) = tried(tier)
         {
-            return Err(Fault::Usage(format!(
+            return Err(Error::Refused(format!(
                 "--sandbox {tier}: {why}; use --sandbox {weaker}"
             )));
         }
@@ -223,7 +224,7 @@ static AHEAD: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
 /// the cases are read and the submission built, not after (about 10 ms of every
 /// `grader test`). What it finds is kept for [`tried`], whose later callers wait for it
 /// and say it; nothing is said here.
-pub(crate) fn try_ahead(asked: Option<Tier>, needs: Needs) {
+pub fn try_ahead(asked: Option<Tier>, needs: Needs) {
     let handle = std::thread::spawn(move || {
         let _ = Machine::get().resolve(asked, |tier| tried(tier, needs));
     });
@@ -235,7 +236,7 @@ pub(crate) fn try_ahead(asked: Option<Tier>, needs: Needs) {
 
 /// Waits for the trials started ahead: before the grader stops its idle workers and
 /// removes its folders, so that none is set up behind their backs.
-pub(crate) fn settle() {
+pub fn settle() {
     let ahead = std::mem::take(
         &mut *AHEAD
             .lock()
@@ -250,15 +251,15 @@ pub(crate) fn settle() {
 /// cannot give them (an inherited hard rlimit below one, see `rlimits.rs`) fails the tier
 /// before any work, not each run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Needs {
+pub struct Needs {
     /// The CPU limit.
-    pub(crate) cpu: Duration,
+    pub cpu: Duration,
     /// The memory limit, bytes (the worker's cgroup is made with it).
-    pub(crate) memory: u64,
+    pub memory: u64,
     /// The output limit, bytes.
-    pub(crate) output: u64,
+    pub output: u64,
     /// `--max-processes`.
-    pub(crate) processes: u64,
+    pub processes: u64,
 }
 
 /// Whether a worker of `tier` works here: one is started (with `needs.memory` as its
@@ -269,7 +270,7 @@ pub(crate) struct Needs {
 /// Kept by needs, not by tier alone: a package's limits (read from its `problem.yaml`)
 /// may ask more than the flags' defaults the trial started ahead with, and which of the
 /// two finished first must not decide whether the tier works.
-pub(crate) fn tried(tier: Tier, needs: Needs) -> Result<(), String> {
+pub fn tried(tier: Tier, needs: Needs) -> Result<(), String> {
     type Trial = std::sync::Arc<OnceLock<Result<(), String>>>;
     static TRIED: Mutex<Vec<(Tier, Needs, Trial)>> = Mutex::new(Vec::new());
     let trial = {
@@ -292,9 +293,9 @@ pub(crate) fn tried(tier: Tier, needs: Needs) -> Result<(), String> {
 }
 
 fn try_tier(tier: Tier, needs: Needs) -> Result<(), String> {
-    use super::client::Stderr;
-    use super::facts::{Input, Limits};
-    use super::worker::{self, Config, Job, Worker};
+    use crate::client::Stderr;
+    use crate::facts::{Input, Limits};
+    use crate::worker::{self, Config, Job, Worker};
     let failed = |what: &str, e: &dyn fmt::Display| format!("a worker could not {what}: {e}");
     let limits = Limits {
         // At least a second: a tiny `--time-limit` must not fail a tier by killing `true`
@@ -314,7 +315,7 @@ fn try_tier(tier: Tier, needs: Needs) -> Result<(), String> {
         headers: None,
     };
     let mut worker = Worker::start(&config).map_err(|e| failed("start", &e))?;
-    let files = crate::temp::dir("try").map_err(|e| failed("make its folder", &e))?;
+    let files = crate::host::temp_dir("try").map_err(|e| failed("make its folder", &e))?;
     let job = Job {
         argv: vec![TRUE.to_owned()],
         files: worker::Files::Folder(files.path()),
@@ -352,8 +353,8 @@ const TRUE: &str = "/usr/bin/true";
 
 /// Whether a box's init may keep the OOM killer off itself (`oom_score_adj` -1000), as
 /// the launcher asks: tried on this process and set back. `Err` says why not.
-pub(crate) fn oom_shield() -> Result<(), String> {
-    use super::launcher::{OOM_SCORE, shield_from_oom};
+pub fn oom_shield() -> Result<(), String> {
+    use crate::launcher::{OOM_SCORE, shield_from_oom};
     let before = std::fs::read_to_string(OOM_SCORE).map_err(|e| format!("{OOM_SCORE}: {e}"))?;
     shield_from_oom().map_err(|e| format!("the kernel refused -1000: {e}"))?;
     // Raising it back is always allowed.
@@ -361,12 +362,12 @@ pub(crate) fn oom_shield() -> Result<(), String> {
 }
 
 /// Whether `path` lies in [`SYSTEM_READ`]: a box shows it without being told.
-pub(crate) fn in_system_folders(path: &std::path::Path) -> bool {
+pub fn in_system_folders(path: &std::path::Path) -> bool {
     SYSTEM_READ.iter().any(|root| path.starts_with(root))
 }
 
 /// The machine's folders a box shows, read-only: the system's, whatever of them exists.
-pub(crate) const SYSTEM_READ: [&str; 9] = [
+pub const SYSTEM_READ: [&str; 9] = [
     "/usr",
     "/lib",
     "/lib64",
@@ -435,7 +436,7 @@ mod tests {
         let mut container = machine(true, true, true, false);
         container.initial_namespace = false;
         assert_eq!(tier(container, None).unwrap(), Tier::Strict);
-        let Err(Fault::Usage(message)) =
+        let Err(Error::Refused(message)) =
             tier(machine(true, true, false, false), Some(Tier::Strict))
         else {
             panic!("strict without seccomp and cgroups must be refused");
@@ -444,7 +445,7 @@ mod tests {
             message.contains("seccomp") && message.contains("cgroups"),
             "{message}"
         );
-        let Err(Fault::Usage(message)) =
+        let Err(Error::Refused(message)) =
             tier(machine(false, false, true, true), Some(Tier::Strict))
         else {
             panic!("strict without namespaces must be refused");
@@ -467,7 +468,7 @@ mod tests {
             passed,
             ["strict: a worker could not start: mount tmpfs: Invalid argument"]
         );
-        let Err(Fault::Usage(message)) = m.resolve(Some(Tier::Strict), no_box) else {
+        let Err(Error::Refused(message)) = m.resolve(Some(Tier::Strict), no_box) else {
             panic!("a strict that failed must be refused when asked for");
         };
         assert_eq!(
@@ -476,14 +477,14 @@ mod tests {
         );
         // No box works: auto stops, saying why, and never falls to `none`, which only
         // the user may ask for.
-        let Err(Fault::Usage(message)) = m.resolve(None, |_| Err("no".to_owned())) else {
+        let Err(Error::Refused(message)) = m.resolve(None, |_| Err("no".to_owned())) else {
             panic!("auto must not fall to none");
         };
         assert_eq!(
             message,
             "--sandbox auto: no box works here (strict and basic: no); fix that, or run programs unboxed, as the grader's user, with --sandbox none"
         );
-        let Err(Fault::Usage(message)) = machine(true, true, false, true)
+        let Err(Error::Refused(message)) = machine(true, true, false, true)
             .resolve(None, |_| Err("a worker could not start: EPERM".to_owned()))
         else {
             panic!("auto must not fall to none");

@@ -33,22 +33,22 @@ const MAX_EXECS: usize = 64;
 
 /// A program the probe's process loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Exec {
+pub struct Exec {
     /// Its executable, as the kernel opened it (`/proc/PID/exe`: an interpreter for a
     /// script, every link resolved).
-    pub(crate) exe: PathBuf,
+    pub exe: PathBuf,
     /// Its arguments, `argv[0]` first (for a script, as the kernel rewrote them: the
     /// interpreter, its argument, the script, then the script's arguments).
-    pub(crate) argv: Vec<String>,
+    pub argv: Vec<String>,
 }
 
 /// What a probe did and said.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Probe {
+pub struct Probe {
     /// The programs its process loaded, in order (empty when it ran untraced).
-    pub(crate) execs: Vec<Exec>,
+    pub execs: Vec<Exec>,
     /// Whether it exited with status 0.
-    pub(crate) success: bool,
+    pub success: bool,
     stdout: Vec<u8>,
     stderr: Vec<u8>,
 }
@@ -56,7 +56,7 @@ pub(crate) struct Probe {
 impl Probe {
     /// The first non-blank line it printed (on standard output, else on standard error:
     /// `java -version` writes there), when it succeeded.
-    pub(crate) fn first_line(&self) -> Option<String> {
+    pub fn first_line(&self) -> Option<String> {
         if !self.success {
             return None;
         }
@@ -71,7 +71,7 @@ impl Probe {
 
 /// Runs `program args` with `PATH` set to `path`, tracing what it starts; `None` when it
 /// could not be started, or the grader was interrupted.
-pub(crate) fn probe(program: &Path, args: &[String], path: &str) -> Option<Probe> {
+pub fn probe(program: &Path, args: &[String], path: &str) -> Option<Probe> {
     let mut stdout = tempfile::tempfile().ok()?;
     let mut stderr = tempfile::tempfile().ok()?;
     let mut command = Command::new(program);
@@ -152,7 +152,7 @@ fn follow(pid: libc::pid_t) -> Option<(Vec<Exec>, bool)> {
         if waited == 0 {
             // Still running: a timeout or the grader's own end stops it, and its group
             // (the process is not reaped yet, so the group cannot be another's).
-            let interrupted = crate::interrupt::received().is_some();
+            let interrupted = crate::host::stopping();
             if !killed && (interrupted || Instant::now() > deadline) {
                 // SAFETY: signals to our own unreaped child and its process group.
                 unsafe {
@@ -167,14 +167,10 @@ fn follow(pid: libc::pid_t) -> Option<(Vec<Exec>, bool)> {
         }
         if libc::WIFEXITED(status) {
             let success = libc::WEXITSTATUS(status) == 0 && !killed;
-            return crate::interrupt::received()
-                .is_none()
-                .then_some((execs, success));
+            return (!crate::host::stopping()).then_some((execs, success));
         }
         if libc::WIFSIGNALED(status) {
-            return crate::interrupt::received()
-                .is_none()
-                .then_some((execs, false));
+            return (!crate::host::stopping()).then_some((execs, false));
         }
         if !libc::WIFSTOPPED(status) {
             continue;

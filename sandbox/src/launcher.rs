@@ -34,12 +34,12 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 use nix::sys::signal::{SigSet, Signal};
 use nix::sys::signalfd::{SfdFlags, SignalFd};
 
-use super::boxed::{self, Boxed};
-use super::confine;
-use super::meter::{Meter, MeterSpec};
-use super::pidspace;
-use super::protocol::{Message, Next, Reply, Request, Setup, receive, send};
-use super::rlimits::{self, Asked, Ceilings, Kind};
+use crate::boxed::{self, Boxed};
+use crate::confine;
+use crate::meter::{Meter, MeterSpec};
+use crate::pidspace;
+use crate::protocol::{Message, Next, Reply, Request, Setup, receive, send};
+use crate::rlimits::{self, Asked, Ceilings, Kind};
 
 /// How the launcher makes a child.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,8 +141,24 @@ struct Held {
 /// or why that one could not start.
 type Finished = (Reply, Option<File>, Option<Result<Running, Reply>>);
 
-/// Serves requests on standard input (a Unix socket) until the grader closes it.
-pub(crate) fn serve() -> ! {
+/// Becomes a launcher when this process was started as one, and returns at once
+/// otherwise: when its first argument is the hidden launcher argument, which a worker
+/// passes where no `grader-launcher` binary is installed beside the program that starts it
+/// (see [`crate::Worker::start`]). Called first thing in `main` of a program that runs
+/// programs in a box, before it starts any thread.
+pub fn serve_if_asked() {
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == LAUNCHER_ARG)
+    {
+        serve();
+    }
+}
+
+/// Serves requests on standard input (a Unix socket) until the grader closes it: the whole
+/// of the `grader-launcher` binary, and of a program started as a launcher
+/// ([`serve_if_asked`]).
+pub fn serve() -> ! {
     // SAFETY: fd 0 is the socket the grader passed as our standard input; we take sole
     // ownership of it for the life of the process.
     let socket = unsafe { UnixStream::from_raw_fd(0) };

@@ -15,15 +15,15 @@ use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
-use super::cgroup::{Group, Usage};
-use super::facts::{Killed, Limits, Outcome};
-use super::launcher;
-use super::meter::MeterSpec;
-use super::protocol::{Message, Next, Reply, Request, Setup, receive, send};
-use super::streams::{Kept, Runs, Streams, read_now};
+use crate::cgroup::{Group, Usage};
+use crate::facts::{Killed, Limits, Outcome};
+use crate::launcher;
+use crate::meter::MeterSpec;
+use crate::protocol::{Message, Next, Reply, Request, Setup, receive, send};
+use crate::streams::{Kept, Runs, Streams, read_now};
 
 /// What a run gives back: its facts, and the file it was asked to keep, if it left one.
-pub(crate) type Ran = (Outcome, Option<File>);
+pub type Ran = (Outcome, Option<File>);
 
 /// How often the CPU time and memory of a running program are sampled.
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
@@ -51,7 +51,7 @@ static STOPPED: AtomicBool = AtomicBool::new(false);
 /// Why not `SIGKILL`: a launcher killed outright leaves what it would have reaped (a
 /// box's init, a run's last processes) to the machine's init, which in a container may
 /// never reap them.
-pub(crate) fn stop_all() {
+pub fn stop_all() {
     let launchers = LAUNCHERS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -64,7 +64,7 @@ pub(crate) fn stop_all() {
 /// After [`stop_all`], on the way out: waits until every launcher has exited and reaps
 /// it; one still there after `within` is killed, then reaped. A launcher another thread
 /// reaped meanwhile is simply gone.
-pub(crate) fn reap_all(within: Duration) {
+pub fn reap_all(within: Duration) {
     let pids: Vec<nix::unistd::Pid> = LAUNCHERS
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -94,7 +94,7 @@ pub(crate) fn reap_all(within: Duration) {
 
 /// How the grader keeps a run's standard error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Stderr {
+pub enum Stderr {
     /// Its last bytes: a program's error is usually at the end.
     Tail(usize),
     /// Its first bytes (all of it counts against the output limit): a compiler's first
@@ -192,7 +192,7 @@ impl Client {
     /// who a box's runs are to them (see `streams.rs`).
     pub(crate) fn streams(
         &self,
-        input: &super::facts::Input,
+        input: &crate::facts::Input,
         keep: Option<Runs>,
     ) -> io::Result<Streams> {
         self.kept.streams(input, keep)

@@ -6,28 +6,28 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::sandbox::Tier;
+use crate::tiers::Tier;
 
 /// The limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Limits {
+pub struct Limits {
     /// CPU time (user + system) of every process and thread of the run.
-    pub(crate) cpu: Duration,
+    pub cpu: Duration,
     /// Wall time: catches programs that sleep or wait.
-    pub(crate) wall: Duration,
+    pub wall: Duration,
     /// Peak memory of the whole run, bytes.
-    pub(crate) memory: u64,
+    pub memory: u64,
     /// Bytes of standard output.
-    pub(crate) output: u64,
+    pub output: u64,
     /// Processes (and threads) alive at once in the run.
-    pub(crate) processes: u64,
+    pub processes: u64,
     /// The isolation tier.
-    pub(crate) sandbox: Tier,
+    pub sandbox: Tier,
 }
 
 /// Standard input of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Input {
+pub enum Input {
     /// A file (a case's `.in`), opened read-only.
     File(PathBuf),
     /// Bytes (a fuzz input), given in a memory file: rewriting a file on disk for every
@@ -41,7 +41,7 @@ pub(crate) enum Input {
 impl Input {
     /// Opens it for one run outside a box (a box's runs read their input from a memory
     /// file their worker keeps, `streams.rs`).
-    pub(crate) fn open(&self) -> io::Result<File> {
+    pub fn open(&self) -> io::Result<File> {
         match self {
             Input::File(path) => File::open(path),
             Input::Bytes(bytes) => filled(bytes),
@@ -51,7 +51,7 @@ impl Input {
 }
 
 /// A new memory file holding `bytes`, read from its start (`/memfd:stdin` to the run).
-pub(crate) fn filled(bytes: &[u8]) -> io::Result<File> {
+pub fn filled(bytes: &[u8]) -> io::Result<File> {
     let fd = nix::sys::memfd::memfd_create(c"stdin", nix::sys::memfd::MFdFlags::MFD_CLOEXEC)?;
     let file = File::from(fd);
     // At an offset: the file's own position stays at its start, where the run reads.
@@ -61,7 +61,7 @@ pub(crate) fn filled(bytes: &[u8]) -> io::Result<File> {
 
 /// Which limit the grader enforced by killing the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Killed {
+pub enum Killed {
     /// CPU time passed the limit (seen while it ran, before the rlimit's signal).
     Cpu,
     /// The wall limit passed.
@@ -74,29 +74,29 @@ pub(crate) enum Killed {
 
 /// The facts of one run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Outcome {
+pub struct Outcome {
     /// Exit status, when the program exited.
-    pub(crate) code: Option<i32>,
+    pub code: Option<i32>,
     /// Terminating signal, when it was killed.
-    pub(crate) signal: Option<i32>,
+    pub signal: Option<i32>,
     /// CPU time of every process and thread of the run.
-    pub(crate) cpu: Duration,
+    pub cpu: Duration,
     /// Wall time from start to end.
-    pub(crate) wall: Duration,
+    pub wall: Duration,
     /// Peak memory, KiB: the run's cgroup peak where there is one, and never less than
     /// the main process's peak resident memory.
-    pub(crate) peak_kib: u64,
+    pub peak_kib: u64,
     /// Standard output, at most the output limit.
-    pub(crate) stdout: Vec<u8>,
+    pub stdout: Vec<u8>,
     /// Standard error: its last bytes (programs), or its first (compilers).
-    pub(crate) stderr: Vec<u8>,
+    pub stderr: Vec<u8>,
     /// The limit the grader enforced, if any.
-    pub(crate) killed: Option<Killed>,
+    pub killed: Option<Killed>,
     /// How long the run had waited, runnable, for a CPU when the grader killed it (zero
     /// when it was not killed): what tells a busy machine from a program that slept.
-    pub(crate) waited: Duration,
+    pub waited: Duration,
     /// Threads of the run alive when the grader killed it (zero when it was not killed).
-    pub(crate) tasks: u32,
+    pub tasks: u32,
     /// CPUs the run could use.
-    pub(crate) cpus: u32,
+    pub cpus: u32,
 }

@@ -5,7 +5,7 @@
 //!
 //! The range must be ids the grader's user namespace maps: a rootless container (Podman,
 //! Docker with a remap, unprivileged LXC) maps 65,536 ids or fewer, and an unmapped uid
-//! makes every `chown` and every `uid=` mount option fail with `EINVAL`. [`range`] takes
+//! makes every `chown` and every `uid=` mount option fail with `EINVAL`. `range` takes
 //! the usual range when it is mapped, else the top of the largest mapped stretch of ids
 //! away from the system's and `nobody`'s; with none (a namespace that maps one id), there
 //! is no range and each worker's box gets a user namespace of its own instead.
@@ -40,11 +40,11 @@ const RESERVED: [std::ops::Range<u64>; 2] = [0..1_000, 65_534..65_536];
 
 /// The uids (and gids) workers may lease: ids the grader's user namespace maps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Range {
+pub struct Range {
     /// The first id.
-    pub(crate) first: u32,
+    pub first: u32,
     /// How many.
-    pub(crate) count: u32,
+    pub count: u32,
 }
 
 /// The range of this process's user namespace, or `None` when it maps too few ids.

@@ -8,22 +8,22 @@
 //!
 //! Layout: below the cgroup the grader runs in (per controller on v1), `grader-<pid>/` holds
 //! one group per worker, `grader-<pid>/<name>/`. Directories of graders that died are
-//! removed at the next [`Group::create`] when they are empty.
+//! removed at the next `Group::create` when they are empty.
 //!
-//! Who joins: on v1 the worker's launcher joins its groups once ([`Group::resident`]) and
+//! Who joins: on v1 the worker's launcher joins its groups once (`Group::resident`) and
 //! every process of every run is born in them. Moving a process between v1 groups takes
 //! a lock whose writer waits for an RCU grace period: about 0.1 ms of wall time per run
 //! here, a seventh of a trivial run, and 8 to 15 ms when no other move came just before
 //! (a worker's first). The launcher joins by its one thread (`tasks`), which the kernel
 //! moves without that lock: 0.02 ms. On v2 the launcher cannot live in the group (it is
-//! remade whole, below), so each run's first process joins it ([`Group::procs`]) between
+//! remade whole, below), so each run's first process joins it (`Group::procs`) between
 //! clone and exec.
 //!
 //! Baselines instead of resets: a group's counters (CPU, OOM kills) only grow, so
-//! [`Group::prepare`] remembers them and the run's figures are differences. Memory is the
+//! `Group::prepare` remembers them and the run's figures are differences. Memory is the
 //! same: page cache a run left behind stays charged to the group, so the peak is reported
 //! above the usage at `prepare`. That difference undercounts a run by whatever left-over
-//! cache the kernel evicted during it, so on v2, when more than [`RENEW_ABOVE`] is left
+//! cache the kernel evicted during it, so on v2, when more than `RENEW_ABOVE` is left
 //! over, the group is removed and made afresh (about 0.15 ms here) instead: reclaiming
 //! (`memory.force_empty`, or lowering the limit) measured 0.03 to 100 ms per call on this
 //! kernel, 100 ms even for an 8 KiB residue, which is the kernel's no-progress reclaim
@@ -55,7 +55,7 @@ use std::time::{Duration, Instant};
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::{AccessFlags, Pid, access};
 
-use super::meter::{self, Boundary, Format, MeterSpec, write_at};
+use crate::meter::{self, Boundary, Format, MeterSpec, write_at};
 
 /// Left-over memory above which [`Group::prepare`] renews the memory group rather than
 /// subtracting it from the next run's peak.
@@ -76,7 +76,7 @@ const EMPTY_WITHIN: Duration = Duration::from_secs(2);
 /// Where the grader's own cgroups are: the directory of the cgroup it runs in, per
 /// controller. Box groups are made below these.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Hierarchy {
+pub enum Hierarchy {
     /// cgroup v1: one hierarchy per controller.
     V1 {
         /// The grader's cgroup in the `memory` hierarchy.
@@ -98,7 +98,7 @@ pub(crate) enum Hierarchy {
 /// controllers are all mounted and writable, else v2 when `memory` and `pids` are
 /// available and writable. `Err` says what each lacks (for `grader doctor` and for the
 /// error of a tier that needs cgroups).
-pub(crate) fn probe() -> Result<Hierarchy, String> {
+pub fn probe() -> Result<Hierarchy, String> {
     let mountinfo = fs::read_to_string("/proc/self/mountinfo")
         .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
     let cgroup = fs::read_to_string("/proc/self/cgroup")

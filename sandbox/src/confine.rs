@@ -484,7 +484,7 @@ mod tests {
 
     /// The groups and calls of the table in `docs/cli.md`'s "System calls" section.
     fn documented() -> Vec<(String, BTreeSet<String>)> {
-        let cli = include_str!("../../../docs/cli.md");
+        let cli = include_str!("../../docs/cli.md");
         let start = cli
             .find("### System calls")
             .expect("docs/cli.md has a `### System calls` section");

@@ -26,7 +26,7 @@
 //!   system call gets a path longer than one name (but for the root's, given by the
 //!   caller, and `/proc/self/fd/N`, below).
 //! - **Huge folders are read once, never held in memory.** Listing a folder unlinks each
-//!   non-folder as it is read and notes the subfolders; after [`BATCH`] subfolders, or
+//!   non-folder as it is read and notes the subfolders; after `BATCH` subfolders, or
 //!   at the end of the listing, the noted subfolders are removed one by one, and a
 //!   listing that stopped early starts again from the beginning (where what was removed
 //!   is no longer listed). A million files cost one pass and no memory; a million
@@ -71,7 +71,7 @@ const PERMISSIONS: libc::mode_t = 0o7777;
 
 /// Removes everything inside `dir`, leaving `dir` itself (empty, its mode and owner
 /// untouched by this call). `dir` itself must be a folder, not a link to one.
-pub(crate) fn empty_dir(dir: &Path) -> io::Result<()> {
+pub fn empty_dir(dir: &Path) -> io::Result<()> {
     let (root, found) = match open_folder(AT_FDCWD, dir) {
         Ok(Opened::Folder(fd, found)) => (fd, found),
         Ok(Opened::Gone) => return Err(failure(dir, "empty", Errno::ENOENT)),
@@ -101,7 +101,7 @@ pub(crate) fn empty_dir(dir: &Path) -> io::Result<()> {
 /// folder), is the removal for any folder a contestant's program could write in: for a
 /// `tempfile::TempDir` holding scratch folders, `remove_tree(dir.path())` before it drops
 /// (its own removal then finds nothing to do).
-pub(crate) fn remove_tree(path: &Path) -> io::Result<()> {
+pub fn remove_tree(path: &Path) -> io::Result<()> {
     let Some(name) = path.file_name() else {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,

@@ -16,8 +16,7 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use crate::status::Fault;
-use crate::{files, remove};
+use crate::remove;
 
 /// A scratch folder; removed on drop.
 #[derive(Debug)]
@@ -32,11 +31,11 @@ impl Scratch {
         parent: &Path,
         name: &str,
         user: Option<(u32, u32)>,
-    ) -> Result<Scratch, Fault> {
+    ) -> io::Result<Scratch> {
         let path = parent.join(name);
         // A folder left by a grader that was killed: its runs' leftovers go too.
         remove::remove_tree(&path).map_err(|e| cleanup_fault(&e))?;
-        fs::create_dir(&path).map_err(|e| files::cannot(&path, "create", &e))?;
+        fs::create_dir(&path).map_err(|e| cannot(&path, "create", &e))?;
         let scratch = Scratch { path, user };
         scratch.own()?;
         Ok(scratch)
@@ -49,11 +48,10 @@ impl Scratch {
 
     /// Empties the folder and restores its mode and owner: whatever the last run left
     /// (files, folders it made unreadable, a changed mode) is gone.
-    pub(crate) fn reset(&self) -> Result<(), Fault> {
+    pub(crate) fn reset(&self) -> io::Result<()> {
         // Mode first: the run may have left its folder unreadable.
         self.own()?;
-        let mut entries =
-            fs::read_dir(&self.path).map_err(|e| files::cannot(&self.path, "read", &e))?;
+        let mut entries = fs::read_dir(&self.path).map_err(|e| cannot(&self.path, "read", &e))?;
         if entries.next().is_some() {
             drop(entries);
             remove::empty_dir(&self.path).map_err(|e| cleanup_fault(&e))?;
@@ -61,12 +59,12 @@ impl Scratch {
         Ok(())
     }
 
-    fn own(&self) -> Result<(), Fault> {
+    fn own(&self) -> io::Result<()> {
         fs::set_permissions(&self.path, fs::Permissions::from_mode(0o700))
-            .map_err(|e| files::cannot(&self.path, "create", &e))?;
+            .map_err(|e| cannot(&self.path, "create", &e))?;
         if let Some((uid, gid)) = self.user {
             std::os::unix::fs::chown(&self.path, Some(uid), Some(gid))
-                .map_err(|e| files::cannot(&self.path, "chown", &e))?;
+                .map_err(|e| cannot(&self.path, "chown", &e))?;
         }
         Ok(())
     }
@@ -78,10 +76,45 @@ impl Drop for Scratch {
     }
 }
 
-/// The fault of a failed cleanup: the error names the entry that resisted (the folder
+/// The error of a failed cleanup: the error names the entry that resisted (the folder
 /// alone would not tell which of thousands).
-fn cleanup_fault(error: &io::Error) -> Fault {
-    Fault::Usage(error.to_string())
+fn cleanup_fault(error: &io::Error) -> io::Error {
+    io::Error::other(error.to_string())
+}
+
+/// The error of `action` failing on `path`: `PATH: cannot ACTION: REASON`, worded as the
+/// grader words a file it cannot use (its `files::cannot`, whose wording this keeps).
+fn cannot(path: &Path, action: &str, error: &io::Error) -> io::Error {
+    let reason = match error.kind() {
+        io::ErrorKind::NotFound => "no such file or folder".to_owned(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        // `f.txt/x`: name the file in the way, not the OS's "Not a directory".
+        io::ErrorKind::NotADirectory => path
+            .ancestors()
+            .find(|p| !p.as_os_str().is_empty() && fs::metadata(p).is_ok_and(|m| !m.is_dir()))
+            .map_or_else(
+                || "a folder in the path is a file".to_owned(),
+                |file| format!("{} is a file, not a folder", spelt(file)),
+            ),
+        _ => error.to_string(),
+    };
+    io::Error::other(format!("{}: cannot {action}: {reason}", spelt(path)))
+}
+
+/// `path` spelt losslessly, as the grader spells a name (its `spelling::name`): its UTF-8
+/// as it is, and each byte that is not UTF-8 as `\xNN`.
+fn spelt(path: &Path) -> String {
+    use std::fmt::Write as _;
+    use std::os::unix::ffi::OsStrExt as _;
+    let bytes = path.as_os_str().as_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out
 }
 
 /// Whether `dir` holds nothing.

@@ -57,7 +57,7 @@ use nix::fcntl::{OFlag, openat};
 use nix::sys::stat::Mode;
 use nix::unistd::{UnlinkatFlags, unlinkat};
 
-use super::protocol::{BoxSetup, Staged};
+use crate::protocol::{BoxSetup, Staged};
 
 /// The box's writable folder, the working directory of every run.
 pub(crate) const WORK: &str = "/box";
@@ -284,7 +284,7 @@ fn outside(pid: libc::pid_t, renewer: &UnixStream, setup: &BoxSetup) -> ! {
             break;
         }
     }
-    super::pidspace::exit_as(pid)
+    crate::pidspace::exit_as(pid)
 }
 
 /// Builds the root file system on `setup.root` and moves into it; returns the writable

@@ -2,7 +2,7 @@
 //! the tier runs a program whose children hold memory and spend CPU time, and the run's
 //! figures must hold both.
 //!
-//! Why a trial and not the probe alone: [`super::cgroup::probe`] finds a hierarchy the
+//! Why a trial and not the probe alone: [`crate::cgroup::probe`] finds a hierarchy the
 //! grader may write, which says nothing of whether a run's children land in its group
 //! (issue 37: a plain user in a delegated subtree was promised every process's memory).
 //! Running `true` does not say it either: one process, nothing held. So the trial is the
@@ -18,10 +18,10 @@
 use std::fmt;
 use std::time::Duration;
 
-use super::client::Stderr;
-use super::facts::{Input, Limits};
-use super::sandbox::{Machine, Tier};
-use super::worker::{self, Config, Job, Worker};
+use crate::client::Stderr;
+use crate::facts::{Input, Limits};
+use crate::tiers::{Machine, Tier};
+use crate::worker::{self, Config, Job, Worker};
 
 /// What each child holds, bytes: a string of the shell's, built from a pipe.
 const HELD: u64 = 8 << 20;
@@ -61,7 +61,7 @@ times
 /// room for the four children's 32 MiB). `Ok` where the machine gives the tier no cgroups
 /// (nothing is promised then, and `grader doctor`'s `cgroups` line says what is measured
 /// instead); `Err` says what was not seen.
-pub(crate) fn children_counted(tier: Tier, memory: u64) -> Result<(), String> {
+pub fn children_counted(tier: Tier, memory: u64) -> Result<(), String> {
     if tier < Tier::Basic || Machine::get().cgroups.is_err() {
         return Ok(());
     }
@@ -84,7 +84,8 @@ pub(crate) fn children_counted(tier: Tier, memory: u64) -> Result<(), String> {
         headers: None,
     };
     let mut worker = Worker::start(&config).map_err(|e| failed("start", &e))?;
-    let files = crate::temp::dir("forking-trial").map_err(|e| failed("make its folder", &e))?;
+    let files =
+        crate::host::temp_dir("forking-trial").map_err(|e| failed("make its folder", &e))?;
     let job = Job {
         argv: vec!["/bin/sh".to_owned(), "-c".to_owned(), SCRIPT.to_owned()],
         files: worker::Files::Folder(files.path()),

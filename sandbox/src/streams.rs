@@ -37,7 +37,7 @@ use std::io::{self, Read, Seek};
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::fs::FileExt;
 
-use super::facts::{Input, filled};
+use crate::facts::{Input, filled};
 
 /// How many sets a worker keeps between runs: one for a run under way and one for the
 /// next are all it uses at once.

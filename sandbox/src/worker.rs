@@ -23,16 +23,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
-use super::boxed;
-use super::cgroup::Group;
-use super::client::{self, Client, Flight, Ran, Stderr};
-use super::facts::{Input, Limits, Outcome};
-use super::protocol::{BoxSetup, Request, Setup, Staged};
-use super::rlimits;
-use super::sandbox::{self, Machine, Tier};
-use super::streams::{Runs, Streams};
-use super::uids::{self, Lease};
+use crate::boxed;
+use crate::cgroup::Group;
+use crate::client::{self, Client, Flight, Ran, Stderr};
+use crate::facts::{Input, Limits, Outcome};
+use crate::protocol::{BoxSetup, Request, Setup, Staged};
+use crate::rlimits;
 use crate::scratch::Scratch;
+use crate::streams::{Runs, Streams};
+use crate::tiers::{self, Machine, Tier};
+use crate::uids::{self, Lease};
 
 /// The `RLIMIT_NOFILE` of a run.
 const OPEN_FILES: u64 = 64;
@@ -42,24 +42,25 @@ const MIN_WORK: u64 = 16 << 20;
 
 /// How a worker is made.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Config {
+pub struct Config {
     /// The tier.
-    pub(crate) tier: Tier,
+    pub tier: Tier,
     /// The memory limit of its runs: the size of a box's work folder.
-    pub(crate) memory: u64,
+    pub memory: u64,
     /// Folders of the machine outside the system's that runs need (an interpreter's or a
     /// compiler's installation), shown read-only in a box.
-    pub(crate) toolchain: Vec<PathBuf>,
+    pub toolchain: Vec<PathBuf>,
     /// A folder of precompiled headers for a compile (in the compile cache), shown
-    /// read-only in a box at [`boxed::HEADERS`]: [`Config::headers_dir`] says where.
-    pub(crate) headers: Option<PathBuf>,
+    /// read-only in a box at `/headers` (`boxed::HEADERS`): [`Config::headers_dir`] says
+    /// where.
+    pub headers: Option<PathBuf>,
 }
 
 impl Config {
     /// Where programs see the folder of precompiled headers: its own path, or in a box
-    /// [`boxed::HEADERS`] (a path of the machine's may lie where the box has folders of
-    /// its own: a cache under `/tmp`).
-    pub(crate) fn headers_dir(&self) -> Option<PathBuf> {
+    /// `/headers` (`boxed::HEADERS`; a path of the machine's may lie where the box has
+    /// folders of its own: a cache under `/tmp`).
+    pub fn headers_dir(&self) -> Option<PathBuf> {
         let headers = self.headers.as_ref()?;
         Some(if self.tier == Tier::Strict {
             PathBuf::from(boxed::HEADERS)
@@ -71,33 +72,33 @@ impl Config {
 
 /// One run asked of a worker.
 #[derive(Debug)]
-pub(crate) struct Job<'a> {
+pub struct Job<'a> {
     /// The command line, in terms of [`Worker::files_dir`] and [`Worker::work_dir`] (or
     /// the system's folders).
-    pub(crate) argv: Vec<String>,
+    pub argv: Vec<String>,
     /// The program's files on the machine, shown read-only.
-    pub(crate) files: Files<'a>,
+    pub files: Files<'a>,
     /// Whether the run starts in the files' folder (a compiler beside its source) rather
     /// than in the work folder.
-    pub(crate) in_files: bool,
+    pub in_files: bool,
     /// The environment, apart from `HOME`, `TMPDIR` and `PWD`, which the worker sets.
-    pub(crate) env: Vec<String>,
+    pub env: Vec<String>,
     /// Standard input.
-    pub(crate) stdin: Input,
+    pub stdin: Input,
     /// A file of the work folder to keep (a compiler's output): its descriptor comes
     /// back with the outcome when the run left it as a regular file.
-    pub(crate) keep: Option<&'a str>,
+    pub keep: Option<&'a str>,
     /// How much of standard error to keep, and which end.
-    pub(crate) stderr: Stderr,
+    pub stderr: Stderr,
     /// Whether the address-space backstop applies where no cgroup keeps the memory limit
     /// (`false` for a runtime that reserves far more than it uses and bounds its own
     /// heap: the JVM).
-    pub(crate) address_space: bool,
+    pub address_space: bool,
 }
 
 /// Where a job's files are on the machine.
 #[derive(Clone, Copy)]
-pub(crate) enum Files<'a> {
+pub enum Files<'a> {
     /// One folder: its regular files.
     Folder(&'a Path),
     /// Files a box copies into its `/prog` from where they are, never gathered in a folder
@@ -113,7 +114,7 @@ pub(crate) enum Files<'a> {
 
 impl Files<'_> {
     /// The folder they are in, or that names them.
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         match self {
             Files::Folder(path) | Files::Listed { at: path, .. } => path,
         }
@@ -137,14 +138,14 @@ impl std::fmt::Debug for Files<'_> {
 }
 
 /// Opens a program's files where they are (see [`Files::Listed`]).
-pub(crate) trait OpenFiles {
+pub trait OpenFiles {
     /// Each file, named, opened for reading, and whether it is executable.
     fn open_files(&self) -> io::Result<Vec<(String, File, bool)>>;
 }
 
 /// A worker: its launcher, and what its tier gives it.
 #[derive(Debug)]
-pub(crate) struct Worker {
+pub struct Worker {
     client: Client,
     /// How the launcher was set up: again, should it die.
     setup: Setup,
@@ -232,9 +233,7 @@ impl Sending<'_> {
         limits: &Limits,
     ) -> io::Result<Flight> {
         if let Some(scratch) = self.scratch {
-            scratch
-                .reset()
-                .map_err(|e| io::Error::other(e.to_string()))?;
+            scratch.reset()?;
         }
         let (mut attached, cgroups) = prepare_cgroup(group.as_deref_mut(), limits)?;
         let Ready {
@@ -298,7 +297,7 @@ fn prepare_cgroup(group: Option<&mut Group>, limits: &Limits) -> io::Result<(Vec
 static WORKERS: AtomicUsize = AtomicUsize::new(0);
 
 /// Workers between uses, with how each was made: the first [`Worker::start`] of the same
-/// config takes one instead of making a worker. A tier's trial (`sandbox::tried`) leaves
+/// config takes one instead of making a worker. A tier's trial (`tiers::tried`) leaves
 /// its worker here, so a command pays for its trial one run of `true`, not a second box;
 /// compiles leave theirs, so a class's compiles share a few workers instead of making one
 /// each (starting a launcher and joining its cgroups cost about 30 ms here, most of a
@@ -309,7 +308,7 @@ static IDLE: Mutex<Vec<(Config, Worker)>> = Mutex::new(Vec::new());
 const IDLE_MAX: usize = 8;
 
 /// Keeps `worker`, made with `config`, for the next [`Worker::start`] of that config.
-pub(crate) fn keep_spare(config: Config, worker: Worker) {
+pub fn keep_spare(config: Config, worker: Worker) {
     let oldest = {
         let mut idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner);
         idle.push((config, worker));
@@ -326,8 +325,9 @@ pub(crate) fn keep_spare(config: Config, worker: Worker) {
 /// faster.
 static LAUNCHER_STARTS_NEXT: AtomicBool = AtomicBool::new(true);
 
-/// Says how many workers run side by side (see [`LAUNCHER_STARTS_NEXT`]).
-pub(crate) fn side_by_side(workers: usize) {
+/// Says how many workers run side by side: a box's launcher starts a worker's next run
+/// itself only while they leave a core free (see `LAUNCHER_STARTS_NEXT`).
+pub fn side_by_side(workers: usize) {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     LAUNCHER_STARTS_NEXT.store(workers < cores, Ordering::Relaxed);
 }
@@ -339,7 +339,7 @@ static RETIRING: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new()
 /// here, its mount namespace and its inotify instance each wait for an RCU grace period),
 /// which the caller need not wait for while it writes its report. [`drop_spare`] waits
 /// for it.
-pub(crate) fn retire(worker: Worker) {
+pub fn retire(worker: Worker) {
     let handle = std::thread::spawn(move || drop(worker));
     RETIRING
         .lock()
@@ -350,7 +350,7 @@ pub(crate) fn retire(worker: Worker) {
 /// Stops every idle worker, and waits for those retiring: before the grader removes its
 /// folders and exits, so that their launchers are reaped here, not left to the machine's
 /// init.
-pub(crate) fn drop_spare() {
+pub fn drop_spare() {
     let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(PoisonError::into_inner));
     drop(idle);
     let retiring = std::mem::take(&mut *RETIRING.lock().unwrap_or_else(PoisonError::into_inner));
@@ -373,7 +373,7 @@ pub(crate) fn pid_space_refused() -> Option<String> {
 
 /// Whether `basic`'s programs are kept from the grader's processes and other runs in
 /// this process's workers, and how: `Err` says what they share and why.
-pub(crate) fn basic_kept_apart() -> Result<&'static str, String> {
+pub fn basic_kept_apart() -> Result<&'static str, String> {
     let machine = Machine::get();
     if machine.worker_ids.is_some() {
         return Ok("a uid of each worker's own");
@@ -393,8 +393,12 @@ fn pid_space_wanted(machine: &Machine) -> bool {
 }
 
 impl Worker {
-    /// Starts a worker: its uid, cgroup, box or scratch folder, and launcher.
-    pub(crate) fn start(config: &Config) -> io::Result<Worker> {
+    /// Starts a worker: its uid, cgroup, box or scratch folder, and launcher. The launcher
+    /// is the `grader-launcher` binary beside this process's executable, or, where there is
+    /// none, this executable itself, which must then call
+    /// [`crate::launcher::serve_if_asked`] first thing in its `main`. A worker of the same
+    /// config kept by [`keep_spare`] is taken instead, when there is one.
+    pub fn start(config: &Config) -> io::Result<Worker> {
         let idle = {
             let mut idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner);
             let found = idle.iter().position(|(made, _)| made == config);
@@ -432,11 +436,9 @@ impl Worker {
         };
         let (mut root, mut parent, mut scratch, mut boxed) = (None, None, None, None);
         if tier == Tier::Strict {
-            let dir = crate::temp::dir("box")?;
-            let mut read_only: Vec<String> = sandbox::SYSTEM_READ
-                .iter()
-                .map(|s| (*s).to_owned())
-                .collect();
+            let dir = crate::host::temp_dir("box")?;
+            let mut read_only: Vec<String> =
+                tiers::SYSTEM_READ.iter().map(|s| (*s).to_owned()).collect();
             read_only.extend(
                 config
                     .toolchain
@@ -456,12 +458,9 @@ impl Worker {
             });
             root = Some(dir);
         } else {
-            let dir = crate::temp::dir("work")?;
+            let dir = crate::host::temp_dir("work")?;
             let user = lease.as_ref().map(Lease::ids);
-            scratch = Some(
-                Scratch::create(dir.path(), "work", user)
-                    .map_err(|e| io::Error::other(e.to_string()))?,
-            );
+            scratch = Some(Scratch::create(dir.path(), "work", user)?);
             parent = Some(dir);
         }
         // Programs that would share the grader's uid get a PID space of their own, where
@@ -507,7 +506,7 @@ impl Worker {
 
     /// Whether this worker's runs are in a box (`strict`), which copies their files in:
     /// they need not be in a folder of the machine ([`Files::Listed`]).
-    pub(crate) fn boxed(&self) -> bool {
+    pub fn boxed(&self) -> bool {
         self.tier == Tier::Strict
     }
 
@@ -523,7 +522,7 @@ impl Worker {
     }
 
     /// Where a job's files are, as its command line must name them.
-    pub(crate) fn files_dir(&self, files: &Path) -> PathBuf {
+    pub fn files_dir(&self, files: &Path) -> PathBuf {
         if self.boxed() {
             PathBuf::from(boxed::PROGRAM)
         } else {
@@ -532,7 +531,7 @@ impl Worker {
     }
 
     /// The writable working folder, as a command line must name it.
-    pub(crate) fn work_dir(&self) -> PathBuf {
+    pub fn work_dir(&self) -> PathBuf {
         match &self.scratch {
             Some(scratch) => scratch.path().to_path_buf(),
             None => PathBuf::from(boxed::WORK),
@@ -541,7 +540,7 @@ impl Worker {
 
     /// Runs `job` under `limits`. `Err` when the run cannot be made (a fault of the setup,
     /// never of the program).
-    pub(crate) fn run(&mut self, job: &Job<'_>, limits: &Limits) -> io::Result<Ran> {
+    pub fn run(&mut self, job: &Job<'_>, limits: &Limits) -> io::Result<Ran> {
         self.run_then(job, limits, None)
     }
 
@@ -556,7 +555,7 @@ impl Worker {
     /// `meter.rs`): `then` is asked for at once, and the grader is not between the two
     /// runs. Otherwise (and outside a box, where the grader empties the working folder
     /// between runs) `then` is asked for as this run ends.
-    pub(crate) fn run_then(
+    pub fn run_then(
         &mut self,
         job: &Job<'_>,
         limits: &Limits,
@@ -681,12 +680,12 @@ impl Worker {
     }
 
     /// Whether a run started ahead is under way (see [`Worker::run_then`]).
-    pub(crate) fn ahead(&self) -> bool {
+    pub fn ahead(&self) -> bool {
         self.ahead.is_some()
     }
 
     /// Ends the run started ahead, if any, unseen (see [`Worker::run_then`]).
-    pub(crate) fn abandon(&mut self) -> io::Result<()> {
+    pub fn abandon(&mut self) -> io::Result<()> {
         match self.ahead.take() {
             Some(ahead) => self.cancel(ahead.flight),
             None => Ok(()),
@@ -799,7 +798,7 @@ impl Worker {
                     cpu: usage.cpu,
                     wall,
                     peak_kib: usage.peak.div_ceil(1024),
-                    killed: Some(super::facts::Killed::Memory),
+                    killed: Some(crate::facts::Killed::Memory),
                     ..Outcome::default()
                 };
                 Ok((outcome, None))
@@ -844,7 +843,7 @@ fn staged(files: &Files<'_>) -> io::Result<(Vec<Staged>, Vec<File>)> {
 
 /// The most files a box's `/prog` takes: a message also carries the three standard
 /// descriptors, up to three cgroup files and four meter files.
-const MAX_STAGED: usize = super::protocol::MAX_FDS - 11;
+const MAX_STAGED: usize = crate::protocol::MAX_FDS - 11;
 
 /// The regular files of `dir`, named, opened, and whether each is executable (one more
 /// than [`MAX_STAGED`] at most: enough to know there are too many).
