@@ -378,26 +378,7 @@ fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
     ]);
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip");
     let journal = class.path("out/journal.jsonl");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
-        .args([
-            "batch", "flip", "class", "--out", "out", "--jobs", "1", "--cases",
-        ])
-        .arg(&cases)
-        .current_dir(class.root.path())
-        .env("GRADER_CACHE_DIR", class.cache.path())
-        .env("TMPDIR", class.path("tmp"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 20 {
-        assert!(
-            start.elapsed() < Duration::from_mins(2),
-            "the batch made no progress"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = batch_in_background(&class, &cases, &journal, 20);
     // The batch's launchers, to check that none outlives it.
     let launchers = children_of(child.id());
     assert!(!launchers.is_empty());
@@ -457,27 +438,8 @@ fn a_second_batch_into_the_same_out_is_refused_while_the_first_runs() {
     let class = Class::new(&[("alice.py", "ac_rows.py"), ("bob.py", "ac_rows.py")]);
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip");
     let journal = class.path("out/journal.jsonl");
-    let mut first = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
-        .args([
-            "batch", "flip", "class", "--out", "out", "--jobs", "1", "--cases",
-        ])
-        .arg(&cases)
-        .current_dir(class.root.path())
-        .env("GRADER_CACHE_DIR", class.cache.path())
-        .env("TMPDIR", class.path("tmp"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
     // A line in the journal: the first batch holds the folder and has not finished.
-    let start = Instant::now();
-    while fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 1 {
-        assert!(
-            start.elapsed() < Duration::from_mins(2),
-            "the batch made no progress"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut first = batch_in_background(&class, &cases, &journal, 1);
     let second = class
         .command()
         .args(["batch", "flip", "class", "--out", "out", "--cases"])
@@ -508,6 +470,37 @@ fn a_second_batch_into_the_same_out_is_refused_while_the_first_runs() {
         .arg(&cases)
         .assert()
         .code(0);
+}
+
+/// `grader batch flip class --out out --jobs 1 --cases CASES` in `class`, started in the
+/// background and returned once its journal holds `lines` lines.
+fn batch_in_background(
+    class: &Class,
+    cases: &Path,
+    journal: &Path,
+    lines: usize,
+) -> std::process::Child {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
+        .args([
+            "batch", "flip", "class", "--out", "out", "--jobs", "1", "--cases",
+        ])
+        .arg(cases)
+        .current_dir(class.root.path())
+        .env("GRADER_CACHE_DIR", class.cache.path())
+        .env("TMPDIR", class.path("tmp"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while fs::read_to_string(journal).map_or(0, |t| t.lines().count()) < lines {
+        assert!(
+            start.elapsed() < Duration::from_mins(2),
+            "the batch made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
 }
 
 /// The pids whose parent is `parent`.
