@@ -99,10 +99,7 @@ impl Inputs {
 /// Checks a file output: see the module's rule.
 pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> Result<(), Fault> {
     let refuse = |why: String| Err(Fault::Usage(format!("{}: {why}", path.display())));
-    let folder = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let folder = files::parent_or_here(path);
     let ready = match parent {
         Parent::MustExist => existing_folder(folder, inputs),
         Parent::MayBeMade => folder_to_write(folder, inputs),
@@ -177,10 +174,7 @@ fn folder_to_write(dir: &Path, inputs: &Inputs) -> Result<(), String> {
     if fs::symlink_metadata(dir).is_ok() {
         return existing_folder(dir, inputs);
     }
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let parent = files::parent_or_here(dir);
     if !parent.is_dir() {
         return Err(format!(
             "cannot make it: {} {}",

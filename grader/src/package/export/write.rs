@@ -3,7 +3,7 @@
 //! folder sees the old package or the new one, never a part; a failure leaves the old one.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::tree::Tree;
 use crate::files;
@@ -38,7 +38,7 @@ pub(crate) fn check(dir: &Path, force: bool, inputs: &Inputs) -> Result<(), Faul
 
 /// Writes `tree` as the folder `dir`, replacing what `check` allowed to be there.
 pub(crate) fn write(dir: &Path, tree: &Tree) -> Result<(), Fault> {
-    let parent = parent_of(dir);
+    let parent = files::parent_or_here(dir).to_path_buf();
     let name = dir
         .file_name()
         .map_or_else(|| "package".into(), |n| n.to_string_lossy().into_owned());
@@ -87,14 +87,6 @@ fn swap_in(dir: &Path, parent: &Path, name: &str, staging: tempfile::TempDir) ->
         sandbox::remove::remove_tree(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
     }
     Ok(())
-}
-
-/// The folder `dir` is in (`.` for a bare name).
-fn parent_of(dir: &Path) -> PathBuf {
-    match dir.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 #[cfg(test)]
