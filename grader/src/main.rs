@@ -6,44 +6,32 @@
 //! crate's box, which holds every `unsafe` block of the project: none here.
 #![forbid(unsafe_code)]
 
-mod alone;
 mod batch;
-mod candidate;
 mod cases;
 mod cli;
 pub(crate) mod commands;
-mod files;
-mod folders;
 mod fuzzing;
-mod grade;
-mod interrupt;
-mod judge;
-mod limits;
-mod outputs;
 mod package;
+mod paths;
 mod report;
 mod results;
-mod runner;
-mod runtime_error;
-mod spelling;
-mod status;
+mod run;
 mod submission;
-mod temp;
 
 use std::process::ExitCode;
 
 use clap::Parser as _;
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 fn main() -> ExitCode {
     // The box's launcher is this binary too (where no `grader-launcher` is beside it); it
     // must stay small, so it branches off before anything else is set up.
     sandbox::launcher::serve_if_asked();
     sandbox::set_host(&BoxHost);
-    interrupt::install();
+    cli::interrupt::install();
     install_panic_hook();
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::args::Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return report::clap_error(&error),
     };
@@ -54,10 +42,10 @@ fn main() -> ExitCode {
     let result = result.and_then(|status| printed.map(|()| status));
     sandbox::tiers::settle();
     sandbox::drop_spare();
-    temp::remove_own();
+    paths::temp::remove_own();
     // Once a signal arrived, whatever the command returned (its work done, or an error
     // the stopping caused) the grader says it was stopped.
-    let result = interrupt::check().and(result);
+    let result = cli::interrupt::check().and(result);
     match result {
         Ok(status) => status.exit_code(),
         Err(fault) => {
@@ -68,17 +56,17 @@ fn main() -> ExitCode {
 }
 
 /// What the box asks of the grader: its folders are made in this process's temporary
-/// folder (`temp.rs`), removed with it; and a version probe under way stops once a signal
-/// came (`interrupt.rs`).
+/// folder (`paths/temp.rs`), removed with it; and a version probe under way stops once a signal
+/// came (`cli/interrupt.rs`).
 struct BoxHost;
 
 impl sandbox::Host for BoxHost {
     fn temp_dir(&self, name: &str) -> std::io::Result<tempfile::TempDir> {
-        temp::dir(name)
+        paths::temp::dir(name)
     }
 
     fn stopping(&self) -> bool {
-        interrupt::received().is_some()
+        cli::interrupt::received().is_some()
     }
 }
 
@@ -97,7 +85,7 @@ fn install_panic_hook() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned());
         report::error(&Fault::Internal(format!("{what}{place} (please report this)")).to_string());
-        temp::remove_own();
+        paths::temp::remove_own();
         std::process::exit(Fault::INTERNAL_EXIT);
     }));
 }

@@ -18,7 +18,7 @@ use super::runs::Ran;
 use super::sleepers;
 use crate::cases::discover::Case;
 use crate::cases::points::{self, Points};
-use crate::files;
+use crate::paths::files;
 use crate::report::book::Students;
 use crate::results::case::{Board, CaseResult};
 use crate::results::gradebook::{Head, SkippedReport, StudentReport, Tally};

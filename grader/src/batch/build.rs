@@ -7,7 +7,7 @@ use std::ffi::OsString;
 
 use super::discover::Student;
 use super::lang_for::LangChoices;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::{self, Built, Options, Program, Submission};
 
 /// A student's build.

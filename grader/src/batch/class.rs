@@ -17,11 +17,11 @@ use super::keys::Keys;
 use super::lang_for::LangChoices;
 use super::runs::{self, Class, Todo};
 use crate::cases::discover::Case;
-use crate::grade::{CaseWorker, Checker, Plan};
+use crate::run::grade::{CaseWorker, Checker, Plan};
 use crate::report::book::{self, Book};
 use crate::report::progress::BatchProgress;
 use crate::results::problem::ProblemId;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::Options;
 
 /// How to grade a class.
@@ -77,7 +77,7 @@ pub(crate) fn grade_class<T>(
     };
     let builds = build::build_all(&builder, students, batch.jobs, &mut |n| progress.built(n));
     // A build the stopping cut short is no student's result.
-    crate::interrupt::check()?;
+    crate::cli::interrupt::check()?;
     let class = Class {
         students,
         cases,
@@ -122,7 +122,7 @@ pub(crate) fn grade_class<T>(
     // A read that failed names the journal (`Journal::read`), unless the grader was told
     // to stop.
     let standings = book::standings(&head, students.len(), &reports).map_err(|e| {
-        crate::interrupt::check()
+        crate::cli::interrupt::check()
             .err()
             .unwrap_or_else(|| Fault::Usage(e.to_string()))
     })?;

@@ -19,8 +19,8 @@ use std::io::Write;
 
 use super::journal::{Journal, Place};
 use super::places::Places;
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// A journal's size before and after a compaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,13 +49,13 @@ pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compac
     if !worth_it(journal.line_count(), live.len() as u64) {
         return Ok(None);
     }
-    crate::interrupt::check()?;
+    crate::cli::interrupt::check()?;
     let mut atomic = files::Atomic::create(&path, "compact")?;
     copy(&journal, &live, atomic.out())?;
     // Nothing reads the old journal from now on.
     drop(journal);
     // A stop asked for while the lines were copied: the old journal stays.
-    crate::interrupt::check()?;
+    crate::cli::interrupt::check()?;
     atomic.commit()?;
     Ok(Some(Compacted {
         before: meta.len(),

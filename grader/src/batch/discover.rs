@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::languages::Languages;
 
 /// The stems an entry file is recognised by, in order, before a file named after its
@@ -101,9 +101,9 @@ pub(crate) fn discover(
     languages: &Languages,
     rule: &EntryRule,
 ) -> Result<Roster, Fault> {
-    crate::folders::existing(dir, "list submissions in")?;
+    crate::paths::folders::existing(dir, "list submissions in")?;
     let real =
-        fs::canonicalize(dir).map_err(|e| crate::files::cannot(dir, "list submissions in", &e))?;
+        fs::canonicalize(dir).map_err(|e| crate::paths::files::cannot(dir, "list submissions in", &e))?;
     let walk = Walk {
         root: dir,
         real: &real,
@@ -244,7 +244,7 @@ pub(crate) fn relative(root: &Path, path: &Path) -> String {
         .iter()
         .map(|&b| if b == b'\\' { b'/' } else { b })
         .collect();
-    crate::spelling::name(std::ffi::OsStr::from_bytes(&bytes))
+    crate::paths::spelling::name(std::ffi::OsStr::from_bytes(&bytes))
 }
 
 fn is_source(path: &Path, languages: &Languages) -> bool {
@@ -255,7 +255,7 @@ fn is_source(path: &Path, languages: &Languages) -> bool {
 
 fn file_name(path: &Path) -> String {
     path.file_name()
-        .map(crate::spelling::name)
+        .map(crate::paths::spelling::name)
         .unwrap_or_default()
 }
 

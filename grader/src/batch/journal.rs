@@ -26,10 +26,10 @@ use reference::Verdict;
 use serde::{Deserialize, Serialize};
 
 use super::keys::{RunKey, ShortKey};
-use crate::files;
-use crate::judge;
+use crate::paths::files;
+use crate::run::judge;
 use crate::results::case::CaseResult;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// The hold of one batch on its output folder: a second `batch` into the same `--out`
 /// while one runs would make every run again beside it and append its lines to the same
@@ -42,7 +42,7 @@ pub(crate) struct OutputHold {
 /// Takes the hold on `folder` (made if missing) for as long as the result lives; exit 2
 /// when another grader holds it.
 pub(crate) fn hold(folder: &Path) -> Result<OutputHold, Fault> {
-    crate::folders::create(folder)?;
+    crate::paths::folders::create(folder)?;
     let dir = File::open(folder).map_err(|e| files::cannot(folder, "open", &e))?;
     match nix::fcntl::Flock::lock(dir, nix::fcntl::FlockArg::LockExclusiveNonblock) {
         Ok(lock) => Ok(OutputHold { _lock: lock }),
@@ -170,7 +170,7 @@ impl Journal {
         wall_limit: std::time::Duration,
     ) -> Result<(Journal, Known), Fault> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            crate::folders::create(parent)?;
+            crate::paths::folders::create(parent)?;
         }
         // Read a line at a time: the journal of a large class is tens of megabytes.
         let index = match File::open(path) {

@@ -10,7 +10,7 @@
 use glob::{MatchOptions, Pattern};
 
 use super::discover::Student;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::languages::Languages;
 
 /// One `--lang-for` rule.

@@ -18,10 +18,10 @@ use super::keys::Keys;
 use super::places::Places;
 use super::sleepers::Sleepers;
 use crate::cases::discover::Case;
-use crate::grade::RunsCases;
+use crate::run::grade::RunsCases;
 use crate::report::progress::BatchProgress;
 use crate::results::case::CaseResult;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::diagnosis;
 
 /// How much of a failing run's output and stderr the gradebook keeps.
@@ -388,7 +388,7 @@ mod tests {
     use reference::Verdict;
 
     use super::*;
-    use crate::grade::fake::{Answers, Recorded, result};
+    use crate::run::grade::fake::{Answers, Recorded, result};
 
     /// The progress lines, as a person would read them.
     #[derive(Default)]
@@ -736,8 +736,8 @@ mod tests {
             let mut record = scene.record(student, case, Verdict::TimeLimit);
             record.result.message = format!(
                 "{}4 s limit with 2 ms of CPU: {}",
-                crate::judge::WALL_TLE,
-                crate::judge::SLEPT
+                crate::run::judge::WALL_TLE,
+                crate::run::judge::SLEPT
             );
             // Twice asleep through the whole limit: a mark the journal upholds.
             let stall = crate::results::case::Stalled {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use reference::Problem;
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// The `about` of each group of the case folder `folder` that has one; none when the
 /// folder has no manifest (a folder of `*.in` files made by hand).

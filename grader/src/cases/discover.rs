@@ -6,8 +6,8 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// One case: an input and, when present, its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +40,7 @@ impl Case {
 /// 1,000 cases, which a `test` waits for before its first run. Only links and odd
 /// entries are asked what they are.
 pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
-    crate::folders::existing(dir, "list cases in")?;
+    crate::paths::folders::existing(dir, "list cases in")?;
     let mut cases = Vec::new();
     // The first odd entry in name order is the one named, whatever order listings come in.
     let mut odd: Option<(PathBuf, String)> = None;
@@ -66,7 +66,7 @@ pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
                     let input = input.file_name().map_or(input.as_path(), Path::new);
                     let what = format!(
                         "an answer with no input beside it ({} is missing)",
-                        crate::spelling::path(input)
+                        crate::paths::spelling::path(input)
                     );
                     note(path.clone(), what);
                 }

@@ -6,14 +6,14 @@ use std::collections::HashMap;
 use reference::Rng;
 
 use super::manifest::{Group, Located, Manifest};
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// How many draws one board of a kind may take to find a board not yet in the folder
 /// before the manifest is judged to ask for more distinct boards than the kind has.
 const DRAWS_PER_BOARD: u32 = 2000;
 
 /// The files of a `data/` folder: path below `data/` (with `/`) to contents.
-pub(crate) use crate::files::Tree;
+pub(crate) use crate::paths::files::Tree;
 
 /// Computes the `data/` tree of `manifest`. Boards are unique across the whole folder:
 /// a repeated hand-picked board is an error, a repeated draw is drawn again.

@@ -10,7 +10,7 @@ use reference::Problem;
 
 use super::discover::Case;
 use super::manifest::Manifest;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// Points by group (the gradebook's group names: `sample`, `secret/answers`).
 pub(crate) type Points = BTreeMap<String, f64>;

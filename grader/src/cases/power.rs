@@ -9,8 +9,8 @@ use reference::{Problem, Verdict};
 
 use super::discover::discover;
 use super::sound;
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// The kill matrix of one folder.
 #[derive(Debug)]

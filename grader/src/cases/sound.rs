@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use reference::{CheckError, ParseError, Problem};
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// Why a case cannot be graded on, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,10 +8,10 @@ use crate::batch::discover::{self, EntryRule, Layout, Student};
 use crate::batch::journal::Journal;
 use crate::batch::lang_for::LangChoices;
 use crate::cases::discover::Case;
-use crate::cli::{BatchArgs, BatchLayout};
-use crate::outputs::{self, Kind};
+use crate::cli::args::{BatchArgs, BatchLayout};
+use crate::paths::outputs::{self, Kind};
 use crate::report::{self, gradebook_files, html};
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 use crate::submission::{Options, languages::Languages};
 
 pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {

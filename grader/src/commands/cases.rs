@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use reference::Problem;
 
 use crate::cases::{self, manifest, plan, power, regen, verify};
-use crate::cli::{CasesCommand, ProblemOrPackage};
+use crate::cli::args::{CasesCommand, ProblemOrPackage};
 use crate::report::{self, export::Exporter, human::cases as human};
 use crate::results::cases::{Checked, Measured, Regen, Regenerated};
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(command: CasesCommand) -> Result<Status, Fault> {
     let (CasesCommand::Regen { root, .. }
@@ -21,7 +21,7 @@ pub(crate) fn run(command: CasesCommand) -> Result<Status, Fault> {
         if !problems.is_empty()
             && problems.iter().all(|p| matches!(p, ProblemOrPackage::Package(_))));
     if !packages_only {
-        crate::folders::existing(root, "find case folders in")?;
+        crate::paths::folders::existing(root, "find case folders in")?;
     }
     match command {
         CasesCommand::Regen {
@@ -110,7 +110,7 @@ fn regenerate(named: &[Problem], root: &Path, check_only: bool) -> Result<Status
 fn check(
     named: &[ProblemOrPackage],
     root: &Path,
-    sandbox: Option<crate::cli::Sandbox>,
+    sandbox: Option<crate::cli::args::Sandbox>,
 ) -> Result<Status, Fault> {
     let builtin: Vec<Problem> = named
         .iter()

@@ -6,12 +6,12 @@ use std::path::Path;
 use reference::text::tolerate_line_ends;
 use reference::{CheckError, Judgement, Problem, Verdict};
 
-use crate::cli::CheckReport;
-use crate::files;
+use crate::cli::args::CheckReport;
+use crate::paths::files;
 use crate::report::export::Exporter;
 use crate::report::{human, json};
 use crate::results::check::CheckResult;
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(
     problem: Problem,

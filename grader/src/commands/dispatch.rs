@@ -1,7 +1,7 @@
 //! Which subcommand runs: each parsed [`Command`] handed to its file's `run`.
 
-use crate::cli::Command;
-use crate::status::{Fault, Status};
+use crate::cli::args::Command;
+use crate::cli::exit::{Fault, Status};
 
 use super::{
     batch, cases, check, doctor, fuzz, generate, merge, mutant, package, problems, solve, test,

@@ -7,9 +7,9 @@ use std::time::Instant;
 use sandbox::cgroup::Hierarchy;
 use sandbox::tiers::{self, Machine, Tier};
 
-use crate::cli::LimitArgs;
+use crate::cli::args::LimitArgs;
 use crate::report;
-use crate::status::Status;
+use crate::cli::exit::Status;
 
 pub(crate) fn run() -> Status {
     let m = Machine::get();

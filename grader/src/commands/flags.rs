@@ -10,10 +10,10 @@ use crate::cases::{
     self as case_folders,
     discover::{self, Case},
 };
-use crate::cli::{LimitArgs, Sandbox, SubmissionArgs};
-use crate::grade::{CaseText, SoundCase};
-use crate::outputs::Inputs;
-use crate::status::Fault;
+use crate::cli::args::{LimitArgs, Sandbox, SubmissionArgs};
+use crate::run::grade::{CaseText, SoundCase};
+use crate::paths::outputs::Inputs;
+use crate::cli::exit::Fault;
 use crate::submission::{self, Built, Foreseen, Options, Submission, languages::Languages};
 
 /// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked
@@ -120,7 +120,7 @@ pub(super) fn limits(args: &LimitArgs) -> Result<Limits, Fault> {
     // Every command that runs programs asks for its limits before its first run: the
     // temporary folder they all need is checked here, before the tier is, whose trial
     // would fail in it and be blamed.
-    crate::temp::usable()?;
+    crate::paths::temp::usable()?;
     let (sandbox, passed) =
         Machine::get().resolve(asked_tier(args), |tier| tiers::tried(tier, needs(args)))?;
     // Why the run is less confined than it could be, once, before any work.

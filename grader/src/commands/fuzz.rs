@@ -12,11 +12,11 @@ use fuzz::{Budget, Inputs, Search, differ::Drawn};
 use reference::Problem;
 use sandbox::Limits;
 
-use crate::candidate::ProgramCandidate;
-use crate::cli::{FuzzArgs, ProblemOrPackage, TestReport};
+use crate::fuzzing::under_test::ProgramCandidate;
+use crate::cli::args::{FuzzArgs, ProblemOrPackage, TestReport};
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{regressions_file, save, shrink};
-use crate::outputs::{self, Kind, Parent};
+use crate::paths::outputs::{self, Kind, Parent};
 use crate::report::export::Exporter;
 use crate::report::human::fuzz::{self as human, Summary as _};
 use crate::report::progress::{Progress, StatusLine, Stream};
@@ -24,7 +24,7 @@ use crate::report::{self, json, junit};
 use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::limits::LimitsRecord;
 use crate::results::problem::ProblemId;
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 use crate::submission::{Built, Program};
 
 /// Runs without `--runs` or `--duration`.

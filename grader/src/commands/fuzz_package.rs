@@ -14,14 +14,14 @@ use sandbox::Limits;
 
 use super::fuzz::{DEFAULT_RUNS, Started, check_outputs, clock_seed, report_and_status, start};
 use super::graded::{Asked, Graded};
-use crate::cli::{FuzzArgs, LimitArgs, TestReport};
+use crate::cli::args::{FuzzArgs, LimitArgs, TestReport};
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{save, shrink::SHRINK_TIME};
 use crate::package::trial::{PackageTrial, Programs};
 use crate::package::verify;
 use crate::report::progress::Progress;
 use crate::results::finding::{Found, FuzzResult, Source};
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 use crate::submission::{Options, languages::Languages};
 
 /// Runs `grader fuzz` on the package at `path`.

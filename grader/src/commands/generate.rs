@@ -3,11 +3,11 @@
 
 use reference::{Problem, Rng};
 
-use crate::cli::GenArgs;
-use crate::files;
-use crate::outputs;
+use crate::cli::args::GenArgs;
+use crate::paths::files;
+use crate::paths::outputs;
 use crate::report;
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(args: &GenArgs) -> Result<Status, Fault> {
     let problem = args.problem;
@@ -39,7 +39,7 @@ fn write_pairs(
     boards: &[String],
     force: bool,
 ) -> Result<(), Fault> {
-    crate::folders::create(dir)?;
+    crate::paths::folders::create(dir)?;
     let width = boards.len().to_string().len().max(3);
     let names: Vec<String> = (1..=boards.len()).map(|i| format!("{i:0width$}")).collect();
     if !force {

@@ -11,14 +11,14 @@ use std::path::{Path, PathBuf};
 use sandbox::Limits;
 
 use crate::cases::points::{self, Points, PointsRule};
-use crate::cli::{LimitArgs, ProblemOrPackage};
-use crate::grade::{Checker, SoundCase};
+use crate::cli::args::{LimitArgs, ProblemOrPackage};
+use crate::run::grade::{Checker, SoundCase};
 use crate::package::problem::{self as package, PackageProblem};
 use crate::package::read::config;
 use crate::package::verify::{CEILING, Setup};
 use crate::report::progress::{StatusLine, Stream};
 use crate::results::problem::ProblemId;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::{Options, languages::Languages};
 
 /// The problem a call grades against, read.
@@ -123,9 +123,9 @@ fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
             dir.display()
         )));
     }
-    crate::folders::existing(path, "read a package in")?;
+    crate::paths::folders::existing(path, "read a package in")?;
     if let Some(graded) = asked.graded {
-        std::fs::metadata(graded).map_err(|e| crate::files::cannot(graded, "read", &e))?;
+        std::fs::metadata(graded).map_err(|e| crate::paths::files::cannot(graded, "read", &e))?;
     }
     let config = config::load(path)?;
     let flags = asked.limits;

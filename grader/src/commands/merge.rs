@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use crate::batch::validate;
-use crate::cli::MergeArgs;
-use crate::files;
-use crate::outputs;
+use crate::cli::args::MergeArgs;
+use crate::paths::files;
+use crate::paths::outputs;
 use crate::report::book::Held;
 use crate::report::{self, gradebook_files, html};
 use crate::results::gradebook::Gradebook;
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     let mut inputs = outputs::Inputs::default();
@@ -22,7 +22,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     for path in &args.reports {
         let mut book = read(path)?;
         book.upgrade_not_graded();
-        let name = crate::spelling::path(path);
+        let name = crate::paths::spelling::path(path);
         validate::validate(&book).map_err(|e| Fault::Usage(format!("{name}: {e}")))?;
         books.push((name, book));
     }
@@ -71,7 +71,7 @@ fn read(path: &Path) -> Result<Gradebook, Fault> {
         };
         Fault::Usage(format!(
             "{}:{}:{}: not a gradebook: {field}{}",
-            crate::spelling::path(path),
+            crate::paths::spelling::path(path),
             inner.line(),
             inner.column(),
             strip_position(&inner.to_string())

@@ -1,5 +1,5 @@
 //! One file per subcommand: each turns parsed arguments into domain calls and a
-//! [`Status`](crate::status::Status). `dispatch.rs` picks the subcommand; `flags.rs` reads
+//! [`Status`](crate::cli::exit::Status). `dispatch.rs` picks the subcommand; `flags.rs` reads
 //! the flags several of them share; `graded.rs` reads the problem or package `test` and
 //! `batch` grade against.
 

@@ -2,10 +2,10 @@
 //! reading an input and printing its (wrong) answer, so `grader test` and `grader fuzz`
 //! can be shown and measured against a known mistake.
 
-use crate::cli::MutantArgs;
-use crate::files;
+use crate::cli::args::MutantArgs;
+use crate::paths::files;
 use crate::report;
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(args: &MutantArgs) -> Result<Status, Fault> {
     let problem = args.problem;

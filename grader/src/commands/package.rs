@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use reference::Problem;
 
-use crate::cli::{LimitArgs, PackageCommand, Sandbox};
+use crate::cli::args::{LimitArgs, PackageCommand, Sandbox};
 use crate::package::data_check::{self, Checked};
 use crate::package::export::{tree, write};
 use crate::package::read::config;
 use crate::package::verify::{self, Setup, Verified};
 use crate::report::{self, tables::Table};
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 use crate::submission::{Options, languages::Languages};
 
 pub(crate) fn run(command: PackageCommand) -> Result<Status, Fault> {
@@ -75,7 +75,7 @@ fn setup<'l>(
     languages: &'l Languages,
     (jobs, sandbox, cache_dir): (Option<u32>, Option<Sandbox>, Option<PathBuf>),
 ) -> Result<Setup<'l>, Fault> {
-    crate::folders::existing(package, "read a package in")?;
+    crate::paths::folders::existing(package, "read a package in")?;
     let config = config::load(package)?;
     // The CPU and wall limits are set by the verification; these give the rest.
     let limits = super::limits(&LimitArgs {

@@ -12,7 +12,7 @@
 use reference::Problem;
 
 use crate::report::{self, tables::Table};
-use crate::status::Status;
+use crate::cli::exit::Status;
 use std::fmt::Write as _;
 
 /// docs/problems.md, as built into this binary.

@@ -8,12 +8,12 @@ use reference::Problem;
 use reference::text::tolerate_line_ends;
 
 use super::display_name;
-use crate::cli::SolveReport;
-use crate::files;
+use crate::cli::args::SolveReport;
+use crate::paths::files;
 use crate::report::export::Exporter;
 use crate::report::{human, json};
 use crate::results::solved::Solved;
-use crate::status::{Fault, Status};
+use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(
     problem: Problem,

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use fuzz::regressions::{self, HEADER, Regression};
 use reference::Problem;
 
-use crate::files;
+use crate::paths::files;
 use crate::results::finding::{Found, Source};
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// Where the regressions file of `problem` is when `--regressions` names none.
 pub(crate) fn default_path(problem: Problem) -> PathBuf {
@@ -92,7 +92,7 @@ pub(crate) fn record(
         return Ok(None);
     }
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        crate::folders::create(parent)?;
+        crate::paths::folders::create(parent)?;
     }
     let mut text = old;
     if !text.is_empty() && !text.ends_with('\n') {

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use sandbox::tiers::Tier;
 
-use crate::cli::{FuzzArgs, LimitArgs, ProblemOrPackage, SubmissionArgs};
+use crate::cli::args::{FuzzArgs, LimitArgs, ProblemOrPackage, SubmissionArgs};
 use crate::results::finding::Source;
 
 use super::shell_quote::quote;
@@ -213,7 +213,7 @@ impl Words {
     }
 }
 
-/// A duration as `crate::limits::duration` reads it back exactly: `2s`, `5ms`, `1.5s`,
+/// A duration as `crate::cli::values::duration` reads it back exactly: `2s`, `5ms`, `1.5s`,
 /// `0.0000015s`.
 fn duration(d: Duration) -> String {
     let nanos = d.subsec_nanos();
@@ -227,7 +227,7 @@ fn duration(d: Duration) -> String {
     }
 }
 
-/// A size in bytes as `crate::limits::size` reads it back exactly: `256MiB`, `3KiB`, `5b`.
+/// A size in bytes as `crate::cli::values::size` reads it back exactly: `256MiB`, `3KiB`, `5b`.
 fn size(bytes: u64) -> String {
     if bytes.is_multiple_of(1 << 20) {
         format!("{}MiB", bytes >> 20)
@@ -247,7 +247,7 @@ mod tests {
     use clap::Parser as _;
 
     use super::*;
-    use crate::cli::{Cli, Command, Sandbox};
+    use crate::cli::args::{Cli, Command, Sandbox};
 
     fn parse(words: &[OsString]) -> FuzzArgs {
         match Cli::try_parse_from(words) {
@@ -394,7 +394,7 @@ mod tests {
             Duration::from_nanos(3_599_999_999_999),
             Duration::from_secs_f64(0.1),
         ] {
-            assert_eq!(crate::limits::duration(&duration(d)), Ok(d), "{d:?}");
+            assert_eq!(crate::cli::values::duration(&duration(d)), Ok(d), "{d:?}");
         }
         assert_eq!(duration(Duration::from_millis(5)), "5ms");
         assert_eq!(duration(Duration::from_millis(1500)), "1.5s");
@@ -408,7 +408,7 @@ mod tests {
             1 << 40,
             (1 << 40) - 1,
         ] {
-            assert_eq!(crate::limits::size(&size(bytes)), Ok(bytes), "{bytes}");
+            assert_eq!(crate::cli::values::size(&size(bytes)), Ok(bytes), "{bytes}");
         }
         assert_eq!(size(256 << 20), "256MiB");
     }

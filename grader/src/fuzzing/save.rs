@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use reference::Problem;
 
-use crate::files;
+use crate::paths::files;
 use crate::results::finding::{Found, Source};
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// Writes the shrunk input and its reference answer into `dir`; the two files.
 pub(crate) fn save(
@@ -31,7 +31,7 @@ pub(crate) fn save_answered(
     found: &Found,
     answer: &str,
 ) -> Result<Vec<PathBuf>, Fault> {
-    crate::folders::create(dir)?;
+    crate::paths::folders::create(dir)?;
     let stem = stem(name, seed, found);
     let input = &found.shrunk.input;
     let paths = [

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::read::sources::{self, Source};
 use super::read::submissions::Entry;
 use super::verify::Setup;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::{self, Built, Options, Program, Submission};
 
 /// Builds every submission, `setup.jobs` at once (compilers are the slow part of a
@@ -121,11 +121,11 @@ pub(super) fn build(path: &Path, options: &Options<'_>) -> Result<Result<Program
         {
             Source::File(file) => file,
             Source::Merged { name, text } => {
-                merged = crate::temp::dir("package-source")
+                merged = crate::paths::temp::dir("package-source")
                     .map_err(|e| Fault::Internal(format!("cannot write a merged source: {e}")))?;
                 let file = merged.path().join(name);
                 std::fs::write(&file, text)
-                    .map_err(|e| crate::files::cannot(&file, "write", &e))?;
+                    .map_err(|e| crate::paths::files::cannot(&file, "write", &e))?;
                 file
             }
         }

@@ -17,7 +17,7 @@ use super::read::data::TestCase;
 use super::read::input_validators::{self, InputValidator};
 use super::read::validator::Validator;
 use super::verify::Setup;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::Program;
 
 /// What the input validators found.
@@ -153,7 +153,7 @@ pub(crate) fn answers(
         || Validator::start(program, shown, limits),
         |validator, run| {
             let test = &cases[run];
-            let answer = crate::files::read_capped(&test.answer)?;
+            let answer = crate::paths::files::read_capped(&test.answer)?;
             let flags = [flags, test.flags.as_slice()].concat();
             let name = &test.case.name;
             let judged =

@@ -17,7 +17,7 @@ use super::read::config::Config;
 use super::read::data::TestCase;
 use super::read::default_validator::{self, Flags};
 use super::read::validator::Validator;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::Program;
 
 /// The package's judge, and the flags of each of its cases.

@@ -15,8 +15,8 @@ use super::read::data::{self, TestCase};
 use super::read::scoring;
 use super::verify::{self, Setup};
 use crate::cases::points::Points;
-use crate::grade::{CaseText, SoundCase};
-use crate::status::Fault;
+use crate::run::grade::{CaseText, SoundCase};
+use crate::cli::exit::Fault;
 
 /// A package, read and checked, ready to grade on.
 #[derive(Debug)]
@@ -37,7 +37,7 @@ pub(crate) struct PackageProblem {
 /// `setup` says. The validators' refusals are the call's fault: the first one named, with
 /// how many there are.
 pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, Fault> {
-    crate::folders::existing(package, "read a package in")?;
+    crate::paths::folders::existing(package, "read a package in")?;
     let config = config::load(package)?;
     let tests = data::load(package)?;
     let (checked, judge) = data_check::checked_and_judge(package, &config, &tests, setup)?;

@@ -19,9 +19,9 @@ use super::read::boxed::{Call, PackageProgram};
 use super::read::generator;
 use super::read::submissions;
 use super::read::validator::Validator;
-use crate::candidate::ProgramCandidate;
-use crate::runner::Runner;
-use crate::status::Fault;
+use crate::fuzzing::under_test::ProgramCandidate;
+use crate::run::runner::Runner;
+use crate::cli::exit::Fault;
 use crate::submission::{Options, Program};
 
 /// How much of a failing output a finding keeps (as the fuzz crate keeps).
@@ -113,7 +113,7 @@ impl<'a> PackageTrial<'a> {
             &Input::Bytes(input.as_bytes().to_vec()),
             &self.limits,
         )?;
-        let judged = crate::judge::judge(&ran.outcome, &self.limits, |_| Judgement::accepted());
+        let judged = crate::run::judge::judge(&ran.outcome, &self.limits, |_| Judgement::accepted());
         if judged.verdict != Verdict::Accepted {
             return Err(Fault::Usage(format!(
                 "{name}: the reference (an accepted submission) got {} ({}) on the generated input `{}`: the package's fault, not the submission's",
@@ -173,11 +173,11 @@ impl Trial for PackageTrial<'_> {
         };
         let answer = self.answer(input)?;
         // The files a custom validator reads, beside each other for this run.
-        let folder = crate::temp::dir("fuzz-case")
+        let folder = crate::paths::temp::dir("fuzz-case")
             .map_err(|e| Fault::Internal(format!("cannot make a run's folder: {e}")))?;
         let (input_path, answer_path) = (folder.path().join("in"), folder.path().join("ans"));
-        crate::files::write_atomic(&input_path, input.as_bytes())?;
-        crate::files::write_atomic(&answer_path, answer.as_bytes())?;
+        crate::paths::files::write_atomic(&input_path, input.as_bytes())?;
+        crate::paths::files::write_atomic(&answer_path, answer.as_bytes())?;
         let files = CaseFiles {
             name: "the generated input",
             origin: Origin::Generated,
@@ -206,7 +206,7 @@ fn failed(outcome: &Outcome) -> Option<String> {
         (None, Some(0)) => None,
         (Some(signal), _) => Some(format!(
             "was killed by {}",
-            crate::judge::signal_name(signal)
+            crate::run::judge::signal_name(signal)
         )),
         (None, code) => {
             let said = outcome.stderr.trim_ascii();

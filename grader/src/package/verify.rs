@@ -28,8 +28,8 @@ use super::read::scoring::{self, Rules};
 use super::read::submissions::Entry;
 use super::read::validator::{self, Validator};
 use super::read::{config, data, submissions};
-use crate::runner::Runner;
-use crate::status::Fault;
+use crate::run::runner::Runner;
+use crate::cli::exit::Fault;
 use crate::submission::{Options, Program};
 
 /// The CPU limit the accepted submissions are timed under, when the package fixes none.
@@ -385,7 +385,7 @@ impl Work<'_> {
             let ran = runner.run(program, &Input::File(test.case.input.clone()), run)?;
             row.time = row.time.max(ran.outcome.cpu);
             let mut fault = None;
-            let judgement = crate::judge::judge(&ran.outcome, judged, |output| {
+            let judgement = crate::run::judge::judge(&ran.outcome, judged, |output| {
                 match self.check(test, output, validator.as_deref_mut()) {
                     Ok(judgement) => judgement,
                     Err(f) => {
@@ -429,7 +429,7 @@ impl Work<'_> {
         output: &[u8],
         validator: Option<&mut Validator<'_>>,
     ) -> Result<Judgement, Fault> {
-        let answer = crate::files::read_capped(&test.answer)?;
+        let answer = crate::paths::files::read_capped(&test.answer)?;
         let files = CaseFiles {
             name: &test.case.name,
             origin: Origin::Data,

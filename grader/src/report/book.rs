@@ -90,7 +90,7 @@ pub(crate) fn standings(
 /// Student `index` of `students`, unless the grader was told to stop: a file being written
 /// is then left unfinished, and its temp file removed.
 fn read(students: &dyn Students, index: usize) -> io::Result<Cow<'_, StudentReport>> {
-    if let Some(signal) = crate::interrupt::received() {
+    if let Some(signal) = crate::cli::interrupt::received() {
         return Err(io::Error::new(
             io::ErrorKind::Interrupted,
             format!("stopped by {}", signal.as_str()),

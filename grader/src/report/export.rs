@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::{style, terminal};
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// Stdout, noting whether a write to it failed.
 struct Stdout<W> {
@@ -100,7 +100,7 @@ impl<T: ?Sized> Exporter<T> {
             Ok(()) => Ok(()),
             Err(e) if out.failed => terminal::stdout_failed(&e),
             Err(e) => {
-                crate::interrupt::check()?;
+                crate::cli::interrupt::check()?;
                 Err(Fault::Usage(format!("cannot print the report: {e}")))
             }
         }

@@ -8,9 +8,9 @@ use super::book::Book;
 use super::export::Exporter;
 use super::human::gradebook::{self as human, Saved};
 use super::{csv, html, json, junit};
-use crate::cli::{BatchReport, FeedbackArgs};
-use crate::outputs::Kind;
-use crate::status::Fault;
+use crate::cli::args::{BatchReport, FeedbackArgs};
+use crate::paths::outputs::Kind;
+use crate::cli::exit::Fault;
 
 /// A file of a gradebook folder, and its exporter.
 type File<'a> = (&'static str, Exporter<Book<'a>>);
@@ -48,7 +48,7 @@ pub(crate) fn outputs() -> Vec<(&'static str, Kind)> {
 /// Writes every file of the gradebook folder `out` (each atomically, a student at a
 /// time), and the feedback pages when `feedback` asks for them.
 pub(crate) fn write(book: &Book<'_>, out: &Path, feedback: &FeedbackArgs) -> Result<(), Fault> {
-    crate::folders::create(out)?;
+    crate::paths::folders::create(out)?;
     for (name, exporter) in files() {
         exporter.save(&out.join(name), book)?;
     }

@@ -11,7 +11,7 @@
 use std::io::{self, Write};
 use std::sync::{Mutex, PoisonError};
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// The first write to stdout that failed, other than to a reader that went away.
 static FAILED: Mutex<Option<String>> = Mutex::new(None);
@@ -69,7 +69,7 @@ pub(crate) fn out_styled_bytes(bytes: &[u8]) -> Result<(), Fault> {
 /// as it is (`spelling::one_line`): a name or an echoed byte never splits it or steers
 /// the terminal.
 pub(crate) fn note(line: &str) {
-    let _ = writeln!(io::stderr().lock(), "{}", crate::spelling::one_line(line));
+    let _ = writeln!(io::stderr().lock(), "{}", crate::paths::spelling::one_line(line));
 }
 
 /// The one-line error form: `grader: error: ...`.

@@ -150,7 +150,7 @@ fn first_line(error: &clap::Error) -> String {
 /// the command tree. clap attaches a usage to some errors only, so the call itself is
 /// read.
 pub(crate) fn command_path<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> String {
-    let mut command = crate::cli::Cli::command();
+    let mut command = crate::cli::args::Cli::command();
     let mut path = vec![command.get_name().to_owned()];
     for arg in args {
         let Some(arg) = arg.as_ref().to_str() else {
@@ -167,7 +167,7 @@ pub(crate) fn command_path<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<It
 
 /// The names of the subcommands of `command` (a path such as `grader cases`).
 fn subcommands(command: &str) -> Vec<String> {
-    let mut at = crate::cli::Cli::command();
+    let mut at = crate::cli::args::Cli::command();
     for name in command.split_whitespace().skip(1) {
         match at.find_subcommand(name).cloned() {
             Some(sub) => at = sub,
@@ -204,7 +204,7 @@ mod tests {
     use clap::Parser as _;
 
     use super::*;
-    use crate::cli::Cli;
+    use crate::cli::args::Cli;
 
     fn line(args: &[&str]) -> String {
         let error = Cli::try_parse_from(std::iter::once("grader").chain(args.iter().copied()))

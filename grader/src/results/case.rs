@@ -165,8 +165,8 @@ impl CaseResult {
     /// not computed), told by its message as a record keeps it.
     pub(crate) fn slept(&self) -> bool {
         self.verdict == Verdict::TimeLimit
-            && self.message.starts_with(crate::judge::WALL_TLE)
-            && self.message.ends_with(crate::judge::SLEPT)
+            && self.message.starts_with(crate::run::judge::WALL_TLE)
+            && self.message.ends_with(crate::run::judge::SLEPT)
     }
 
     /// Wall time.

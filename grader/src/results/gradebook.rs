@@ -276,7 +276,7 @@ impl Gradebook {
             let Some(case) = student
                 .cases
                 .iter()
-                .find(|c| !crate::judge::upheld(c, wall))
+                .find(|c| !crate::run::judge::upheld(c, wall))
             else {
                 continue;
             };

@@ -148,7 +148,7 @@ mod tests {
     #[test]
     fn the_pe_cases_of_one_mistake_make_one_block_and_other_failures_their_own() {
         let case = |name: &str, verdict: Verdict, output: &str| {
-            let mut case = crate::grade::fake::result(0, verdict);
+            let mut case = crate::run::grade::fake::result(0, verdict);
             case.name = name.to_owned();
             case.output = output.as_bytes().to_vec();
             case

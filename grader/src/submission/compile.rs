@@ -31,9 +31,9 @@ use super::naming::{Names, PROGRAM};
 use super::precompiled;
 use super::setup::not_installed;
 use super::staging::stage_dir;
-use crate::files;
-use crate::judge;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::run::judge;
+use crate::cli::exit::Fault;
 use reference::{Judgement, Verdict};
 
 /// How much of a compiler's message the report keeps.
@@ -81,7 +81,7 @@ pub(crate) fn default_cache() -> PathBuf {
 /// else, or others may write it.
 fn checked_cache(dir: &Path) -> Result<(), Fault> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        crate::folders::create(parent)?;
+        crate::paths::folders::create(parent)?;
     }
     match fs::DirBuilder::new().mode(0o700).create(dir) {
         Ok(()) => return Ok(()),
@@ -96,7 +96,7 @@ fn checked_cache(dir: &Path) -> Result<(), Fault> {
         )))
     };
     if meta.is_file() {
-        return Err(crate::folders::not_a_folder(
+        return Err(crate::paths::folders::not_a_folder(
             dir,
             "use as the compile cache",
         ));
@@ -325,7 +325,7 @@ pub(super) fn run_compiler(
     };
     let ran = worker.run(&job, limits);
     // A compile the grader killed on its way out says nothing of the source.
-    crate::interrupt::check()?;
+    crate::cli::interrupt::check()?;
     let ran = ran.map_err(fault)?;
     // For the next compile of this toolchain: each run of a worker starts from a work
     // folder as new, like runs of different students in a batch.
@@ -393,7 +393,7 @@ fn above(head: &str, said: &str) -> String {
 pub(super) fn verified(entry: &Path, name: &str) -> bool {
     // A hash is 64 hex digits: anything longer there is not one, and is not read on.
     let (Ok((recorded, true)), Ok(mut file)) = (
-        crate::files::read_head(&entry.join(format!("{name}.sha256")), 256),
+        crate::paths::files::read_head(&entry.join(format!("{name}.sha256")), 256),
         fs::File::open(entry.join(name)),
     ) else {
         return false;

@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::files;
-use crate::status::Fault;
-use crate::status::line_column;
+use crate::paths::files;
+use crate::cli::exit::Fault;
+use crate::cli::exit::line_column;
 
 /// The built-in table.
 const BUILTIN: &str = include_str!("languages.toml");

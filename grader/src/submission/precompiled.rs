@@ -26,7 +26,7 @@ use sandbox::tiers::Tier;
 
 use super::compile::{Toolchain, hash_of, limits, publish, refusal, run_compiler, verified};
 use super::languages::{Language, OUT, Precompiled, SRC};
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// The file the header is built from: it includes the header, and nothing else.
 const WRAPPER: &str = "precompiled.h";

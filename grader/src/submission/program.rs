@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::compile::{default_cache, hex};
 use super::languages::Languages;
 use super::naming;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// What the user asked to grade.
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use super::compile;
 use super::languages::{self, Language};
 use super::lookup::{resolve, run_path};
 use super::program::Options;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// A program a source's language needs that is not installed.
 #[derive(Debug, Clone, PartialEq, Eq)]

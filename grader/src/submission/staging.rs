@@ -39,7 +39,7 @@ enum Part {
 impl Staging {
     /// A staging folder to be, with nothing in it yet.
     pub(crate) fn reserve() -> Result<Staging, Fault> {
-        let path = crate::temp::reserve("staged")
+        let path = crate::paths::temp::reserve("staged")
             .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))?;
         Ok(Staging {
             path,
@@ -150,8 +150,8 @@ impl Drop for Staging {
 
 use sandbox::tiers::in_system_folders;
 
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// A `--cmd` line, with every word that names a file of the user (the program itself, a
 /// script, a data file) copied into the staging folder and named there: a box shows the
@@ -192,7 +192,7 @@ pub(super) fn stage_command(
 
 /// A folder any user can enter, for a compile's copy of its source.
 pub(super) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
-    crate::temp::dir("run")
+    crate::paths::temp::dir("run")
         .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))
 }
 

@@ -4,10 +4,10 @@
 use reference::Problem;
 
 use super::{metadata, programs, statement};
-use crate::grade::SoundCase;
+use crate::run::grade::SoundCase;
 
 /// The files of a package: path inside it (`/` separators) to bytes.
-pub(crate) use crate::files::Tree;
+pub(crate) use crate::paths::files::Tree;
 
 /// The package of `problem`: its `cases` (checked sound by the caller) under `data/`, in
 /// the groups they have in the case folder (`secret/answers/01` stays

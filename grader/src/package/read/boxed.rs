@@ -9,7 +9,7 @@ use std::path::Path;
 
 use sandbox::{Files, Input, Job, Limits, Outcome, Stderr, Worker};
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::{PATH, Program};
 
 /// How much of a program's feedback file is read back.
@@ -61,22 +61,22 @@ impl<'p> PackageProgram<'p> {
         &mut self,
         call: Call<'_, A>,
     ) -> Result<(Outcome, String), Fault> {
-        let folder = crate::temp::dir("package-run")
+        let folder = crate::paths::temp::dir("package-run")
             .map_err(|e| Fault::Internal(format!("cannot make a run's folder: {e}")))?;
         let staged = self.program.staging.path()?;
-        for entry in fs::read_dir(staged).map_err(|e| crate::files::cannot(staged, "list", &e))? {
-            let entry = entry.map_err(|e| crate::files::cannot(staged, "list", &e))?;
+        for entry in fs::read_dir(staged).map_err(|e| crate::paths::files::cannot(staged, "list", &e))? {
+            let entry = entry.map_err(|e| crate::paths::files::cannot(staged, "list", &e))?;
             let to = folder.path().join(entry.file_name());
             fs::hard_link(entry.path(), &to)
                 .or_else(|_| fs::copy(entry.path(), &to).map(drop))
-                .map_err(|e| crate::files::cannot(&entry.path(), "copy", &e))?;
+                .map_err(|e| crate::paths::files::cannot(&entry.path(), "copy", &e))?;
         }
         // Written anew, not linked: a new file is readable by the run's uid whatever the
         // case file's own mode.
         for (name, from) in call.files {
-            let bytes = crate::files::read_capped(from)?;
+            let bytes = crate::paths::files::read_capped(from)?;
             let to = folder.path().join(name);
-            fs::write(&to, bytes).map_err(|e| crate::files::cannot(&to, "write", &e))?;
+            fs::write(&to, bytes).map_err(|e| crate::paths::files::cannot(&to, "write", &e))?;
         }
         let shown_files = self.worker.files_dir(folder.path());
         let mut argv = self.program.argv_in(&shown_files, self.limits.memory);
@@ -99,7 +99,7 @@ impl<'p> PackageProgram<'p> {
             .worker
             .run(&job, &self.limits)
             .map_err(|e| Fault::Usage(format!("{}: {e}", self.shown)))?;
-        crate::interrupt::check()?;
+        crate::cli::interrupt::check()?;
         let mut text = String::new();
         if let Some(file) = kept {
             let mut bytes = Vec::new();
@@ -122,7 +122,7 @@ impl<'p> PackageProgram<'p> {
             match (outcome.signal, outcome.code) {
                 (None, Some(42 | 43)) => return None,
                 (Some(signal), _) => {
-                    format!("was killed by {}", crate::judge::signal_name(signal))
+                    format!("was killed by {}", crate::run::judge::signal_name(signal))
                 }
                 (None, code) => {
                     let said = outcome.stderr.trim_ascii();

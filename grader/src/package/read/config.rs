@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// How a package's problem is judged.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,8 +10,8 @@ use serde::Deserialize;
 
 use super::scoring::{RawRules, Rules};
 use crate::cases::discover::{self, Case};
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// One test case of a package.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// The name that picks the generator among several.
 const CHOSEN: &str = "fuzz";
@@ -21,14 +21,14 @@ const NOT_PROGRAMS: [&str; 5] = ["yaml", "yml", "md", "txt", "json"];
 /// and none named `fuzz`.
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let dir = package.join("generators");
-    if !crate::files::folder_if_any(&dir)? {
+    if !crate::paths::files::folder_if_any(&dir)? {
         return Err(Fault::Usage(format!(
             "{}: no generators/ folder, so nothing to draw inputs from: `grader fuzz` on a package needs a generator (`generators/fuzz.py SEED` printing one input; docs/packages.md)",
             package.display()
         )));
     }
     let mut programs: Vec<PathBuf> = fs::read_dir(&dir)
-        .map_err(|e| crate::files::cannot(&dir, "list", &e))?
+        .map_err(|e| crate::paths::files::cannot(&dir, "list", &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| is_program(p))
         .collect();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use sandbox::{Input, Limits};
 
 use super::boxed::{Call, PackageProgram};
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::Program;
 
 /// One input validator of a package: its name (`input_validators/NAME`) and its source,
@@ -18,7 +18,7 @@ pub(crate) type Found = (String, Result<PathBuf, String>);
 /// The input validators of `package`, in name order (none when it has no such folder).
 pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
     let dir = package.join("input_validators");
-    if !crate::files::folder_if_any(&dir)? {
+    if !crate::paths::files::folder_if_any(&dir)? {
         return Ok(Vec::new());
     }
     let mut found = Vec::new();
@@ -41,7 +41,7 @@ pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
 /// The visible entries of `dir`, sorted.
 fn entries(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| crate::files::cannot(dir, "list", &e))?
+        .map_err(|e| crate::paths::files::cannot(dir, "list", &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             !p.file_name()

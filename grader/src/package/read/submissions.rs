@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// One submission of a package.
 #[derive(Debug, Clone)]
@@ -83,7 +83,7 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
 
 /// The entries of `dir`, sorted by name.
 fn sorted(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
-    crate::folders::existing(dir, "list submissions in")?;
+    crate::paths::folders::existing(dir, "list submissions in")?;
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| files::cannot(dir, "list", &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -11,7 +11,7 @@ use reference::{Judgement, Verdict};
 use sandbox::{Input, Limits};
 
 use super::boxed::{Call, PackageProgram};
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::Program;
 
 /// The names a run of the validator finds the case's files by, beside its own files.
@@ -25,18 +25,18 @@ const JUDGE_MESSAGE: &str = "judgemessage.txt";
 /// read as one program (`sources`).
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let modern = package.join("output_validator");
-    if crate::files::folder_if_any(&modern)? {
+    if crate::paths::files::folder_if_any(&modern)? {
         return Ok(modern);
     }
     let dir = package.join("output_validators");
-    if !crate::files::folder_if_any(&dir)? {
+    if !crate::paths::files::folder_if_any(&dir)? {
         return Err(Fault::Usage(format!(
             "{}: `validation: custom` but no output_validators/ folder",
             package.join("problem.yaml").display()
         )));
     }
     let entries: Vec<PathBuf> = fs::read_dir(&dir)
-        .map_err(|e| crate::files::cannot(&dir, "list", &e))?
+        .map_err(|e| crate::paths::files::cannot(&dir, "list", &e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             !p.file_name()

@@ -21,7 +21,7 @@ use reference::Problem;
 use super::gradebook::css_class;
 use super::groups::group_class;
 use super::witness;
-use crate::outputs::{self, Inputs, Kind};
+use crate::paths::outputs::{self, Inputs, Kind};
 use crate::report::book::Book;
 use crate::report::export::Exporter;
 use crate::results::case::{Board, CaseResult, Explained};
@@ -29,7 +29,7 @@ use crate::results::feedback::{Mistake, Reveal, by_mistake, page_names};
 use crate::results::gradebook::{Head, StudentReport};
 use crate::results::layout::Layout;
 use crate::results::mark::Mark;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 use crate::submission::diagnosis;
 
 /// The page's style sheet, the gradebook's: the page is one file.
@@ -86,13 +86,13 @@ fn same_folder(a: &Path, b: &Path) -> bool {
 /// Writes every student's page into `dir` (made when missing), each atomically, a
 /// student read at a time.
 pub(crate) fn write_pages(book: &Book<'_>, dir: &Path, reveal: Reveal) -> Result<(), Fault> {
-    crate::folders::create(dir)?;
+    crate::paths::folders::create(dir)?;
     let names = page_names(book.standings.iter().map(|s| s.report.student.as_str()));
     for (index, name) in names.iter().enumerate() {
         let path = dir.join(name);
         let student = book
             .student(index)
-            .map_err(|e| crate::files::stopped_or(&path, "write", &e))?;
+            .map_err(|e| crate::paths::files::stopped_or(&path, "write", &e))?;
         let handout = Handout {
             book: book.head,
             student: &student,
@@ -286,10 +286,10 @@ fn margin(book: &Head, s: &StudentReport, group: &str) -> String {
     let limits = &book.limits;
     format!(
         "{} of {} CPU, {} of {}",
-        crate::judge::seconds(std::time::Duration::from_secs_f64(cpu_ms / 1e3)),
-        crate::judge::seconds(limits.cpu()),
-        crate::judge::mebibytes(memory_kib.saturating_mul(1024)),
-        crate::judge::mebibytes(limits.memory())
+        crate::run::judge::seconds(std::time::Duration::from_secs_f64(cpu_ms / 1e3)),
+        crate::run::judge::seconds(limits.cpu()),
+        crate::run::judge::mebibytes(memory_kib.saturating_mul(1024)),
+        crate::run::judge::mebibytes(limits.memory())
     )
 }
 

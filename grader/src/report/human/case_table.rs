@@ -1,7 +1,7 @@
 //! The table of cases of `grader test`: a line per case, whole in the report or streamed
 //! by the progress display as cases finish (the same line either way).
 
-use crate::judge::mebibytes;
+use crate::run::judge::mebibytes;
 use crate::report::style::{paint, verdict_style};
 use crate::results::case::CaseResult;
 

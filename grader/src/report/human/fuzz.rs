@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 
 use super::{compile_error, explanation};
-use crate::judge::{mebibytes, seconds};
+use crate::run::judge::{mebibytes, seconds};
 use crate::report::style::paint;
 use crate::results::finding::{FuzzResult, Source};
 use crate::submission::diagnosis;

@@ -10,7 +10,7 @@ use reference::{Problem, Verdict};
 
 use super::case_table::{case_line, name_width};
 use super::{compile_error, explanation};
-use crate::judge::{mebibytes, seconds};
+use crate::run::judge::{mebibytes, seconds};
 use crate::report::style::{paint, verdict_style};
 use crate::results::case::{Board, CaseResult};
 use crate::results::layout::{self, Block, Layout};

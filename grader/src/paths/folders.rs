@@ -7,8 +7,8 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use crate::files;
-use crate::status::Fault;
+use crate::paths::files;
+use crate::cli::exit::Fault;
 
 /// Checks that `path` is a folder that exists, before `action` (`list cases in`) reads it.
 pub(crate) fn existing(path: &Path, action: &str) -> Result<(), Fault> {
@@ -40,7 +40,7 @@ pub(crate) fn create(path: &Path) -> Result<(), Fault> {
 pub(crate) fn not_a_folder(path: &Path, action: &str) -> Fault {
     Fault::Usage(format!(
         "{}: cannot {action}: is {}, not a folder",
-        crate::spelling::path(path),
+        crate::paths::spelling::path(path),
         files::kind_at(path)
     ))
 }

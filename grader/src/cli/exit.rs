@@ -84,7 +84,7 @@ impl fmt::Display for Fault {
 pub(crate) fn located(path: &Path, error: &ParseError) -> String {
     format!(
         "{}:{}:{}: {}",
-        crate::spelling::path(path),
+        crate::paths::spelling::path(path),
         error.line,
         error.column,
         error.message

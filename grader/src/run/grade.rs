@@ -7,13 +7,13 @@ use sandbox::{Input, Limits};
 
 use crate::cases::discover::Case;
 use crate::cases::sound;
-use crate::files;
-use crate::judge::judge;
+use crate::paths::files;
+use crate::run::judge::judge;
 use crate::package::judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::read::validator::Validator;
 use crate::results::case::{Board, CaseResult, Explained, Figures};
-use crate::runner::Runner;
-use crate::status::Fault;
+use crate::run::runner::Runner;
+use crate::cli::exit::Fault;
 use crate::submission::Program;
 
 /// How much of a program's output a result keeps for the report.
@@ -235,7 +235,7 @@ impl RunsCases for CaseWorker<'_> {
         then: Option<(&Program, usize)>,
     ) -> Result<CaseResult, Fault> {
         // Stopping (Ctrl-C) ends the command before another run starts.
-        crate::interrupt::check()?;
+        crate::cli::interrupt::check()?;
         let (Some(runner), Some(&(case, text))) = (&mut self.runner, self.cases.get(case)) else {
             return Err(Fault::Internal(format!(
                 "case {case} run on a worker not started, or past the last case"
@@ -385,7 +385,7 @@ pub(crate) fn run_case(
     };
     let mut result = CaseResult::new(&case.name, judgement, figures, output, outcome.stderr);
     result.explanation = explanation;
-    result.stalls = ran.stalls.iter().map(crate::judge::Sched::record).collect();
+    result.stalls = ran.stalls.iter().map(crate::run::judge::Sched::record).collect();
     Ok(result)
 }
 
@@ -401,7 +401,7 @@ pub(crate) mod fake {
 
     use super::RunsCases;
     use crate::results::case::CaseResult;
-    use crate::status::Fault;
+    use crate::cli::exit::Fault;
 
     /// What program `.0` gives on case `.1`: a verdict, or a run that cannot be made.
     pub(crate) type Answers = dyn Fn(&str, usize) -> Result<Verdict, Fault> + Sync;

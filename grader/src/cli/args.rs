@@ -120,7 +120,7 @@ pub(crate) struct TestArgs {
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
     /// Cases run at once. Default: the number of cores.
-    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::limits::jobs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::cli::values::jobs)]
     pub(crate) jobs: Option<u32>,
     /// The report: human (coloured on a terminal), json (docs/cli.md), junit or
     /// gradescope (its autograder `results.json`).
@@ -171,21 +171,21 @@ pub(crate) struct SubmissionArgs {
 pub(crate) struct LimitArgs {
     /// CPU time per run (`1`, `1.5s`, `500ms`). Default: 1 s; a package's: its
     /// problem.yaml's, else set from its accepted submissions (docs/packages.md).
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::values::duration)]
     pub(crate) time_limit: Option<std::time::Duration>,
     /// Wall time per run. Default: the CPU limit x 3 + 1 s.
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::values::duration)]
     pub(crate) wall_limit: Option<std::time::Duration>,
     /// Peak resident memory per run (`256`, `256MiB`, `1G`; a bare number is MiB).
     /// Default: 256 MiB; a package's: its problem.yaml's.
-    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = crate::cli::values::size)]
     pub(crate) memory_limit: Option<u64>,
     /// Standard output per run. Default: 64 MiB; a package's: its problem.yaml's.
-    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = crate::limits::size)]
+    #[arg(long, value_name = "MIB", allow_hyphen_values = true, value_parser = crate::cli::values::size)]
     pub(crate) output_limit: Option<u64>,
     /// Processes and threads alive at once per run (a box's cap: a fork bomb stops there,
     /// and other runs are not starved).
-    #[arg(long, value_name = "N", default_value = "64", allow_hyphen_values = true, value_parser = crate::limits::processes)]
+    #[arg(long, value_name = "N", default_value = "64", allow_hyphen_values = true, value_parser = crate::cli::values::processes)]
     pub(crate) max_processes: u64,
     /// The isolation tier (`grader doctor` shows what this machine has). Default: auto, the
     /// strongest available.
@@ -242,13 +242,13 @@ pub(crate) struct FuzzArgs {
     #[command(flatten)]
     pub(crate) submission: SubmissionArgs,
     /// The seed (any unsigned 64-bit number). Default: drawn from the clock, and printed.
-    #[arg(long, value_name = "SEED", allow_hyphen_values = true, value_parser = crate::limits::seed)]
+    #[arg(long, value_name = "SEED", allow_hyphen_values = true, value_parser = crate::cli::values::seed)]
     pub(crate) seed: Option<u64>,
     /// At most this many runs. Default: 1000, unless --duration is given.
-    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::limits::runs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::cli::values::runs)]
     pub(crate) runs: Option<u64>,
     /// Stop starting runs after this long (`60`, `90s`, `500ms`).
-    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::limits::duration)]
+    #[arg(long, value_name = "SECS", allow_hyphen_values = true, value_parser = crate::cli::values::duration)]
     pub(crate) duration: Option<std::time::Duration>,
     /// Run every input instead of random ones, where the space is small enough (flip:
     /// 65,536 boards; fourinrow: 411,840).
@@ -257,7 +257,7 @@ pub(crate) struct FuzzArgs {
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
     /// Runs at once. Default: the number of cores.
-    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::limits::jobs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::cli::values::jobs)]
     pub(crate) jobs: Option<u32>,
     /// Write the shrunk failing case into this folder as `.in`/`.ans`, ready for a case
     /// folder.
@@ -271,7 +271,7 @@ pub(crate) struct FuzzArgs {
     #[arg(long, conflicts_with = "regressions")]
     pub(crate) no_regressions: bool,
     /// At most this many runs spent shrinking a failure (0: do not shrink).
-    #[arg(long, value_name = "N", default_value_t = 500, allow_hyphen_values = true, value_parser = crate::limits::shrink_steps)]
+    #[arg(long, value_name = "N", default_value_t = 500, allow_hyphen_values = true, value_parser = crate::cli::values::shrink_steps)]
     pub(crate) shrink_steps: u32,
     /// The report: human, json or junit.
     #[arg(long, value_enum, default_value_t = TestReport::Human)]
@@ -301,7 +301,7 @@ pub(crate) struct BatchArgs {
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
     /// Runs at once, over all submissions. Default: the number of cores.
-    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::limits::jobs)]
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::cli::values::jobs)]
     pub(crate) jobs: Option<u32>,
     /// Where the gradebook (`gradebook.csv`, `.json`, `.xml`) and the journal go.
     #[arg(long, value_name = "DIR", default_value = "gradebook")]
@@ -318,7 +318,7 @@ pub(crate) struct BatchArgs {
     /// Stop a submission's runs after N cases in a row ended in a TLE at the wall limit
     /// with the program idle (it slept or waited for input): its other cases are not run
     /// and count as failed. 0 runs every case.
-    #[arg(long, value_name = "N", default_value_t = 3, allow_hyphen_values = true, value_parser = crate::limits::wall_tles)]
+    #[arg(long, value_name = "N", default_value_t = 3, allow_hyphen_values = true, value_parser = crate::cli::values::wall_tles)]
     pub(crate) stop_after_wall_tles: usize,
     /// A language table that overrides or adds entries (the format of `languages.toml`).
     #[arg(long, value_name = "FILE")]
@@ -430,10 +430,10 @@ pub(crate) struct GenArgs {
     #[arg(value_parser = parse_problem)]
     pub(crate) problem: Problem,
     /// The seed (any unsigned 64-bit number).
-    #[arg(long, value_name = "SEED", allow_hyphen_values = true, value_parser = crate::limits::seed)]
+    #[arg(long, value_name = "SEED", allow_hyphen_values = true, value_parser = crate::cli::values::seed)]
     pub(crate) seed: u64,
     /// How many inputs to draw.
-    #[arg(long, value_name = "N", default_value_t = 1, allow_hyphen_values = true, value_parser = crate::limits::count)]
+    #[arg(long, value_name = "N", default_value_t = 1, allow_hyphen_values = true, value_parser = crate::cli::values::count)]
     pub(crate) count: u32,
     /// What kind of input to draw (see the list below).
     #[arg(long, default_value = "random")]
@@ -529,7 +529,7 @@ pub(crate) enum PackageCommand {
         /// The package folder (with `problem.yaml`, `data/`, `submissions/`).
         package: PathBuf,
         /// Submissions run at once. Default: the number of cores.
-        #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::limits::jobs)]
+        #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = crate::cli::values::jobs)]
         jobs: Option<u32>,
         /// The isolation tier (`grader doctor`). Default: auto, the strongest available.
         #[arg(long, value_enum, value_name = "TIER")]

@@ -19,7 +19,7 @@ use std::sync::{Mutex, OnceLock};
 use nix::fcntl::{Flock, FlockArg};
 use sandbox::remove;
 
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// The names of graders' folders (the part before the random suffix).
 const PREFIX: &str = "grader-tmp-";

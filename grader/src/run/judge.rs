@@ -91,7 +91,7 @@ pub(crate) fn judge(
 /// A runtime error's `head` (the signal or the status), with the runtime's own account of
 /// it when it printed one (see `runtime_error.rs`).
 fn with_account(head: String, outcome: &Outcome) -> String {
-    match crate::runtime_error::account(&outcome.stderr, &outcome.stdout) {
+    match crate::run::runtime_error::account(&outcome.stderr, &outcome.stdout) {
         Some(account) => format!("{head}: {account}"),
         None => head,
     }

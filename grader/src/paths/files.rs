@@ -6,8 +6,8 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
-use crate::spelling;
-use crate::status::Fault;
+use crate::paths::spelling;
+use crate::cli::exit::Fault;
 
 /// The largest input or answer file the grader reads: boards are tiny, so anything
 /// bigger is a mistake (a wrong path), not a board.
@@ -259,7 +259,7 @@ pub(crate) struct Atomic {
     mode: u32,
     out: io::BufWriter<tempfile::NamedTempFile>,
     /// Removes the temp file if the grader exits before the commit.
-    pending: crate::temp::Pending,
+    pending: crate::paths::temp::Pending,
 }
 
 impl Atomic {
@@ -269,7 +269,7 @@ impl Atomic {
             .prefix(".grader-")
             .tempfile_in(parent_or_here(path))
             .map_err(|e| cannot(path, action, &e))?;
-        let pending = crate::temp::Pending::new(temp.path());
+        let pending = crate::paths::temp::Pending::new(temp.path());
         // The temporary file is private (0600); the result keeps the mode of the file it
         // replaces, or gets the usual 0644 (reports and case files are meant to be read).
         let mode = fs::metadata(path).map_or(0o644, |m| {
@@ -367,7 +367,7 @@ pub(crate) fn sync_folder(dir: &Path) -> io::Result<()> {
 /// The fault of an `action` on `path` that failed: the grader's stop, when it was told to
 /// stop (a writer reading students stops between two), else the error.
 pub(crate) fn stopped_or(path: &Path, action: &str, error: &io::Error) -> Fault {
-    match crate::interrupt::check() {
+    match crate::cli::interrupt::check() {
         Err(stopped) => stopped,
         Ok(()) => cannot(path, action, error),
     }

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use nix::sys::signal::{SigSet, Signal};
 
-use crate::status::Fault;
-use crate::temp;
+use crate::cli::exit::Fault;
+use crate::paths::temp;
 
 /// How long a command has to wind down after the first signal.
 const GRACE: Duration = Duration::from_secs(5);

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use sandbox::{Config, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 
-use crate::alone::Lane;
-use crate::judge::{self, Next, Sched, Stall, seconds};
-use crate::status::Fault;
+use crate::run::alone::Lane;
+use crate::run::judge::{self, Next, Sched, Stall, seconds};
+use crate::cli::exit::Fault;
 use crate::submission::{PATH, Program};
 
 /// How much of standard error a report keeps: its end, where the error usually is.
@@ -61,7 +61,7 @@ impl Runner {
         limits: &Limits,
         programs: impl IntoIterator<Item = &'a Program>,
     ) -> Result<Runner, Fault> {
-        crate::interrupt::check()?;
+        crate::cli::interrupt::check()?;
         let mut toolchain: Vec<PathBuf> = programs
             .into_iter()
             .flat_map(|p| p.toolchain.iter().cloned())
@@ -217,7 +217,7 @@ fn run_once(
         next.as_ref().map(|job| (job, &go_on as _)),
     );
     // A run the grader killed on its way out earns no verdict.
-    crate::interrupt::check()?;
+    crate::cli::interrupt::check()?;
     ran.map(|(outcome, _)| outcome)
         .map_err(|e| Fault::Usage(format!("{}: {e}", program.argv[0])))
 }

@@ -21,9 +21,9 @@ use std::path::Path;
 use reference::Problem;
 
 use crate::cases::discover::Case;
-use crate::files;
+use crate::paths::files;
 use crate::results::problem::ProblemId;
-use crate::status::Fault;
+use crate::cli::exit::Fault;
 
 /// What a file output holds, which decides what an existing file there may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,8 +154,8 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
 /// kind): see the module's rule. A missing folder is made later, in a parent that exists.
 pub(crate) fn folder(dir: &Path, files: &[(&str, Kind)], inputs: &Inputs) -> Result<(), Fault> {
     // A file at `dir` or above it is named as every command names one (`folders.rs`).
-    if let Some(file) = crate::files::file_in_the_way(dir) {
-        return Err(crate::folders::not_a_folder(file, "write into"));
+    if let Some(file) = crate::paths::files::file_in_the_way(dir) {
+        return Err(crate::paths::folders::not_a_folder(file, "write into"));
     }
     folder_to_write(dir, inputs)
         .map_err(|why| Fault::Usage(format!("{}: {why}", dir.display())))?;
