@@ -17,11 +17,11 @@ use super::keys::Keys;
 use super::lang_for::LangChoices;
 use super::runs::{self, Class, Todo};
 use crate::cases::discover::Case;
-use crate::run::grade::{CaseWorker, Checker, Plan};
+use crate::cli::exit::Fault;
 use crate::report::book::{self, Book};
 use crate::report::progress::BatchProgress;
 use crate::results::problem::ProblemId;
-use crate::cli::exit::Fault;
+use crate::run::grade::{CaseWorker, Checker, Plan};
 use crate::submission::Options;
 
 /// How to grade a class.

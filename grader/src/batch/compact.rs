@@ -19,8 +19,8 @@ use std::io::Write;
 
 use super::journal::{Journal, Place};
 use super::places::Places;
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// A journal's size before and after a compaction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

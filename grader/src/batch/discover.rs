@@ -102,8 +102,8 @@ pub(crate) fn discover(
     rule: &EntryRule,
 ) -> Result<Roster, Fault> {
     crate::paths::folders::existing(dir, "list submissions in")?;
-    let real =
-        fs::canonicalize(dir).map_err(|e| crate::paths::files::cannot(dir, "list submissions in", &e))?;
+    let real = fs::canonicalize(dir)
+        .map_err(|e| crate::paths::files::cannot(dir, "list submissions in", &e))?;
     let walk = Walk {
         root: dir,
         real: &real,

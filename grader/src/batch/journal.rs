@@ -26,10 +26,10 @@ use reference::Verdict;
 use serde::{Deserialize, Serialize};
 
 use super::keys::{RunKey, ShortKey};
-use crate::paths::files;
-use crate::run::judge;
-use crate::results::case::CaseResult;
 use crate::cli::exit::Fault;
+use crate::paths::files;
+use crate::results::case::CaseResult;
+use crate::run::judge;
 
 /// The hold of one batch on its output folder: a second `batch` into the same `--out`
 /// while one runs would make every run again beside it and append its lines to the same

@@ -7,9 +7,9 @@ use sandbox::Limits;
 use sha2::{Digest, Sha256};
 
 use crate::cases::discover::Case;
-use crate::run::grade::CaseText;
-use crate::results::limits::LimitsRecord;
 use crate::cli::exit::Fault;
+use crate::results::limits::LimitsRecord;
+use crate::run::grade::CaseText;
 use crate::submission::compile::hex;
 
 /// Every case's text and hash, and the limits' key.

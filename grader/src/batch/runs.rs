@@ -18,10 +18,10 @@ use super::keys::Keys;
 use super::places::Places;
 use super::sleepers::Sleepers;
 use crate::cases::discover::Case;
-use crate::run::grade::RunsCases;
+use crate::cli::exit::Fault;
 use crate::report::progress::BatchProgress;
 use crate::results::case::CaseResult;
-use crate::cli::exit::Fault;
+use crate::run::grade::RunsCases;
 use crate::submission::diagnosis;
 
 /// How much of a failing run's output and stderr the gradebook keeps.

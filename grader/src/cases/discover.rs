@@ -6,8 +6,8 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// One case: an input and, when present, its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -28,9 +28,9 @@ use reference::text::tolerate_line_ends;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
 use crate::cli::exit::line_column;
+use crate::paths::files;
 
 /// The most boards one kind of a group may ask for: folders are meant to stay small.
 const MAX_COUNT: u32 = 1000;

@@ -9,8 +9,8 @@ use reference::{Problem, Verdict};
 
 use super::discover::discover;
 use super::sound;
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// The kill matrix of one folder.
 #[derive(Debug)]

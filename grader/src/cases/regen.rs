@@ -11,8 +11,8 @@ use std::path::Path;
 use walkdir::WalkDir;
 
 use super::plan::Tree;
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// What the disk held compared with the plan.
 #[derive(Debug, Default, PartialEq, Eq)]

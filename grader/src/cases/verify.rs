@@ -8,8 +8,8 @@ use reference::Problem;
 
 use super::discover::{Case, discover};
 use super::sound;
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// The findings and the answer histograms of one folder.
 #[derive(Debug, Default)]

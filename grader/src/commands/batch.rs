@@ -9,9 +9,9 @@ use crate::batch::journal::Journal;
 use crate::batch::lang_for::LangChoices;
 use crate::cases::discover::Case;
 use crate::cli::args::{BatchArgs, BatchLayout};
+use crate::cli::exit::{Fault, Status};
 use crate::paths::outputs::{self, Kind};
 use crate::report::{self, gradebook_files, html};
-use crate::cli::exit::{Fault, Status};
 use crate::submission::{Options, languages::Languages};
 
 pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {

@@ -8,9 +8,9 @@ use reference::Problem;
 
 use crate::cases::{self, manifest, plan, power, regen, verify};
 use crate::cli::args::{CasesCommand, ProblemOrPackage};
+use crate::cli::exit::{Fault, Status};
 use crate::report::{self, export::Exporter, human::cases as human};
 use crate::results::cases::{Checked, Measured, Regen, Regenerated};
-use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(command: CasesCommand) -> Result<Status, Fault> {
     let (CasesCommand::Regen { root, .. }

@@ -7,11 +7,11 @@ use reference::text::tolerate_line_ends;
 use reference::{CheckError, Judgement, Problem, Verdict};
 
 use crate::cli::args::CheckReport;
+use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
 use crate::report::export::Exporter;
 use crate::report::{human, json};
 use crate::results::check::CheckResult;
-use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(
     problem: Problem,

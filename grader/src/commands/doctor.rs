@@ -8,8 +8,8 @@ use sandbox::cgroup::Hierarchy;
 use sandbox::tiers::{self, Machine, Tier};
 
 use crate::cli::args::LimitArgs;
-use crate::report;
 use crate::cli::exit::Status;
+use crate::report;
 
 pub(crate) fn run() -> Status {
     let m = Machine::get();

@@ -11,9 +11,9 @@ use crate::cases::{
     discover::{self, Case},
 };
 use crate::cli::args::{LimitArgs, Sandbox, SubmissionArgs};
-use crate::run::grade::{CaseText, SoundCase};
-use crate::paths::outputs::Inputs;
 use crate::cli::exit::Fault;
+use crate::paths::outputs::Inputs;
+use crate::run::grade::{CaseText, SoundCase};
 use crate::submission::{self, Built, Foreseen, Options, Submission, languages::Languages};
 
 /// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked

@@ -12,9 +12,10 @@ use fuzz::{Budget, Inputs, Search, differ::Drawn};
 use reference::Problem;
 use sandbox::Limits;
 
-use crate::fuzzing::under_test::ProgramCandidate;
 use crate::cli::args::{FuzzArgs, ProblemOrPackage, TestReport};
+use crate::cli::exit::{Fault, Status};
 use crate::fuzzing::replay::{Again, Replay};
+use crate::fuzzing::under_test::ProgramCandidate;
 use crate::fuzzing::{regressions_file, save, shrink};
 use crate::paths::outputs::{self, Kind, Parent};
 use crate::report::export::Exporter;
@@ -24,7 +25,6 @@ use crate::report::{self, json, junit};
 use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::limits::LimitsRecord;
 use crate::results::problem::ProblemId;
-use crate::cli::exit::{Fault, Status};
 use crate::submission::{Built, Program};
 
 /// Runs without `--runs` or `--duration`.

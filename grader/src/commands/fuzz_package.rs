@@ -15,13 +15,13 @@ use sandbox::Limits;
 use super::fuzz::{DEFAULT_RUNS, Started, check_outputs, clock_seed, report_and_status, start};
 use super::graded::{Asked, Graded};
 use crate::cli::args::{FuzzArgs, LimitArgs, TestReport};
+use crate::cli::exit::{Fault, Status};
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{save, shrink::SHRINK_TIME};
-use crate::package::trial::{PackageTrial, Programs};
-use crate::package::verify;
+use crate::package::checks::verify;
+use crate::package::programs::fuzz_trial::{PackageTrial, Programs};
 use crate::report::progress::Progress;
 use crate::results::finding::{Found, FuzzResult, Source};
-use crate::cli::exit::{Fault, Status};
 use crate::submission::{Options, languages::Languages};
 
 /// Runs `grader fuzz` on the package at `path`.
@@ -94,7 +94,7 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
 /// exit 2, before anything runs.
 fn refuse_what_a_package_lacks(args: &FuzzArgs, path: &Path) -> Result<(), Fault> {
     // No generator: said before the package's accepted submissions run.
-    crate::package::read::generator::source(path)?;
+    crate::package::format::generator::source(path)?;
     if args.report == TestReport::Gradescope {
         return Err(super::fuzz::gradescope_is_for_test());
     }

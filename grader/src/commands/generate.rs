@@ -4,10 +4,10 @@
 use reference::{Problem, Rng};
 
 use crate::cli::args::GenArgs;
+use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
 use crate::paths::outputs;
 use crate::report;
-use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(args: &GenArgs) -> Result<Status, Fault> {
     let problem = args.problem;

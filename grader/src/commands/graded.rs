@@ -12,13 +12,13 @@ use sandbox::Limits;
 
 use crate::cases::points::{self, Points, PointsRule};
 use crate::cli::args::{LimitArgs, ProblemOrPackage};
-use crate::run::grade::{Checker, SoundCase};
-use crate::package::problem::{self as package, PackageProblem};
-use crate::package::read::config;
-use crate::package::verify::{CEILING, Setup};
+use crate::cli::exit::Fault;
+use crate::package::as_problem::{self as package, PackageProblem};
+use crate::package::checks::verify::{CEILING, Setup};
+use crate::package::format::config;
 use crate::report::progress::{StatusLine, Stream};
 use crate::results::problem::ProblemId;
-use crate::cli::exit::Fault;
+use crate::run::grade::{Checker, SoundCase};
 use crate::submission::{Options, languages::Languages};
 
 /// The problem a call grades against, read.

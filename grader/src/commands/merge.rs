@@ -5,12 +5,12 @@ use std::path::Path;
 
 use crate::batch::validate;
 use crate::cli::args::MergeArgs;
+use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
 use crate::paths::outputs;
 use crate::report::book::Held;
 use crate::report::{self, gradebook_files, html};
 use crate::results::gradebook::Gradebook;
-use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     let mut inputs = outputs::Inputs::default();

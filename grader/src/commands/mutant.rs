@@ -3,9 +3,9 @@
 //! can be shown and measured against a known mistake.
 
 use crate::cli::args::MutantArgs;
+use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
 use crate::report;
-use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(args: &MutantArgs) -> Result<Status, Fault> {
     let problem = args.problem;

@@ -9,12 +9,12 @@ use std::time::Duration;
 use reference::Problem;
 
 use crate::cli::args::{LimitArgs, PackageCommand, Sandbox};
-use crate::package::data_check::{self, Checked};
-use crate::package::export::{tree, write};
-use crate::package::read::config;
-use crate::package::verify::{self, Setup, Verified};
-use crate::report::{self, tables::Table};
 use crate::cli::exit::{Fault, Status};
+use crate::package::checks::data_check::{self, Checked};
+use crate::package::checks::verify::{self, Setup, Verified};
+use crate::package::export::{tree, write};
+use crate::package::format::config;
+use crate::report::{self, tables::Table};
 use crate::submission::{Options, languages::Languages};
 
 pub(crate) fn run(command: PackageCommand) -> Result<Status, Fault> {

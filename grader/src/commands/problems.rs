@@ -11,8 +11,8 @@
 
 use reference::Problem;
 
-use crate::report::{self, tables::Table};
 use crate::cli::exit::Status;
+use crate::report::{self, tables::Table};
 use std::fmt::Write as _;
 
 /// docs/problems.md, as built into this binary.

@@ -9,11 +9,11 @@ use reference::text::tolerate_line_ends;
 
 use super::display_name;
 use crate::cli::args::SolveReport;
+use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
 use crate::report::export::Exporter;
 use crate::report::{human, json};
 use crate::results::solved::Solved;
-use crate::cli::exit::{Fault, Status};
 
 pub(crate) fn run(
     problem: Problem,

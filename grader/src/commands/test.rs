@@ -3,14 +3,14 @@
 
 use super::graded::{Asked, Graded};
 use crate::cli::args::{TestArgs, TestReport};
-use crate::run::grade::{self, CaseWorker, Plan};
+use crate::cli::exit::{Fault, Status};
 use crate::paths::outputs::{self, Kind, Parent};
 use crate::report::export::Exporter;
 use crate::report::human::submission::{self as human, Heading};
 use crate::report::{self, gradescope, json, junit, progress::TestProgress};
 use crate::results::limits::LimitsRecord;
 use crate::results::submission::{Build, Scoring, SubmissionResult};
-use crate::cli::exit::{Fault, Status};
+use crate::run::grade::{self, CaseWorker, Plan};
 use crate::submission::Built;
 
 pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {

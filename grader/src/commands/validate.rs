@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use reference::Problem;
 
 use super::display_name;
+use crate::cli::exit::{Fault, Status, located};
 use crate::paths::files;
 use crate::report;
-use crate::cli::exit::{Fault, Status, located};
 
 pub(crate) fn run(problem: Problem, paths: &[PathBuf]) -> Result<Status, Fault> {
     let paths: Vec<Option<&std::path::Path>> = if paths.is_empty() {

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use fuzz::regressions::{self, HEADER, Regression};
 use reference::Problem;
 
+use crate::cli::exit::Fault;
 use crate::paths::files;
 use crate::results::finding::{Found, Source};
-use crate::cli::exit::Fault;
 
 /// Where the regressions file of `problem` is when `--regressions` names none.
 pub(crate) fn default_path(problem: Problem) -> PathBuf {

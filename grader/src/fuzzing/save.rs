@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use reference::Problem;
 
+use crate::cli::exit::Fault;
 use crate::paths::files;
 use crate::results::finding::{Found, Source};
-use crate::cli::exit::Fault;
 
 /// Writes the shrunk input and its reference answer into `dir`; the two files.
 pub(crate) fn save(

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use fuzz::{Finding, ShrinkBudget};
 use reference::Problem;
 
-use crate::fuzzing::under_test::ProgramCandidate;
 use crate::cli::exit::Fault;
+use crate::fuzzing::under_test::ProgramCandidate;
 
 /// How long shrinking may take, whatever `--shrink-steps` allows.
 pub(crate) const SHRINK_TIME: Duration = Duration::from_secs(30);

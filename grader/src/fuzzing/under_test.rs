@@ -6,9 +6,9 @@ use fuzz::{Candidate, Observed};
 use reference::{Judgement, Verdict};
 use sandbox::{Input, Limits};
 
+use crate::cli::exit::Fault;
 use crate::run::judge::judge;
 use crate::run::runner::Runner;
-use crate::cli::exit::Fault;
 use crate::submission::Program;
 
 /// A program, one worker's runner, and where its inputs go.

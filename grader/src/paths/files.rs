@@ -6,8 +6,8 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::Path;
 
-use crate::paths::spelling;
 use crate::cli::exit::Fault;
+use crate::paths::spelling;
 
 /// The largest input or answer file the grader reads: boards are tiny, so anything
 /// bigger is a mistake (a wrong path), not a board.

@@ -7,8 +7,8 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// Checks that `path` is a folder that exists, before `action` (`list cases in`) reads it.
 pub(crate) fn existing(path: &Path, action: &str) -> Result<(), Fault> {

@@ -21,9 +21,9 @@ use std::path::Path;
 use reference::Problem;
 
 use crate::cases::discover::Case;
+use crate::cli::exit::Fault;
 use crate::paths::files;
 use crate::results::problem::ProblemId;
-use crate::cli::exit::Fault;
 
 /// What a file output holds, which decides what an existing file there may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use super::{style, terminal};
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// Stdout, noting whether a write to it failed.
 struct Stdout<W> {

@@ -9,8 +9,8 @@ use super::export::Exporter;
 use super::human::gradebook::{self as human, Saved};
 use super::{csv, html, json, junit};
 use crate::cli::args::{BatchReport, FeedbackArgs};
-use crate::paths::outputs::Kind;
 use crate::cli::exit::Fault;
+use crate::paths::outputs::Kind;
 
 /// A file of a gradebook folder, and its exporter.
 type File<'a> = (&'static str, Exporter<Book<'a>>);

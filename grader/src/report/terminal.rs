@@ -69,7 +69,11 @@ pub(crate) fn out_styled_bytes(bytes: &[u8]) -> Result<(), Fault> {
 /// as it is (`spelling::one_line`): a name or an echoed byte never splits it or steers
 /// the terminal.
 pub(crate) fn note(line: &str) {
-    let _ = writeln!(io::stderr().lock(), "{}", crate::paths::spelling::one_line(line));
+    let _ = writeln!(
+        io::stderr().lock(),
+        "{}",
+        crate::paths::spelling::one_line(line)
+    );
 }
 
 /// The one-line error form: `grader: error: ...`.

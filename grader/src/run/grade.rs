@@ -7,13 +7,13 @@ use sandbox::{Input, Limits};
 
 use crate::cases::discover::Case;
 use crate::cases::sound;
-use crate::paths::files;
-use crate::run::judge::judge;
-use crate::package::judge::{CaseFiles, Origin, PackageJudge};
-use crate::package::read::validator::Validator;
-use crate::results::case::{Board, CaseResult, Explained, Figures};
-use crate::run::runner::Runner;
 use crate::cli::exit::Fault;
+use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
+use crate::package::programs::output_validator::Validator;
+use crate::paths::files;
+use crate::results::case::{Board, CaseResult, Explained, Figures};
+use crate::run::judge::judge;
+use crate::run::runner::Runner;
 use crate::submission::Program;
 
 /// How much of a program's output a result keeps for the report.
@@ -385,7 +385,11 @@ pub(crate) fn run_case(
     };
     let mut result = CaseResult::new(&case.name, judgement, figures, output, outcome.stderr);
     result.explanation = explanation;
-    result.stalls = ran.stalls.iter().map(crate::run::judge::Sched::record).collect();
+    result.stalls = ran
+        .stalls
+        .iter()
+        .map(crate::run::judge::Sched::record)
+        .collect();
     Ok(result)
 }
 
@@ -400,8 +404,8 @@ pub(crate) mod fake {
     use reference::Verdict;
 
     use super::RunsCases;
-    use crate::results::case::CaseResult;
     use crate::cli::exit::Fault;
+    use crate::results::case::CaseResult;
 
     /// What program `.0` gives on case `.1`: a verdict, or a run that cannot be made.
     pub(crate) type Answers = dyn Fn(&str, usize) -> Result<Verdict, Fault> + Sync;

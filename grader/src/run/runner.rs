@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use sandbox::{Config, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 
+use crate::cli::exit::Fault;
 use crate::run::alone::Lane;
 use crate::run::judge::{self, Next, Sched, Stall, seconds};
-use crate::cli::exit::Fault;
 use crate::submission::{PATH, Program};
 
 /// How much of standard error a report keeps: its end, where the error usually is.

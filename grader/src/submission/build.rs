@@ -13,8 +13,8 @@ use super::naming::{Names, PROGRAM};
 use super::program::{Built, Options, Program, Submission};
 use super::setup::not_installed;
 use super::staging::{Staging, stage_command};
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// Builds one submission, as `test` and `fuzz` build the one they are given and `batch`
 /// builds each student's: `before` is told what is about to be built, before anything

@@ -31,9 +31,9 @@ use super::naming::{Names, PROGRAM};
 use super::precompiled;
 use super::setup::not_installed;
 use super::staging::stage_dir;
+use crate::cli::exit::Fault;
 use crate::paths::files;
 use crate::run::judge;
-use crate::cli::exit::Fault;
 use reference::{Judgement, Verdict};
 
 /// How much of a compiler's message the report keeps.

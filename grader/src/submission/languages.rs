@@ -6,9 +6,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
 use crate::cli::exit::line_column;
+use crate::paths::files;
 
 /// The built-in table.
 const BUILTIN: &str = include_str!("languages.toml");

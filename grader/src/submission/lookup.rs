@@ -18,8 +18,8 @@ use std::sync::{Mutex, OnceLock};
 use sandbox::tiers::in_system_folders;
 use sandbox::trace::{self, Exec, Probe};
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// The `PATH` programs run with, and where commands are looked up.
 pub(crate) const PATH: &str = "/usr/local/bin:/usr/bin:/bin";

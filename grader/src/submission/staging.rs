@@ -150,8 +150,8 @@ impl Drop for Staging {
 
 use sandbox::tiers::in_system_folders;
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// A `--cmd` line, with every word that names a file of the user (the program itself, a
 /// script, a data file) copied into the staging folder and named there: a box shows the

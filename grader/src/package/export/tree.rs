@@ -3,7 +3,7 @@
 
 use reference::Problem;
 
-use super::{metadata, programs, statement};
+use super::{carried, metadata, statement};
 use crate::run::grade::SoundCase;
 
 /// The files of a package: path inside it (`/` separators) to bytes.
@@ -31,9 +31,9 @@ pub(crate) fn package(problem: Problem, cases: &[SoundCase], section: &str) -> T
         put(format!("data/{}.in", sound.case.name), &sound.text.input);
         put(format!("data/{}.ans", sound.case.name), &sound.text.answer);
     }
-    let programs = std::iter::once(programs::input_validator(problem))
-        .chain(programs::output_validator(problem))
-        .chain(programs::submissions(problem));
+    let programs = std::iter::once(carried::input_validator(problem))
+        .chain(carried::output_validator(problem))
+        .chain(carried::submissions(problem));
     for (path, text) in programs {
         put(path, text.as_bytes());
     }

@@ -5,10 +5,10 @@
 use std::fs;
 use std::path::Path;
 
-use super::tree::Tree;
+use crate::cli::exit::Fault;
+use crate::package::export::tree::Tree;
 use crate::paths::files;
 use crate::paths::outputs::{self, Inputs};
-use crate::cli::exit::Fault;
 
 /// Checks, before any work, that a package may be written at `dir`: the rule of outputs
 /// (its parent exists and is writable, it is no input of the call), and an existing

@@ -21,6 +21,7 @@ use reference::Problem;
 use super::gradebook::css_class;
 use super::groups::group_class;
 use super::witness;
+use crate::cli::exit::Fault;
 use crate::paths::outputs::{self, Inputs, Kind};
 use crate::report::book::Book;
 use crate::report::export::Exporter;
@@ -29,7 +30,6 @@ use crate::results::feedback::{Mistake, Reveal, by_mistake, page_names};
 use crate::results::gradebook::{Head, StudentReport};
 use crate::results::layout::Layout;
 use crate::results::mark::Mark;
-use crate::cli::exit::Fault;
 use crate::submission::diagnosis;
 
 /// The page's style sheet, the gradebook's: the page is one file.

@@ -1,9 +1,9 @@
 //! The table of cases of `grader test`: a line per case, whole in the report or streamed
 //! by the progress display as cases finish (the same line either way).
 
-use crate::run::judge::mebibytes;
 use crate::report::style::{paint, verdict_style};
 use crate::results::case::CaseResult;
+use crate::run::judge::mebibytes;
 
 /// The width of the table's name column for these names.
 pub(crate) fn name_width<'n>(names: impl Iterator<Item = &'n str>) -> usize {

@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 
 use super::{compile_error, explanation};
-use crate::run::judge::{mebibytes, seconds};
 use crate::report::style::paint;
 use crate::results::finding::{FuzzResult, Source};
+use crate::run::judge::{mebibytes, seconds};
 use crate::submission::diagnosis;
 
 /// One line: what a fuzz run did.

@@ -10,12 +10,12 @@ use reference::{Problem, Verdict};
 
 use super::case_table::{case_line, name_width};
 use super::{compile_error, explanation};
-use crate::run::judge::{mebibytes, seconds};
 use crate::report::style::{paint, verdict_style};
 use crate::results::case::{Board, CaseResult};
 use crate::results::layout::{self, Block, Layout};
 use crate::results::limits::LimitsRecord;
 use crate::results::submission::SubmissionResult;
+use crate::run::judge::{mebibytes, seconds};
 use crate::submission::diagnosis;
 
 /// How many failures (a case, or the cases of one layout mistake) the report shows in full.

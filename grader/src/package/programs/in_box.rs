@@ -64,7 +64,9 @@ impl<'p> PackageProgram<'p> {
         let folder = crate::paths::temp::dir("package-run")
             .map_err(|e| Fault::Internal(format!("cannot make a run's folder: {e}")))?;
         let staged = self.program.staging.path()?;
-        for entry in fs::read_dir(staged).map_err(|e| crate::paths::files::cannot(staged, "list", &e))? {
+        for entry in
+            fs::read_dir(staged).map_err(|e| crate::paths::files::cannot(staged, "list", &e))?
+        {
             let entry = entry.map_err(|e| crate::paths::files::cannot(staged, "list", &e))?;
             let to = folder.path().join(entry.file_name());
             fs::hard_link(entry.path(), &to)

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use sandbox::{Input, Limits};
 
-use super::boxed::{Call, PackageProgram};
 use crate::cli::exit::Fault;
+use crate::package::programs::in_box::{Call, PackageProgram};
 use crate::submission::Program;
 
 /// One input validator of a package: its name (`input_validators/NAME`) and its source,

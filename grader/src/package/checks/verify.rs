@@ -10,7 +10,7 @@
 //! the margin is told apart (`Row::within_margin`). In a pass-fail problem a submission
 //! stops at its first case that is not `AC`, whose verdict is the submission's (the
 //! format's default grading); in a scoring problem every case runs and the groups give
-//! the verdict and score (`read::scoring`).
+//! the verdict and score (`format::scoring`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -21,15 +21,15 @@ use std::time::Duration;
 use reference::{Judgement, Verdict};
 use sandbox::{Input, Limits};
 
-use super::build::{NotBuilt, build, build_all, joined};
-use super::data_check::{self, Checked};
-use super::judge::{CaseFiles, Origin, PackageJudge};
-use super::read::scoring::{self, Rules};
-use super::read::submissions::Entry;
-use super::read::validator::{self, Validator};
-use super::read::{config, data, submissions};
-use crate::run::runner::Runner;
 use crate::cli::exit::Fault;
+use crate::package::checks::data_check::{self, Checked};
+use crate::package::format::scoring::{self, Rules};
+use crate::package::format::submissions::Entry;
+use crate::package::format::{config, data, submissions};
+use crate::package::programs::building::{NotBuilt, build, build_all, joined};
+use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
+use crate::package::programs::output_validator::{self, Validator};
+use crate::run::runner::Runner;
 use crate::submission::{Options, Program};
 
 /// The CPU limit the accepted submissions are timed under, when the package fixes none.
@@ -271,11 +271,11 @@ pub(crate) fn validation_limits(config: &config::Config, base: &Limits) -> Limit
 }
 
 /// The package's output validator, built, and its source as messages name it.
-pub(super) fn output_validator(
+pub(in crate::package) fn output_validator(
     package: &Path,
     options: &Options<'_>,
 ) -> Result<(Program, String), Fault> {
-    let source = validator::source(package)?;
+    let source = output_validator::source(package)?;
     let program = build(&source, options)?.map_err(|message| {
         Fault::Usage(format!(
             "{}: the output validator does not compile: {message}",

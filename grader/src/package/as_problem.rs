@@ -8,15 +8,15 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use super::data_check;
-use super::judge::PackageJudge;
-use super::read::config::{self, Config};
-use super::read::data::{self, TestCase};
-use super::read::scoring;
-use super::verify::{self, Setup};
 use crate::cases::points::Points;
-use crate::run::grade::{CaseText, SoundCase};
 use crate::cli::exit::Fault;
+use crate::package::checks::data_check;
+use crate::package::checks::verify::{self, Setup};
+use crate::package::format::config::{self, Config};
+use crate::package::format::data::{self, TestCase};
+use crate::package::format::scoring;
+use crate::package::programs::output_judge::PackageJudge;
+use crate::run::grade::{CaseText, SoundCase};
 
 /// A package, read and checked, ready to grade on.
 #[derive(Debug)]

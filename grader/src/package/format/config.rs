@@ -14,15 +14,15 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// How a package's problem is judged.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Config {
     /// The problem's name (English where there are several), or the folder's name.
     pub(crate) name: String,
-    /// Whether submissions are scored by groups (`type: scoring`, `read::scoring`) rather
+    /// Whether submissions are scored by groups (`type: scoring`, `format::scoring`) rather
     /// than passed or failed (a verdict that is the first failing case's).
     pub(crate) scoring: bool,
     /// Whether outputs are judged by the package's own output validator.

@@ -13,11 +13,11 @@ use std::path::Path;
 use reference::Judgement;
 use sandbox::Limits;
 
-use super::read::config::Config;
-use super::read::data::TestCase;
-use super::read::default_validator::{self, Flags};
-use super::read::validator::Validator;
 use crate::cli::exit::Fault;
+use crate::package::format::config::Config;
+use crate::package::format::data::TestCase;
+use crate::package::format::default_validator::{self, Flags};
+use crate::package::programs::output_validator::Validator;
 use crate::submission::Program;
 
 /// The package's judge, and the flags of each of its cases.

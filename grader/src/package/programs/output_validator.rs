@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use reference::{Judgement, Verdict};
 use sandbox::{Input, Limits};
 
-use super::boxed::{Call, PackageProgram};
 use crate::cli::exit::Fault;
+use crate::package::programs::in_box::{Call, PackageProgram};
 use crate::submission::Program;
 
 /// The names a run of the validator finds the case's files by, beside its own files.

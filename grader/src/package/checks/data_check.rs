@@ -10,14 +10,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use sandbox::Limits;
 
-use super::build::{build, first_line, joined};
-use super::judge::PackageJudge;
-use super::read::config::Config;
-use super::read::data::TestCase;
-use super::read::input_validators::{self, InputValidator};
-use super::read::validator::Validator;
-use super::verify::Setup;
 use crate::cli::exit::Fault;
+use crate::package::checks::verify::Setup;
+use crate::package::format::config::Config;
+use crate::package::format::data::TestCase;
+use crate::package::programs::building::{build, first_line, joined};
+use crate::package::programs::input_validators::{self, InputValidator};
+use crate::package::programs::output_judge::PackageJudge;
+use crate::package::programs::output_validator::Validator;
 use crate::submission::Program;
 
 /// What the input validators found.
@@ -41,8 +41,8 @@ pub(crate) fn package(
     package: &std::path::Path,
     setup: &Setup<'_>,
 ) -> Result<(usize, Checked), Fault> {
-    let config = super::read::config::load(package)?;
-    let cases = super::read::data::load(package)?;
+    let config = crate::package::format::config::load(package)?;
+    let cases = crate::package::format::data::load(package)?;
     let (checked, _) = checked_and_judge(package, &config, &cases, setup)?;
     Ok((cases.len(), checked))
 }
@@ -56,10 +56,11 @@ pub(crate) fn checked_and_judge(
     cases: &[TestCase],
     setup: &Setup<'_>,
 ) -> Result<(Checked, PackageJudge), Fault> {
-    let limits = super::verify::validation_limits(config, &setup.limits);
+    let limits = crate::package::checks::verify::validation_limits(config, &setup.limits);
     let mut checked = check(package, cases, setup, limits)?;
     let judge = if config.custom_validator {
-        let (program, shown) = super::verify::output_validator(package, &setup.options)?;
+        let (program, shown) =
+            crate::package::checks::verify::output_validator(package, &setup.options)?;
         checked.faults.extend(answers(
             cases,
             (&program, &shown, &config.validator_flags),

@@ -1,6 +1,6 @@
 //! A package's part of `grader fuzz PKG` (a [`fuzz::Trial`] per worker): its generator
 //! prints each run's input from a seed the run's number and the fuzz seed decide
-//! (`read::generator`), its first accepted submission (the reference) answers it, and
+//! (`format::generator`), its first accepted submission (the reference) answers it, and
 //! its output validator judges the candidate's output against that answer. Every one of
 //! them runs in the box: the generator under the package's validation limits, the
 //! reference and the candidate under the run's. A generator or a reference that fails
@@ -13,15 +13,15 @@ use fuzz::{Candidate as _, Failure, Observed, Trial};
 use reference::{Judgement, Rng, Verdict};
 use sandbox::{Input, Limits, Outcome};
 
-use super::build::build;
-use super::judge::{CaseFiles, Origin, PackageJudge};
-use super::read::boxed::{Call, PackageProgram};
-use super::read::generator;
-use super::read::submissions;
-use super::read::validator::Validator;
-use crate::fuzzing::under_test::ProgramCandidate;
-use crate::run::runner::Runner;
 use crate::cli::exit::Fault;
+use crate::fuzzing::under_test::ProgramCandidate;
+use crate::package::format::generator;
+use crate::package::format::submissions;
+use crate::package::programs::building::build;
+use crate::package::programs::in_box::{Call, PackageProgram};
+use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
+use crate::package::programs::output_validator::Validator;
+use crate::run::runner::Runner;
 use crate::submission::{Options, Program};
 
 /// How much of a failing output a finding keeps (as the fuzz crate keeps).
@@ -113,7 +113,8 @@ impl<'a> PackageTrial<'a> {
             &Input::Bytes(input.as_bytes().to_vec()),
             &self.limits,
         )?;
-        let judged = crate::run::judge::judge(&ran.outcome, &self.limits, |_| Judgement::accepted());
+        let judged =
+            crate::run::judge::judge(&ran.outcome, &self.limits, |_| Judgement::accepted());
         if judged.verdict != Verdict::Accepted {
             return Err(Fault::Usage(format!(
                 "{name}: the reference (an accepted submission) got {} ({}) on the generated input `{}`: the package's fault, not the submission's",

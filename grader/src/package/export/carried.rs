@@ -12,9 +12,9 @@ pub(crate) type File = (String, &'static str);
 /// The input validator of `problem`, as `input_validators/...`.
 pub(crate) fn input_validator(problem: Problem) -> File {
     let text = match problem {
-        Problem::Flip => include_str!("programs/flip_input.py"),
-        Problem::FourInRow => include_str!("programs/fourinrow_input.py"),
-        Problem::Swap => include_str!("programs/swap_input.py"),
+        Problem::Flip => include_str!("carried/flip_input.py"),
+        Problem::FourInRow => include_str!("carried/fourinrow_input.py"),
+        Problem::Swap => include_str!("carried/swap_input.py"),
     };
     (format!("input_validators/{}_input.py", problem.id()), text)
 }
@@ -26,7 +26,7 @@ pub(crate) fn output_validator(problem: Problem) -> Option<File> {
             // A folder per validator: the format's tools build every file in it as one
             // program.
             "output_validators/swap_checker/swap_output.py".to_owned(),
-            include_str!("programs/swap_output.py"),
+            include_str!("carried/swap_output.py"),
         )
     })
 }

@@ -7,15 +7,15 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::read::sources::{self, Source};
-use super::read::submissions::Entry;
-use super::verify::Setup;
 use crate::cli::exit::Fault;
+use crate::package::checks::verify::Setup;
+use crate::package::format::sources::{self, Source};
+use crate::package::format::submissions::Entry;
 use crate::submission::{self, Built, Options, Program, Submission};
 
 /// Builds every submission, `setup.jobs` at once (compilers are the slow part of a
 /// package with many languages): each a program, or why it will not run.
-pub(super) fn build_all(
+pub(in crate::package) fn build_all(
     entries: &[Entry],
     setup: &Setup<'_>,
 ) -> Result<Vec<Result<Program, NotBuilt>>, Fault> {
@@ -82,7 +82,7 @@ fn built_or_why(
 
 /// Why a submission has no program.
 #[derive(Debug, Clone)]
-pub(super) enum NotBuilt {
+pub(in crate::package) enum NotBuilt {
     /// It did not compile: its verdict is `CE` (never the one of any folder).
     CompileError(String),
     /// It cannot be built here (a language the grader or this machine lacks): listed,
@@ -91,7 +91,7 @@ pub(super) enum NotBuilt {
 }
 
 /// Waits for every worker thread; the first fault any of them met.
-pub(super) fn joined(
+pub(in crate::package) fn joined(
     workers: Vec<std::thread::ScopedJoinHandle<'_, Result<(), Fault>>>,
 ) -> Result<(), Fault> {
     workers
@@ -105,13 +105,16 @@ pub(super) fn joined(
 }
 
 /// The first line of a message, for a table's cell.
-pub(super) fn first_line(message: &str) -> &str {
+pub(in crate::package) fn first_line(message: &str) -> &str {
     message.lines().next().unwrap_or_default()
 }
 
 /// Builds `path`: a program, or the compiler's message (`Err` inside), or why it cannot
 /// be built here (a `Fault`).
-pub(super) fn build(path: &Path, options: &Options<'_>) -> Result<Result<Program, String>, Fault> {
+pub(in crate::package) fn build(
+    path: &Path,
+    options: &Options<'_>,
+) -> Result<Result<Program, String>, Fault> {
     // A folder is one program when `sources` can make it one source; that source is
     // written to a folder of this build, and built as a file is.
     let merged;

@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// Extensions of C and C++ sources, and of their headers.
 const SOURCES: [&str; 5] = ["c", "cc", "cpp", "cxx", "c++"];

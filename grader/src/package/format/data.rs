@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::scoring::{RawRules, Rules};
 use crate::cases::discover::{self, Case};
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::package::format::scoring::{RawRules, Rules};
+use crate::paths::files;
 
 /// One test case of a package.
 #[derive(Debug, Clone)]

@@ -5,8 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::paths::files;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 
 /// One submission of a package.
 #[derive(Debug, Clone)]
