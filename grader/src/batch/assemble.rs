@@ -11,12 +11,12 @@ use std::path::Path;
 use reference::Verdict;
 use sandbox::Limits;
 
-use super::build::Build;
-use super::discover::{Skipped, Student};
+use super::class_build::Build;
 use super::journal::Journal;
 use super::runs::Ran;
 use super::sleepers;
-use crate::cases::discover::Case;
+use super::students::{Skipped, Student};
+use crate::cases::find::Case;
 use crate::cases::points::{self, Points};
 use crate::paths::files;
 use crate::report::book::Students;
@@ -163,7 +163,7 @@ fn blank(
     total: usize,
     groups: &BTreeMap<String, usize>,
 ) -> StudentReport {
-    let submission = super::discover::relative(heading.class, &student.entry);
+    let submission = super::students::relative(heading.class, &student.entry);
     StudentReport {
         student: student.name.clone(),
         problem: heading.problem.id().to_owned(),

@@ -9,14 +9,14 @@ use std::path::Path;
 use sandbox::Limits;
 
 use super::assemble::{self, Heading, Reports};
-use super::build::{self, Builder};
+use super::class_build::{self, Builder};
 use super::compact;
-use super::discover::{Skipped, Student};
 use super::journal::{Journal, Known};
 use super::keys::Keys;
 use super::lang_for::LangChoices;
 use super::runs::{self, Class, Todo};
-use crate::cases::discover::Case;
+use super::students::{Skipped, Student};
+use crate::cases::find::Case;
 use crate::cli::exit::Fault;
 use crate::report::book::{self, Book};
 use crate::report::progress::BatchProgress;
@@ -75,7 +75,7 @@ pub(crate) fn grade_class<T>(
         choices: &batch.choices,
         missing: &batch.missing,
     };
-    let builds = build::build_all(&builder, students, batch.jobs, &mut |n| progress.built(n));
+    let builds = class_build::build_all(&builder, students, batch.jobs, &mut |n| progress.built(n));
     // A build the stopping cut short is no student's result.
     crate::cli::interrupt::check()?;
     let class = Class {
@@ -89,7 +89,10 @@ pub(crate) fn grade_class<T>(
     let (todo, places) = Todo::new(&class, &known);
     // Where each student's runs are is all the batch keeps of the journal from now on.
     drop(known);
-    let programs: Vec<_> = builds.iter().filter_map(build::Build::program).collect();
+    let programs: Vec<_> = builds
+        .iter()
+        .filter_map(class_build::Build::program)
+        .collect();
     let texts: Vec<_> = cases.iter().zip(&keys.texts).collect();
     let plan = Plan {
         checker: batch.checker,

@@ -6,7 +6,7 @@
 use sandbox::Limits;
 use sha2::{Digest, Sha256};
 
-use crate::cases::discover::Case;
+use crate::cases::find::Case;
 use crate::cli::exit::Fault;
 use crate::results::limits::LimitsRecord;
 use crate::run::grade::CaseText;

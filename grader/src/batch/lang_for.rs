@@ -9,7 +9,7 @@
 
 use glob::{MatchOptions, Pattern};
 
-use super::discover::Student;
+use super::students::Student;
 use crate::cli::exit::Fault;
 use crate::submission::languages::Languages;
 

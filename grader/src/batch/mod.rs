@@ -3,10 +3,10 @@
 //! gradebook.
 
 pub(crate) mod assemble;
-pub(crate) mod build;
 pub(crate) mod class;
+pub(crate) mod class_build;
 pub(crate) mod compact;
-pub(crate) mod discover;
+pub(crate) mod gradebook_check;
 pub(crate) mod journal;
 pub(crate) mod keys;
 pub(crate) mod lang_for;
@@ -14,4 +14,4 @@ pub(crate) mod places;
 pub(crate) mod runs;
 pub(crate) mod shard;
 pub(crate) mod sleepers;
-pub(crate) mod validate;
+pub(crate) mod students;

@@ -11,13 +11,13 @@
 
 use std::collections::BTreeMap;
 
-use super::build::Build;
-use super::discover::Student;
+use super::class_build::Build;
 use super::journal::{Journal, Known, Record};
 use super::keys::Keys;
 use super::places::Places;
 use super::sleepers::Sleepers;
-use crate::cases::discover::Case;
+use super::students::Student;
+use crate::cases::find::Case;
 use crate::cli::exit::Fault;
 use crate::report::progress::BatchProgress;
 use crate::results::case::CaseResult;

@@ -6,15 +6,15 @@
 //! `ROOT/<problem>/data/{sample,secret/<group>}/NN.in|.ans`.
 
 pub(crate) mod about;
-pub(crate) mod discover;
+pub(crate) mod find;
+pub(crate) mod folder_check;
 pub(crate) mod manifest;
 pub(crate) mod plan;
 pub(crate) mod points;
 pub(crate) mod power;
 pub(crate) mod regen;
 pub(crate) mod sound;
-pub(crate) mod verify;
 
-mod layout;
+mod location;
 
-pub(crate) use layout::{data_dir, folder};
+pub(crate) use location::{data_dir, folder};

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use reference::Problem;
 
-use super::discover::Case;
+use super::find::Case;
 use super::manifest::Manifest;
 use crate::cli::exit::Fault;
 

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use reference::{Problem, Verdict};
 
-use super::discover::discover;
+use super::find::discover;
 use super::sound;
 use crate::cli::exit::Fault;
 use crate::paths::files;

@@ -2,12 +2,12 @@
 //! journal in the output folder.
 
 use super::graded::{Asked, Graded};
-use crate::batch::build;
 use crate::batch::class::{self, Batch};
-use crate::batch::discover::{self, EntryRule, Layout, Student};
+use crate::batch::class_build;
 use crate::batch::journal::Journal;
 use crate::batch::lang_for::LangChoices;
-use crate::cases::discover::Case;
+use crate::batch::students::{self, EntryRule, Layout, Student};
+use crate::cases::find::Case;
 use crate::cli::args::{BatchArgs, BatchLayout};
 use crate::cli::exit::{Fault, Status};
 use crate::paths::outputs::{self, Kind};
@@ -48,11 +48,11 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         },
     };
     let languages = Languages::load(args.config.as_deref())?;
-    let discover::Roster {
+    let students::Roster {
         mut students,
         skipped,
         warnings,
-    } = discover::discover(&args.dir, &languages, &rule)?;
+    } = students::discover(&args.dir, &languages, &rule)?;
     let choices = LangChoices::new(args.lang_for.clone(), &languages)?;
     for warning in warnings.iter().chain(&choices.warnings(&students)) {
         report::note(&format!("grader: warning: {warning}"));
@@ -72,7 +72,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let options = Options::new(&languages, None, args.cache_dir.clone(), limits.sandbox);
     // A fault of the setup (an unwritable cache) is the call's, found before anyone is
     // graded: never every student's mark. A missing toolchain is only its students'.
-    let missing = build::check_setup(&students, &options, &choices)?;
+    let missing = class_build::check_setup(&students, &options, &choices)?;
     warn_missing(&missing);
     // Held to the end, the gradebook's files written.
     let _hold = crate::batch::journal::hold(&args.out)?;

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use reference::Problem;
 
-use crate::cases::{self, manifest, plan, power, regen, verify};
+use crate::cases::{self, folder_check, manifest, plan, power, regen};
 use crate::cli::args::{CasesCommand, ProblemOrPackage};
 use crate::cli::exit::{Fault, Status};
-use crate::report::{self, export::Exporter, human::cases as human};
+use crate::report::{self, exporter::Exporter, human::cases as human};
 use crate::results::cases::{Checked, Measured, Regen, Regenerated};
 
 pub(crate) fn run(command: CasesCommand) -> Result<Status, Fault> {
@@ -141,7 +141,7 @@ fn check(
     let mut folders = Vec::new();
     for problem in problems {
         let folder: PathBuf = cases::folder(root, problem);
-        let verified = verify::verify(problem, &cases::data_dir(&folder))?;
+        let verified = folder_check::verify(problem, &cases::data_dir(&folder))?;
         folders.push(Checked { folder, verified });
     }
     Exporter::raw(human::check).print(folders.as_slice())?;

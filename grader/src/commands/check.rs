@@ -9,7 +9,7 @@ use reference::{CheckError, Judgement, Problem, Verdict};
 use crate::cli::args::CheckReport;
 use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
-use crate::report::export::Exporter;
+use crate::report::exporter::Exporter;
 use crate::report::{human, json};
 use crate::results::check::CheckResult;
 

@@ -8,7 +8,7 @@ use sandbox::tiers::{self, Machine, Tier};
 
 use crate::cases::{
     self as case_folders,
-    discover::{self, Case},
+    find::{self, Case},
 };
 use crate::cli::args::{LimitArgs, Sandbox, SubmissionArgs};
 use crate::cli::exit::Fault;
@@ -24,7 +24,7 @@ pub(super) fn gradable_cases(
     dir: Option<&std::path::Path>,
 ) -> Result<Vec<SoundCase>, Fault> {
     let folder = case_folder(problem, dir);
-    let cases = discover::discover(&case_folders::data_dir(&folder))?;
+    let cases = find::discover(&case_folders::data_dir(&folder))?;
     if cases.is_empty() {
         return Err(Fault::Usage(format!(
             "{}: no cases (`*.in` files) below it",

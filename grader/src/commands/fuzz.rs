@@ -18,7 +18,7 @@ use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::under_test::ProgramCandidate;
 use crate::fuzzing::{regressions_file, save, shrink};
 use crate::paths::outputs::{self, Kind, Parent};
-use crate::report::export::Exporter;
+use crate::report::exporter::Exporter;
 use crate::report::human::fuzz::{self as human, Summary as _};
 use crate::report::progress::{Progress, StatusLine, Stream};
 use crate::report::{self, json, junit};

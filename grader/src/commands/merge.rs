@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::batch::validate;
+use crate::batch::gradebook_check;
 use crate::cli::args::MergeArgs;
 use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
@@ -23,7 +23,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
         let mut book = read(path)?;
         book.upgrade_not_graded();
         let name = crate::paths::spelling::path(path);
-        validate::validate(&book).map_err(|e| Fault::Usage(format!("{name}: {e}")))?;
+        gradebook_check::validate(&book).map_err(|e| Fault::Usage(format!("{name}: {e}")))?;
         books.push((name, book));
     }
     let mut merged = Gradebook::merge(books).map_err(Fault::Usage)?;
@@ -45,7 +45,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
 }
 
 /// Reads a gradebook. What does not parse, or holds a value of the wrong type (a verdict
-/// that is none), is located by line and column and named by its field, as `validate`
+/// that is none), is located by line and column and named by its field, as `gradebook_check`
 /// names fields: `students[2] (`alice`).verdict`.
 fn read(path: &Path) -> Result<Gradebook, Fault> {
     // Whole: a gradebook is as large as its class, and one cut at a cap would read as

@@ -11,7 +11,7 @@ use super::display_name;
 use crate::cli::args::SolveReport;
 use crate::cli::exit::{Fault, Status};
 use crate::paths::files;
-use crate::report::export::Exporter;
+use crate::report::exporter::Exporter;
 use crate::report::{human, json};
 use crate::results::solved::Solved;
 

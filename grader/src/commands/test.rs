@@ -5,7 +5,7 @@ use super::graded::{Asked, Graded};
 use crate::cli::args::{TestArgs, TestReport};
 use crate::cli::exit::{Fault, Status};
 use crate::paths::outputs::{self, Kind, Parent};
-use crate::report::export::Exporter;
+use crate::report::exporter::Exporter;
 use crate::report::human::submission::{self as human, Heading};
 use crate::report::{self, gradescope, json, junit, progress::TestProgress};
 use crate::results::limits::LimitsRecord;

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use reference::Problem;
 
-use crate::cases::discover::Case;
+use crate::cases::find::Case;
 use crate::cli::exit::Fault;
 use crate::paths::files;
 use crate::results::problem::ProblemId;

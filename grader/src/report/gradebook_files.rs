@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::book::Book;
-use super::export::Exporter;
+use super::exporter::Exporter;
 use super::human::gradebook::{self as human, Saved};
 use super::{csv, html, json, junit};
 use crate::cli::args::{BatchReport, FeedbackArgs};

@@ -6,7 +6,7 @@
 
 pub(crate) mod book;
 pub(crate) mod csv;
-pub(crate) mod export;
+pub(crate) mod exporter;
 mod folded_json;
 pub(crate) mod gradebook_files;
 pub(crate) mod gradescope;

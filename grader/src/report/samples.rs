@@ -10,9 +10,9 @@ use fuzz::{Failure, Finding, Shrunk};
 use reference::{Judgement, Problem, Verdict};
 use sandbox::{Limits, Tier};
 
+use crate::cases::folder_check::{AnswerKey, Verified};
 use crate::cases::power::Power;
 use crate::cases::regen::Drift;
-use crate::cases::verify::{AnswerKey, Verified};
 use crate::results::case::{Board, CaseResult, Figures};
 use crate::results::cases::{Checked, Measured, Regen, Regenerated};
 use crate::results::check::CheckResult;

@@ -5,7 +5,7 @@
 use insta::assert_snapshot;
 
 use super::book::Held;
-use super::export::Exporter;
+use super::exporter::Exporter;
 use super::human::gradebook::Saved;
 use super::{csv, gradescope, html, human, json, junit, samples, style};
 use crate::results::submission::SubmissionResult;

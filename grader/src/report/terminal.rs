@@ -4,7 +4,7 @@
 //! fails (a full disk under `> marks.csv`, `> /dev/full`) is the call's failure, exit 2
 //! with one line, as a write to a file that fails is; a report lost and an exit 0 would
 //! read as a success. The first failure is kept and said by [`finish`], which `main` calls
-//! last, after the final flush; [`Exporter::print`](super::export::Exporter::print) also
+//! last, after the final flush; [`Exporter::print`](super::exporter::Exporter::print) also
 //! says it at once. A reader that went away (`grader gen ... | head`: Rust ignores
 //! SIGPIPE, so the write fails with `EPIPE`) is no failure of ours and stays quiet.
 

@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
+use crate::cases::folder_check::Verified;
 use crate::cases::power::Power;
 use crate::cases::regen::Drift;
-use crate::cases::verify::Verified;
 
 /// One folder of `cases regen`.
 #[derive(Debug)]

@@ -161,7 +161,7 @@ impl Gradebook {
     /// Reads a gradebook an older grader wrote as this one writes it: a student it could
     /// not grade (`--`) had `0` for a score (and for points), where there is none. Only
     /// that exact figure is read so; any other score of a `--` student stays, for
-    /// `validate` to refuse.
+    /// `gradebook_check` to refuse.
     pub(crate) fn upgrade_not_graded(&mut self) {
         for student in &mut self.students {
             if student.verdict == Mark::NotGraded {
@@ -408,9 +408,9 @@ mod tests {
             skipped: Vec::new(),
             boards: BTreeMap::new(),
         };
-        crate::batch::validate::validate(&book).unwrap();
+        crate::batch::gradebook_check::validate(&book).unwrap();
         assert_eq!(book.rejudge(), ["alice"]);
-        crate::batch::validate::validate(&book).unwrap();
+        crate::batch::gradebook_check::validate(&book).unwrap();
         let alice = &book.students[0];
         assert_eq!(alice.verdict, Mark::NotGraded);
         assert!(

@@ -8,7 +8,7 @@ pub(crate) mod check;
 pub(crate) mod feedback;
 pub(crate) mod finding;
 pub(crate) mod gradebook;
-pub(crate) mod layout;
+pub(crate) mod layout_mistake;
 pub(crate) mod limits;
 pub(crate) mod mark;
 pub(crate) mod problem;

@@ -9,7 +9,7 @@ use super::case::{Board, CaseResult};
 use super::limits::LimitsRecord;
 use super::mark;
 use super::problem::ProblemId;
-use crate::cases::discover::Case;
+use crate::cases::find::Case;
 use crate::cases::points::{self, Points};
 use crate::submission::diagnosis::{self, Suggestion};
 

@@ -5,7 +5,7 @@
 use reference::Problem;
 use sandbox::{Input, Limits};
 
-use crate::cases::discover::Case;
+use crate::cases::find::Case;
 use crate::cases::sound;
 use crate::cli::exit::Fault;
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};

@@ -208,7 +208,7 @@ fn set_limit(rows: &[(usize, Row)], config: &config::Config) -> Duration {
 
 /// The time limit of a package that fixes none, for the commands that judge one
 /// submission on it (`test`, `batch`, `fuzz`): set from its accepted submissions, run on
-/// `cases` and judged by `judge`, as [`verify`] sets it.
+/// `cases` and judged by `output_judge`, as [`verify`] sets it.
 pub(crate) fn limit_from_accepted(
     package: &Path,
     cases: &[data::TestCase],

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::cases::discover::{self, Case};
+use crate::cases::find::{self, Case};
 use crate::cli::exit::Fault;
 use crate::package::format::scoring::{RawRules, Rules};
 use crate::paths::files;
@@ -37,7 +37,7 @@ struct TestData {
 /// Every case below `PKG/data`: at least one, each with its `.ans`.
 pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
     let data = package.join("data");
-    let cases = discover::discover(&data)?;
+    let cases = find::discover(&data)?;
     if cases.is_empty() {
         return Err(Fault::Usage(format!(
             "{}: no test data (`*.in` files) below it",

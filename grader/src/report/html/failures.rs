@@ -20,7 +20,7 @@ use crate::report::book::{Book, Standing};
 use crate::results::case::{Board, CaseResult};
 use crate::results::feedback::{Mistake, Reveal};
 use crate::results::gradebook::{Head, StudentReport};
-use crate::results::layout::Layout;
+use crate::results::layout_mistake::Layout;
 use crate::submission::diagnosis;
 
 /// A student's cases of one reason shown in full: the rest are named.

@@ -24,11 +24,11 @@ use super::witness;
 use crate::cli::exit::Fault;
 use crate::paths::outputs::{self, Inputs, Kind};
 use crate::report::book::Book;
-use crate::report::export::Exporter;
+use crate::report::exporter::Exporter;
 use crate::results::case::{Board, CaseResult, Explained};
 use crate::results::feedback::{Mistake, Reveal, by_mistake, page_names};
 use crate::results::gradebook::{Head, StudentReport};
-use crate::results::layout::Layout;
+use crate::results::layout_mistake::Layout;
 use crate::results::mark::Mark;
 use crate::submission::diagnosis;
 

@@ -135,7 +135,7 @@ pub(crate) fn after_header(result: &FuzzResult, out: &mut dyn Write) -> io::Resu
     side_by_side(out, ("expected", &expected), ("got", &got))?;
     if s.failure.verdict == reference::Verdict::Presentation {
         // A layout mistake is said in words: a minimum solution has nothing to do with it.
-        let mistake = crate::results::layout::Layout::of(&expected, &s.failure.output);
+        let mistake = crate::results::layout_mistake::Layout::of(&expected, &s.failure.output);
         writeln!(out, "\n  why: {}", mistake.says())?;
     } else if let (Some(problem), Some(explained)) =
         (result.problem.builtin(), result.explanation(found))

@@ -12,7 +12,7 @@ use super::case_table::{case_line, name_width};
 use super::{compile_error, explanation};
 use crate::report::style::{paint, verdict_style};
 use crate::results::case::{Board, CaseResult};
-use crate::results::layout::{self, Block, Layout};
+use crate::results::layout_mistake::{self, Block, Layout};
 use crate::results::limits::LimitsRecord;
 use crate::results::submission::SubmissionResult;
 use crate::run::judge::{mebibytes, seconds};
@@ -114,7 +114,7 @@ fn body(result: &SubmissionResult, with_table: bool, out: &mut dyn Write) -> io:
         }
     }
     let failures: Vec<&CaseResult> = result.failures().collect();
-    let blocks = layout::blocks(failures.iter().copied(), |name| {
+    let blocks = layout_mistake::blocks(failures.iter().copied(), |name| {
         result.boards.get(name).map(|b| b.answer.as_str())
     });
     for block in blocks.iter().take(DETAILED_FAILURES) {

@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsString;
 
-use super::discover::Student;
 use super::lang_for::LangChoices;
+use super::students::Student;
 use crate::cli::exit::Fault;
 use crate::submission::{self, Built, Options, Program, Submission};
 

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use reference::Problem;
 
-use super::discover::{Case, discover};
+use super::find::{Case, discover};
 use super::sound;
 use crate::cli::exit::Fault;
 use crate::paths::files;
