@@ -502,3 +502,136 @@ mod tests {
         );
     }
 }
+
+/// `Gradebook::rejudge` keeps a gradebook valid by these rules: a shard's runs judged again
+/// are checked again, as `merge` does.
+#[cfg(test)]
+mod rejudged {
+    use reference::{Judgement, Verdict};
+
+    use std::collections::BTreeMap;
+
+    use super::validate;
+    use crate::results::case::{CaseResult, Figures, Stalled};
+    use crate::results::gradebook::{Gradebook, StudentReport, Tally};
+    use crate::results::limits::LimitsRecord;
+    use crate::results::mark::Mark;
+
+    fn case(name: &str, verdict: Verdict, message: &str) -> CaseResult {
+        CaseResult::new(
+            name,
+            Judgement {
+                verdict,
+                message: message.to_owned(),
+            },
+            Figures::default(),
+            Vec::new(),
+            Vec::new(),
+        )
+    }
+
+    /// A student graded on `cases`, the gradebook's two (`sample/01`, `secret/01`).
+    fn student(name: &str, cases: Vec<CaseResult>) -> StudentReport {
+        let passed = cases.iter().filter(|c| c.accepted()).count();
+        let mark = crate::results::mark::overall(cases.iter().map(|c| c.verdict), 2);
+        StudentReport {
+            student: name.to_owned(),
+            problem: "flip".to_owned(),
+            submission: format!("{name}.py"),
+            language: "python".to_owned(),
+            verdict: Mark::Graded(mark),
+            score: Some(crate::results::mark::score(passed, 2)),
+            points: Some(10.0 * passed as f64),
+            passed,
+            total: 2,
+            groups: [
+                (
+                    "secret".to_owned(),
+                    Tally {
+                        passed: passed - usize::from(cases[0].accepted()),
+                        total: 1,
+                    },
+                ),
+                (
+                    "sample".to_owned(),
+                    Tally {
+                        passed: usize::from(cases[0].accepted()),
+                        total: 1,
+                    },
+                ),
+            ]
+            .into(),
+            compile_error: None,
+            suggestion: None,
+            error: None,
+            stopped: None,
+            cases,
+        }
+    }
+
+    #[test]
+    fn a_shards_tle_at_the_wall_limit_that_its_figures_do_not_show_is_no_mark() {
+        let wall = "wall time over the 200 ms limit with 13 ms of CPU: the program slept or waited";
+        let mut shown = case("secret/01", Verdict::TimeLimit, wall);
+        shown.stalls = vec![
+            Stalled {
+                cpu_ms: 13.0,
+                wall_ms: 201.0,
+                waited_ms: 1.0,
+                threads: 1,
+                cpus: 2,
+            };
+            2
+        ];
+        let ac = || case("sample/01", Verdict::Accepted, "");
+        let mut book = Gradebook {
+            problem: "flip".to_owned(),
+            package: false,
+            limits: LimitsRecord {
+                cpu_ms: 1000.0,
+                wall_ms: 200.0,
+                memory_kib: 262_144,
+                output_kib: 65_536,
+                processes: Some(64),
+                sandbox: None,
+            },
+            cases: vec!["sample/01".to_owned(), "secret/01".to_owned()],
+            groups: [("sample".to_owned(), 1), ("secret".to_owned(), 1)].into(),
+            points: Some([("sample".to_owned(), 10.0), ("secret".to_owned(), 10.0)].into()),
+            about: BTreeMap::new(),
+            students: vec![
+                // Graded by an older grader: no figures.
+                student(
+                    "alice",
+                    vec![ac(), case("secret/01", Verdict::TimeLimit, wall)],
+                ),
+                student("bob", vec![ac(), shown]),
+                student(
+                    "carol",
+                    vec![ac(), case("secret/01", Verdict::Accepted, "")],
+                ),
+            ],
+            skipped: Vec::new(),
+            boards: BTreeMap::new(),
+        };
+        validate(&book).unwrap();
+        assert_eq!(book.rejudge(), ["alice"]);
+        validate(&book).unwrap();
+        let alice = &book.students[0];
+        assert_eq!(alice.verdict, Mark::NotGraded);
+        assert!(
+            alice
+                .error
+                .as_deref()
+                .unwrap()
+                .contains("TLE at the wall limit on secret/01"),
+            "{alice:?}"
+        );
+        assert!(alice.cases.is_empty() && alice.passed == 0);
+        assert_eq!((alice.score, alice.points), (None, None), "no mark, not 0");
+        assert_eq!(book.students[1].verdict, Mark::Graded(Verdict::TimeLimit));
+        assert_eq!(book.students[2].verdict, Mark::Graded(Verdict::Accepted));
+        // Judged again, nothing changes.
+        assert!(book.rejudge().is_empty());
+    }
+}

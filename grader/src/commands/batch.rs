@@ -91,7 +91,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         problem: graded.id.clone(),
         checker: graded.checker(),
         limits,
-        jobs: super::jobs(args.jobs),
+        jobs: super::flags::jobs(args.jobs),
         fail_fast: args.fail_fast_per_submission,
         sleepers: args.stop_after_wall_tles,
         options,
@@ -140,7 +140,7 @@ fn check_outputs(
     folder: &std::path::Path,
     students: &[Student],
 ) -> Result<(), Fault> {
-    let mut inputs = super::inputs(None, cases);
+    let mut inputs = super::flags::inputs(None, cases);
     inputs.add(&args.dir, "class folder");
     inputs.add(folder, "case folder");
     if let Some(path) = &args.config {

@@ -1,11 +1,11 @@
 //! Which subcommand runs: each parsed [`Command`] handed to its file's `run`.
 
-use crate::cli::args::Command;
+use crate::cli::args::{Command, ProblemOrPackage};
 use crate::cli::exit::{Fault, Status};
 
 use super::{
-    batch, cases, check, doctor, fuzz, generate, merge, mutant, package, problems, solve, test,
-    validate,
+    batch, cases, check, doctor, fuzz, fuzz_package, generate, merge, mutant, package, problems,
+    solve, test, validate,
 };
 
 /// Runs one subcommand.
@@ -34,7 +34,10 @@ pub(crate) fn run(command: Command) -> Result<Status, Fault> {
             super::flags::warm_up(&args.limits);
             test::run(&args)
         }
-        Command::Fuzz(args) => fuzz::run(&args),
+        Command::Fuzz(args) => match &args.problem {
+            ProblemOrPackage::Builtin(problem) => fuzz::builtin(&args, *problem),
+            ProblemOrPackage::Package(path) => fuzz_package::run(&args, path),
+        },
         Command::Mutant(args) => mutant::run(&args),
         Command::Batch(args) => batch::run(&args),
         Command::Doctor => Ok(doctor::run()),

@@ -12,7 +12,7 @@ use fuzz::{Budget, Inputs, Search, differ::Drawn};
 use reference::Problem;
 use sandbox::Limits;
 
-use crate::cli::args::{FuzzArgs, ProblemOrPackage, TestReport};
+use crate::cli::args::{FuzzArgs, TestReport};
 use crate::cli::exit::{Fault, Status};
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::under_test::ProgramCandidate;
@@ -30,17 +30,9 @@ use crate::submission::{Built, Program};
 /// Runs without `--runs` or `--duration`.
 pub(super) const DEFAULT_RUNS: u64 = 1000;
 
-/// Runs `grader fuzz`: the module doc says in which order; a package's in
-/// `fuzz_package.rs`.
-pub(crate) fn run(args: &FuzzArgs) -> Result<Status, Fault> {
-    match &args.problem {
-        ProblemOrPackage::Builtin(problem) => builtin(args, *problem),
-        ProblemOrPackage::Package(path) => super::fuzz_package::run(args, path),
-    }
-}
-
-/// `grader fuzz` of a built-in problem.
-fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault> {
+/// `grader fuzz` of a built-in problem: the module doc says in which order. A package's is
+/// `fuzz_package.rs`, which shares this file's checks of the call and its report.
+pub(super) fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault> {
     // Everything the call names is checked before anything runs.
     if args.report == TestReport::Gradescope {
         return Err(gradescope_is_for_test());
@@ -53,7 +45,7 @@ fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault> {
     let regressions = Regressions::of(args, problem)?;
     check_outputs(args, regressions.file.as_deref())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let limits = super::limits(&args.limits)?;
+    let limits = super::flags::limits(&args.limits)?;
     let first = (ProblemId::Builtin(problem), seed, args.exhaustive);
     let Started {
         mut facts,
@@ -63,7 +55,7 @@ fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault> {
         Ok(started) => started,
         Err(status) => return Ok(status),
     };
-    let jobs = super::jobs(args.jobs);
+    let jobs = super::flags::jobs(args.jobs);
     let mut candidates = (0..jobs)
         .map(|_| ProgramCandidate::start(&program, limits))
         .collect::<Result<Vec<_>, Fault>>()?;
@@ -204,7 +196,7 @@ fn build(
 ) -> Result<(Built, bool), Fault> {
     let mut header_printed = false;
     let status = StatusLine::new(Stream::Stderr);
-    let (built, shown) = super::build(&args.submission, sandbox, |foreseen, shown| {
+    let (built, shown) = super::flags::build(&args.submission, sandbox, |foreseen, shown| {
         shown.clone_into(&mut facts.submission);
         facts.language.clone_from(&foreseen.language);
         if args.report == TestReport::Human && args.report_file.is_none() {
@@ -329,7 +321,7 @@ pub(super) fn gradescope_is_for_test() -> Fault {
 /// The rule of outputs (`outputs`) for the regressions file, `--report-file` and `--save`,
 /// before the seed is drawn and anything runs: a finding is never lost to a bad path.
 pub(super) fn check_outputs(args: &FuzzArgs, regressions: Option<&Path>) -> Result<(), Fault> {
-    let mut inputs = super::inputs(Some(&args.submission), []);
+    let mut inputs = super::flags::inputs(Some(&args.submission), []);
     if let Some(path) = regressions {
         outputs::file(path, Kind::Regressions, Parent::MayBeMade, &inputs)?;
         // Read and added to, so never a report or a saved case.

@@ -18,8 +18,8 @@ use crate::cli::args::{FuzzArgs, LimitArgs, TestReport};
 use crate::cli::exit::{Fault, Status};
 use crate::fuzzing::replay::{Again, Replay};
 use crate::fuzzing::{save, shrink::SHRINK_TIME};
-use crate::package::checks::verify;
 use crate::package::programs::fuzz_trial::{PackageTrial, Programs};
+use crate::package::programs::in_box;
 use crate::report::progress::Progress;
 use crate::results::finding::{Found, FuzzResult, Source};
 use crate::submission::{Options, languages::Languages};
@@ -60,8 +60,8 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
         Ok(started) => started,
         Err(status) => return Ok(status),
     };
-    let validation = verify::validation_limits(&package.config, &limits);
-    let mut trials = (0..super::jobs(args.jobs))
+    let validation = in_box::validation_limits(&package.config, &limits);
+    let mut trials = (0..super::flags::jobs(args.jobs))
         .map(|_| PackageTrial::start(&programs, &package.judge, &program, (limits, validation)))
         .collect::<Result<Vec<_>, Fault>>()?;
     let start = Instant::now();

@@ -14,8 +14,9 @@ use crate::cases::points::{self, Points, PointsRule};
 use crate::cli::args::{LimitArgs, ProblemOrPackage};
 use crate::cli::exit::Fault;
 use crate::package::as_problem::{self as package, PackageProblem};
-use crate::package::checks::verify::{CEILING, Setup};
+use crate::package::checks::verify::CEILING;
 use crate::package::format::config;
+use crate::package::programs::building::Setup;
 use crate::report::progress::{StatusLine, Stream};
 use crate::results::problem::ProblemId;
 use crate::run::grade::{Checker, SoundCase};
@@ -77,8 +78,8 @@ impl Graded {
         match asked.problem {
             ProblemOrPackage::Builtin(problem) => {
                 let problem = *problem;
-                let cases = super::gradable_cases(problem, asked.cases)?;
-                let folder = super::case_folder(problem, asked.cases);
+                let cases = super::flags::gradable_cases(problem, asked.cases)?;
+                let folder = super::flags::case_folder(problem, asked.cases);
                 let found: Vec<_> = cases.iter().map(|c| c.case.clone()).collect();
                 let points = points::of_folder(&folder, problem, asked.points, &found)?;
                 let about = crate::cases::about::of_folder(&folder, problem)?;
@@ -86,7 +87,7 @@ impl Graded {
                     id: ProblemId::Builtin(problem),
                     cases,
                     folder,
-                    limits: super::limits(asked.limits)?,
+                    limits: super::flags::limits(asked.limits)?,
                     points,
                     about,
                     judged_by: JudgedBy::Builtin(problem),
@@ -130,7 +131,7 @@ fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
     let config = config::load(path)?;
     let flags = asked.limits;
     let fixed = flags.time_limit.or(config.limits.time);
-    let mut limits = super::limits(&LimitArgs {
+    let mut limits = super::flags::limits(&LimitArgs {
         // Until the accepted submissions set it, they run under the ceiling.
         time_limit: Some(fixed.unwrap_or(CEILING)),
         memory_limit: Some(flags.memory_limit.unwrap_or(config.limits.memory << 20)),
@@ -146,7 +147,7 @@ fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
             limits.sandbox,
         ),
         limits,
-        jobs: super::jobs(asked.jobs),
+        jobs: super::flags::jobs(asked.jobs),
     };
     // Seconds may pass before the submission is even built: a terminal is told why.
     let status = StatusLine::new(Stream::Stderr);

@@ -9,7 +9,7 @@ mod check;
 mod dispatch;
 mod doctor;
 mod flags;
-pub(crate) mod fuzz;
+mod fuzz;
 mod fuzz_package;
 mod generate;
 mod graded;
@@ -22,5 +22,3 @@ mod test;
 mod validate;
 
 pub(crate) use dispatch::run;
-// The shared flags, as the subcommands' files name them (`super::limits`).
-use flags::{build, case_folder, display_name, gradable_cases, inputs, jobs, limits};

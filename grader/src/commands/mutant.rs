@@ -25,7 +25,7 @@ pub(crate) fn run(args: &MutantArgs) -> Result<Status, Fault> {
     // A mutant is a contestant's program: it reads the clean input of the contract.
     let output = problem
         .run_mutant(index, &input)
-        .map_err(|e| Fault::at(&super::display_name(args.file.as_deref()), &e))?;
+        .map_err(|e| Fault::at(&super::flags::display_name(args.file.as_deref()), &e))?;
     report::out(&output);
     Ok(Status::Ok)
 }

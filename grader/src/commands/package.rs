@@ -11,9 +11,10 @@ use reference::Problem;
 use crate::cli::args::{LimitArgs, PackageCommand, Sandbox};
 use crate::cli::exit::{Fault, Status};
 use crate::package::checks::data_check::{self, Checked};
-use crate::package::checks::verify::{self, Setup, Verified};
+use crate::package::checks::verify::{self, Verified};
 use crate::package::export::{tree, write};
 use crate::package::format::config;
+use crate::package::programs::building::Setup;
 use crate::report::{self, tables::Table};
 use crate::submission::{Options, languages::Languages};
 
@@ -34,11 +35,11 @@ pub(crate) fn run(command: PackageCommand) -> Result<Status, Fault> {
 }
 
 fn export(problem: Problem, out: &Path, force: bool) -> Result<Status, Fault> {
-    let folder = super::case_folder(problem, None);
+    let folder = super::flags::case_folder(problem, None);
     // The cases are read and checked before anything is written: a broken case folder is
     // never exported as a package that its own tools would then refuse.
-    let cases = super::gradable_cases(problem, None)?;
-    let mut inputs = super::inputs(None, cases.iter().map(|c| &c.case));
+    let cases = super::flags::gradable_cases(problem, None)?;
+    let mut inputs = super::flags::inputs(None, cases.iter().map(|c| &c.case));
     inputs.add(&folder, "case folder");
     write::check(out, force, &inputs)?;
     let files = tree::package(problem, &cases, super::problems::section(problem));
@@ -78,7 +79,7 @@ fn setup<'l>(
     crate::paths::folders::existing(package, "read a package in")?;
     let config = config::load(package)?;
     // The CPU and wall limits are set by the verification; these give the rest.
-    let limits = super::limits(&LimitArgs {
+    let limits = super::flags::limits(&LimitArgs {
         time_limit: Some(verify::CEILING),
         wall_limit: None,
         memory_limit: Some(config.limits.memory << 20),
@@ -89,7 +90,7 @@ fn setup<'l>(
     Ok(Setup {
         options: Options::new(languages, None, cache_dir, limits.sandbox),
         limits,
-        jobs: super::jobs(jobs),
+        jobs: super::flags::jobs(jobs),
     })
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use reference::Problem;
 use reference::text::tolerate_line_ends;
 
-use super::display_name;
+use super::flags::display_name;
 use crate::cli::args::SolveReport;
 use crate::cli::exit::{Fault, Status};
 use crate::paths::files;

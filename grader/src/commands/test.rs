@@ -27,7 +27,7 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     })?;
     let cases = &graded.cases;
     if let Some(path) = &args.report_file {
-        let inputs = super::inputs(Some(&args.submission), cases.iter().map(|c| &c.case));
+        let inputs = super::flags::inputs(Some(&args.submission), cases.iter().map(|c| &c.case));
         outputs::file(path, Kind::Report, Parent::MustExist, &inputs)?;
     }
     let found: Vec<_> = cases.iter().map(|c| c.case.clone()).collect();
@@ -40,17 +40,18 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
     let mut progress =
         TestProgress::new(args.report == TestReport::Human && args.report_file.is_none());
-    let (built, shown) = super::build(&args.submission, limits.sandbox, |foreseen, shown| {
-        let header = human::header(&Heading {
-            problem: graded.id.id(),
-            submission: shown,
-            language: &foreseen.language,
-            built: None,
-            total: cases.len(),
-            limits: LimitsRecord::of(&limits),
-        });
-        progress.building(&header, foreseen.compiles.then_some(shown));
-    })?;
+    let (built, shown) =
+        super::flags::build(&args.submission, limits.sandbox, |foreseen, shown| {
+            let header = human::header(&Heading {
+                problem: graded.id.id(),
+                submission: shown,
+                language: &foreseen.language,
+                built: None,
+                total: cases.len(),
+                limits: LimitsRecord::of(&limits),
+            });
+            progress.building(&header, foreseen.compiles.then_some(shown));
+        })?;
     let (results, language, build) = match built {
         Built::CompileError { language, message } => {
             (Vec::new(), language, Build::CompileError(message))
@@ -63,7 +64,8 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
             let build = Build::of(program.compiled, program.cached);
             progress.built(build.describe());
             progress.running(&names);
-            let mut workers = CaseWorker::for_test(super::jobs(args.jobs), &program, cases, &plan);
+            let mut workers =
+                CaseWorker::for_test(super::flags::jobs(args.jobs), &program, cases, &plan);
             let results = grade::grade(
                 &mut workers,
                 &program,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use reference::Problem;
 
-use super::display_name;
+use super::flags::display_name;
 use crate::cli::exit::{Fault, Status, located};
 use crate::paths::files;
 use crate::report;

@@ -11,10 +11,11 @@ use std::time::Duration;
 use crate::cases::points::Points;
 use crate::cli::exit::Fault;
 use crate::package::checks::data_check;
-use crate::package::checks::verify::{self, Setup};
+use crate::package::checks::verify;
 use crate::package::format::config::{self, Config};
 use crate::package::format::data::{self, TestCase};
 use crate::package::format::scoring;
+use crate::package::programs::building::Setup;
 use crate::package::programs::output_judge::PackageJudge;
 use crate::run::grade::{CaseText, SoundCase};
 

@@ -11,13 +11,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use sandbox::Limits;
 
 use crate::cli::exit::Fault;
-use crate::package::checks::verify::Setup;
 use crate::package::format::config::Config;
 use crate::package::format::data::TestCase;
+use crate::package::programs::building::Setup;
 use crate::package::programs::building::{build, first_line, joined};
+use crate::package::programs::in_box;
 use crate::package::programs::input_validators::{self, InputValidator};
 use crate::package::programs::output_judge::PackageJudge;
-use crate::package::programs::output_validator::Validator;
+use crate::package::programs::output_validator::{self, Validator};
 use crate::submission::Program;
 
 /// What the input validators found.
@@ -56,11 +57,10 @@ pub(crate) fn checked_and_judge(
     cases: &[TestCase],
     setup: &Setup<'_>,
 ) -> Result<(Checked, PackageJudge), Fault> {
-    let limits = crate::package::checks::verify::validation_limits(config, &setup.limits);
+    let limits = in_box::validation_limits(config, &setup.limits);
     let mut checked = check(package, cases, setup, limits)?;
     let judge = if config.custom_validator {
-        let (program, shown) =
-            crate::package::checks::verify::output_validator(package, &setup.options)?;
+        let (program, shown) = output_validator::built(package, &setup.options)?;
         checked.faults.extend(answers(
             cases,
             (&program, &shown, &config.validator_flags),

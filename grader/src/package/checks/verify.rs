@@ -26,11 +26,11 @@ use crate::package::checks::data_check::{self, Checked};
 use crate::package::format::scoring::{self, Rules};
 use crate::package::format::submissions::Entry;
 use crate::package::format::{config, data, submissions};
-use crate::package::programs::building::{NotBuilt, build, build_all, joined};
+use crate::package::programs::building::{NotBuilt, Setup, build_all, joined};
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
-use crate::package::programs::output_validator::{self, Validator};
+use crate::package::programs::output_validator::Validator;
 use crate::run::runner::Runner;
-use crate::submission::{Options, Program};
+use crate::submission::Program;
 
 /// The CPU limit the accepted submissions are timed under, when the package fixes none.
 pub(crate) const CEILING: Duration = Duration::from_secs(10);
@@ -109,17 +109,6 @@ pub(crate) fn kattis(verdict: Verdict) -> &'static str {
         Verdict::OutputLimit => "OLE",
         Verdict::CompileError => "CE",
     }
-}
-
-/// How to build and run: the language table and cache, the limits every run shares (the
-/// CPU and wall limits are set here), and how many runs at once.
-pub(crate) struct Setup<'a> {
-    /// How programs are built.
-    pub(crate) options: Options<'a>,
-    /// The limits of the submissions' runs (memory, output, processes, tier).
-    pub(crate) limits: Limits,
-    /// Submissions run at once.
-    pub(crate) jobs: usize,
 }
 
 /// Verifies the package at `package`.
@@ -256,33 +245,6 @@ fn some_accepted_runs(
         "{}: no accepted submission runs here{why}; the time limit is set from them{or_else}",
         package.join("submissions/accepted").display()
     )))
-}
-
-/// The limits of the package's own programs (its validators, its generator): its limits
-/// for them, and `base`'s others (processes, tier).
-pub(crate) fn validation_limits(config: &config::Config, base: &Limits) -> Limits {
-    Limits {
-        cpu: config.limits.validation_time,
-        wall: config.limits.validation_time * 2 + Duration::from_secs(1),
-        memory: config.limits.validation_memory << 20,
-        output: config.limits.validation_output << 20,
-        ..*base
-    }
-}
-
-/// The package's output validator, built, and its source as messages name it.
-pub(in crate::package) fn output_validator(
-    package: &Path,
-    options: &Options<'_>,
-) -> Result<(Program, String), Fault> {
-    let source = output_validator::source(package)?;
-    let program = build(&source, options)?.map_err(|message| {
-        Fault::Usage(format!(
-            "{}: the output validator does not compile: {message}",
-            source.display()
-        ))
-    })?;
-    Ok((program, source.display().to_string()))
 }
 
 /// The scoring rules of every group of `cases`: each folder a case is in, and the folders

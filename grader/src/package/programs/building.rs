@@ -7,11 +7,23 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use sandbox::Limits;
+
 use crate::cli::exit::Fault;
-use crate::package::checks::verify::Setup;
 use crate::package::format::sources::{self, Source};
 use crate::package::format::submissions::Entry;
 use crate::submission::{self, Built, Options, Program, Submission};
+
+/// How to build and run: the language table and cache, the limits every run shares (the
+/// CPU and wall limits are set here), and how many runs at once.
+pub(crate) struct Setup<'a> {
+    /// How programs are built.
+    pub(crate) options: Options<'a>,
+    /// The limits of the submissions' runs (memory, output, processes, tier).
+    pub(crate) limits: Limits,
+    /// Submissions run at once.
+    pub(crate) jobs: usize,
+}
 
 /// Builds every submission, `setup.jobs` at once (compilers are the slow part of a
 /// package with many languages): each a program, or why it will not run.

@@ -6,10 +6,12 @@
 use std::fs;
 use std::io::Read as _;
 use std::path::Path;
+use std::time::Duration;
 
 use sandbox::{Files, Input, Job, Limits, Outcome, Stderr, Worker};
 
 use crate::cli::exit::Fault;
+use crate::package::format::config::Config;
 use crate::submission::{PATH, Program};
 
 /// How much of a program's feedback file is read back.
@@ -144,5 +146,17 @@ impl<'p> PackageProgram<'p> {
             "{}: the {role} {how} on {case}: the package's fault, not the submission's",
             self.shown
         )))
+    }
+}
+
+/// The limits of the package's own programs (its validators, its generator): its limits
+/// for them, and `base`'s others (processes, tier).
+pub(crate) fn validation_limits(config: &Config, base: &Limits) -> Limits {
+    Limits {
+        cpu: config.limits.validation_time,
+        wall: config.limits.validation_time * 2 + Duration::from_secs(1),
+        memory: config.limits.validation_memory << 20,
+        output: config.limits.validation_output << 20,
+        ..*base
     }
 }

@@ -11,8 +11,9 @@ use reference::{Judgement, Verdict};
 use sandbox::{Input, Limits};
 
 use crate::cli::exit::Fault;
+use crate::package::programs::building::build;
 use crate::package::programs::in_box::{Call, PackageProgram};
-use crate::submission::Program;
+use crate::submission::{Options, Program};
 
 /// The names a run of the validator finds the case's files by, beside its own files.
 const INPUT: &str = "testcase.in";
@@ -111,4 +112,19 @@ impl<'p> Validator<'p> {
             }
         })
     }
+}
+
+/// The package's output validator, built, and its source as messages name it.
+pub(in crate::package) fn built(
+    package: &Path,
+    options: &Options<'_>,
+) -> Result<(Program, String), Fault> {
+    let source = source(package)?;
+    let program = build(&source, options)?.map_err(|message| {
+        Fault::Usage(format!(
+            "{}: the output validator does not compile: {message}",
+            source.display()
+        ))
+    })?;
+    Ok((program, source.display().to_string()))
 }
