@@ -11,6 +11,7 @@ mod cases;
 mod cli;
 pub(crate) mod commands;
 mod fuzzing;
+mod keys;
 mod package;
 mod paths;
 mod report;

@@ -87,7 +87,7 @@ mod tests {
     const WALL: std::time::Duration = std::time::Duration::from_secs(4);
 
     fn record(name: &str) -> Record {
-        let keys = crate::batch::keys::Keys::without_texts(1);
+        let keys = crate::batch::run_keys::Keys::without_texts(1);
         let judgement = Judgement {
             verdict: Verdict::Accepted,
             message: String::new(),
@@ -151,7 +151,7 @@ mod tests {
         // Read again, it holds the same runs.
         let (journal, known) = Journal::open(&path, WALL).unwrap();
         for name in ["a", "e"] {
-            let key = crate::batch::keys::Keys::without_texts(1).run(name, 0);
+            let key = crate::batch::run_keys::Keys::without_texts(1).run(name, 0);
             let place = known.get(&key).unwrap();
             assert_eq!(journal.read(&[place]).unwrap(), [record(name).result]);
         }

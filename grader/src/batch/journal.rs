@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use reference::Verdict;
 use serde::{Deserialize, Serialize};
 
-use super::keys::{RunKey, ShortKey};
+use super::run_keys::{RunKey, ShortKey};
 use crate::cli::exit::Fault;
 use crate::paths::files;
 use crate::results::case::CaseResult;
@@ -396,13 +396,13 @@ mod tests {
 
     /// A key as a journal line writes it, made from `name`.
     fn key(name: &str) -> String {
-        let keys = crate::batch::keys::Keys::without_texts(1);
+        let keys = crate::batch::run_keys::Keys::without_texts(1);
         keys.run(name, 0).hex()
     }
 
     /// Where `name`'s run is, if `known` holds it.
     fn find(known: &Known, name: &str) -> Option<Place> {
-        let keys = crate::batch::keys::Keys::without_texts(1);
+        let keys = crate::batch::run_keys::Keys::without_texts(1);
         known.get(&keys.run(name, 0))
     }
 

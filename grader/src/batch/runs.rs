@@ -13,8 +13,8 @@ use std::collections::BTreeMap;
 
 use super::class_build::Build;
 use super::journal::{Journal, Known, Record};
-use super::keys::Keys;
 use super::places::Places;
+use super::run_keys::Keys;
 use super::sleepers::Sleepers;
 use super::students::Student;
 use crate::cases::find::Case;
@@ -736,8 +736,8 @@ mod tests {
             let mut record = scene.record(student, case, Verdict::TimeLimit);
             record.result.message = format!(
                 "{}4 s limit with 2 ms of CPU: {}",
-                crate::run::judge::WALL_TLE,
-                crate::run::judge::SLEPT
+                crate::results::case::WALL_TLE,
+                crate::results::case::SLEPT
             );
             // Twice asleep through the whole limit: a mark the journal upholds.
             let stall = crate::results::case::Stalled {

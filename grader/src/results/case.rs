@@ -8,6 +8,14 @@ use serde::{Deserialize, Serialize};
 
 use super::limits::ms;
 
+/// How a `TLE` at the wall limit's message begins (judging.md): what tells it, in a
+/// record, from a `TLE` by CPU time.
+pub(crate) const WALL_TLE: &str = "wall time over the ";
+
+/// How the message of a `TLE` at the wall limit ends when the program was mostly idle:
+/// what `grader batch` stops a sleeping student by (`batch::sleepers`).
+pub(crate) const SLEPT: &str = "the program slept or waited";
+
 /// The result of one case (cli.md's fields; the start of the output and the end of
 /// stderr are written for failing cases).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -165,8 +173,8 @@ impl CaseResult {
     /// not computed), told by its message as a record keeps it.
     pub(crate) fn slept(&self) -> bool {
         self.verdict == Verdict::TimeLimit
-            && self.message.starts_with(crate::run::judge::WALL_TLE)
-            && self.message.ends_with(crate::run::judge::SLEPT)
+            && self.message.starts_with(WALL_TLE)
+            && self.message.ends_with(SLEPT)
     }
 
     /// Wall time.

@@ -79,7 +79,7 @@ impl LimitsRecord {
     /// hash alike exactly when they serialise alike, field by field.
     pub(crate) fn key(&self) -> String {
         let text = serde_json::to_vec(self).expect("limit records serialise");
-        crate::submission::compile::hex(&Sha256::digest(&text))
+        crate::keys::hex(&Sha256::digest(&text))
     }
 }
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use reference::{Judgement, Verdict};
 use sandbox::{Killed, Limits, Outcome};
 
-use crate::results::case::{CaseResult, Stalled};
+use crate::results::case::{CaseResult, SLEPT, Stalled, WALL_TLE};
 use crate::results::limits::ms;
 
 /// Decides the verdict of `outcome` under `limits`, and why (empty for `AC`); `check`
@@ -96,14 +96,6 @@ fn with_account(head: String, outcome: &Outcome) -> String {
         None => head,
     }
 }
-
-/// How a `TLE` at the wall limit's message begins (judging.md): what tells it, in a
-/// record, from a `TLE` by CPU time.
-pub(crate) const WALL_TLE: &str = "wall time over the ";
-
-/// How the message of a `TLE` at the wall limit ends when the program was mostly idle:
-/// what `grader batch` stops a sleeping student by (`batch::sleepers`).
-pub(crate) const SLEPT: &str = "the program slept or waited";
 
 /// The scheduling figures of a run the grader killed at the wall limit: what shows whose
 /// its time was. Kept by a record of a `TLE` at the wall limit (as

@@ -7,11 +7,11 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::compile;
+use super::languages::not_installed;
 use super::languages::{self, Language, Languages};
 use super::lookup::{Located, interpreter, resolve, run_path};
 use super::naming::{Names, PROGRAM};
 use super::program::{Built, Options, Program, Submission};
-use super::setup::not_installed;
 use super::staging::{Staging, stage_command};
 use crate::cli::exit::Fault;
 use crate::paths::files;
@@ -52,7 +52,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
             if let Some(fault) = files::not_regular(path, &metadata) {
                 return Err(fault);
             }
-            let chosen = language_of(path, options)?;
+            let chosen = options.language_of(path)?;
             match chosen {
                 Some((name, language)) => {
                     match from_source(path, (name, language), options, &mut staging)? {
@@ -80,7 +80,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                         path.display(),
                         path.extension().unwrap_or_default().to_string_lossy(),
                         known_extensions(options.languages),
-                        super::setup::ONE_LANGUAGE
+                        super::languages::ONE_LANGUAGE
                     )));
                 }
             }
@@ -203,7 +203,7 @@ fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
         Submission::File(path) => path,
     };
     let metadata = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
-    match language_of(path, options).ok()? {
+    match options.language_of(path).ok()? {
         Some((name, language)) => Some(Foreseen {
             language: name.to_owned(),
             compiles: language.compile.is_some(),
@@ -218,19 +218,6 @@ fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
 /// Whether a file without a language is run as a program: any execute bit.
 fn executable(metadata: &fs::Metadata) -> bool {
     metadata.permissions().mode() & 0o111 != 0
-}
-
-/// The language `path` is built as: `--lang`, else by its extension; `None` when neither
-/// names one.
-pub(super) fn language_of<'o>(
-    path: &Path,
-    options: &Options<'o>,
-) -> Result<Option<(&'o str, &'o Language)>, Fault> {
-    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if let Some(name) = options.language {
-        return options.languages.chosen(name, extension).map(Some);
-    }
-    Ok(options.languages.for_extension(extension))
 }
 
 fn known_extensions(languages: &Languages) -> String {

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::compile::HEAD;
+use super::compiler::HEAD;
 
 /// The profile that compiles POJ-era C and C++ as POJ did (languages.toml).
 pub(crate) const POJ: &str = "poj";

@@ -378,6 +378,31 @@ fn placeholders(word: &str) -> Vec<(usize, &str)> {
     found
 }
 
+/// The fault of a toolchain that is missing (`what`, of the source `source`): the
+/// setup's, exit 2, saying what to install.
+pub(crate) fn not_installed(source: &Path, what: &str, language: &Language) -> Fault {
+    Fault::Usage(format!(
+        "{}: {what}: {}{ANOTHER_LANGUAGE}",
+        source.display(),
+        language.install_hint()
+    ))
+}
+
+/// The ends of a fault of building a source that name the flags choosing another way to
+/// run it, which `test`, `fuzz` and `batch` take. A package's programs (its submissions
+/// and validators, in `package verify` as in `test PKG`) are built by no such flag, so
+/// their faults are told without them ([`without_flag_advice`]).
+pub(crate) const ANOTHER_LANGUAGE: &str =
+    ", or choose another language with --lang, or run it with --cmd";
+/// See [`ANOTHER_LANGUAGE`]: the end of an unknown extension's fault.
+pub(crate) const ONE_LANGUAGE: &str = "; choose one with --lang, or run it with --cmd";
+
+/// `why`, a fault of building a source, without the advice of flags that choose another
+/// way to run it: for a package's programs, which no flag chooses.
+pub(crate) fn without_flag_advice(why: &str) -> String {
+    why.replace(ANOTHER_LANGUAGE, "").replace(ONE_LANGUAGE, "")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,10 @@
 //! in it, `precompiled.rs` keeps a header most sources include compiled once).
 
 mod build;
+pub(crate) mod cache_entry;
 mod cache_sweep;
 pub(crate) mod compile;
+pub(crate) mod compiler;
 pub(crate) mod diagnosis;
 pub(crate) mod languages;
 mod lookup;
@@ -22,6 +24,7 @@ mod setup;
 mod staging;
 
 pub(crate) use build::{Foreseen, build_one};
+pub(crate) use languages::without_flag_advice;
 pub(crate) use lookup::PATH;
 pub(crate) use program::{Built, Options, Program, Submission};
-pub(crate) use setup::{check_toolchain, without_flag_advice};
+pub(crate) use setup::check_toolchain;

@@ -24,9 +24,11 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use sandbox::tiers::Tier;
 
-use super::compile::{Toolchain, hash_of, limits, publish, refusal, run_compiler, verified};
+use super::cache_entry::{publish, verified};
+use super::compiler::{Toolchain, limits, refusal, run_compiler};
 use super::languages::{Language, OUT, Precompiled, SRC};
 use crate::cli::exit::Fault;
+use crate::keys::hash_of;
 
 /// The file the header is built from: it includes the header, and nothing else.
 const WRAPPER: &str = "precompiled.h";

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use sandbox::tiers::Tier;
 use sha2::{Digest, Sha256};
 
-use super::compile::{default_cache, hex};
-use super::languages::Languages;
+use super::compile::default_cache;
+use super::languages::{Language, Languages};
 use super::naming;
 use crate::cli::exit::Fault;
+use crate::keys::hex;
 
 /// What the user asked to grade.
 #[derive(Debug, Clone)]
@@ -59,6 +60,19 @@ impl<'a> Options<'a> {
             cache: cache.unwrap_or_else(default_cache),
             tier,
         }
+    }
+
+    /// The language `path` is built as: `--lang`, else by its extension; `None` when
+    /// neither names one.
+    pub(crate) fn language_of(
+        &self,
+        path: &Path,
+    ) -> Result<Option<(&'a str, &'a Language)>, Fault> {
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if let Some(name) = self.language {
+            return self.languages.chosen(name, extension).map(Some);
+        }
+        Ok(self.languages.for_extension(extension))
     }
 }
 

@@ -5,11 +5,10 @@
 
 use std::path::Path;
 
-use super::build::language_of;
-use super::compile;
-use super::languages::{self, Language};
+use super::languages::{self};
 use super::lookup::{resolve, run_path};
 use super::program::Options;
+use super::{compile, compiler};
 use crate::cli::exit::Fault;
 
 /// A program a source's language needs that is not installed.
@@ -30,7 +29,7 @@ pub(crate) fn check_toolchain(
     path: &Path,
     options: &Options<'_>,
 ) -> Result<Option<Missing>, Fault> {
-    let Some((name, language)) = language_of(path, options)? else {
+    let Some((name, language)) = options.language_of(path)? else {
         return Ok(None);
     };
     let missing = |what: String| {
@@ -41,7 +40,7 @@ pub(crate) fn check_toolchain(
     };
     if let Some(command) = &language.compile {
         compile::usable_cache(&options.cache)?;
-        let search = compile::search_path(language);
+        let search = compiler::search_path(language);
         if resolve(&command[0], &search).is_err() {
             return missing(format!(
                 "the compiler `{}` for {name} is not installed",
@@ -71,29 +70,4 @@ pub(crate) fn check_toolchain(
         compile::check_compiler(path, name, language)?;
     }
     Ok(None)
-}
-
-/// The fault of a toolchain that is missing (`what`, of the source `source`): the
-/// setup's, exit 2, saying what to install.
-pub(super) fn not_installed(source: &Path, what: &str, language: &Language) -> Fault {
-    Fault::Usage(format!(
-        "{}: {what}: {}{ANOTHER_LANGUAGE}",
-        source.display(),
-        language.install_hint()
-    ))
-}
-
-/// The ends of a fault of building a source that name the flags choosing another way to
-/// run it, which `test`, `fuzz` and `batch` take. A package's programs (its submissions
-/// and validators, in `package verify` as in `test PKG`) are built by no such flag, so
-/// their faults are told without them ([`without_flag_advice`]).
-pub(crate) const ANOTHER_LANGUAGE: &str =
-    ", or choose another language with --lang, or run it with --cmd";
-/// See [`ANOTHER_LANGUAGE`]: the end of an unknown extension's fault.
-pub(crate) const ONE_LANGUAGE: &str = "; choose one with --lang, or run it with --cmd";
-
-/// `why`, a fault of building a source, without the advice of flags that choose another
-/// way to run it: for a package's programs, which no flag chooses.
-pub(crate) fn without_flag_advice(why: &str) -> String {
-    why.replace(ANOTHER_LANGUAGE, "").replace(ONE_LANGUAGE, "")
 }

@@ -146,7 +146,7 @@ impl PackageJudge {
             parts.push(count);
             parts.extend(flags.iter().map(String::as_bytes));
         }
-        Ok(crate::submission::compile::hash_of(&parts))
+        Ok(crate::keys::hash_of(&parts))
     }
 
     /// A worker for the custom validator (none for the default one, which runs no

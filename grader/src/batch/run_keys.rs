@@ -8,9 +8,9 @@ use sha2::{Digest, Sha256};
 
 use crate::cases::find::Case;
 use crate::cli::exit::Fault;
+use crate::keys::hex;
 use crate::results::limits::LimitsRecord;
 use crate::run::grade::CaseText;
-use crate::submission::compile::hex;
 
 /// Every case's text and hash, and the limits' key.
 #[derive(Debug)]
