@@ -13,9 +13,9 @@
 use std::borrow::Cow;
 use std::io;
 
-use super::html::failures::{self, Reason};
-use super::html::groups;
-use super::junit;
+use super::html::parts::group_class;
+use super::junit_suite::{self, Counts};
+use super::reasons::{self, Reason};
 use crate::results::case::CaseResult;
 use crate::results::gradebook::{Gradebook, Head, StudentReport};
 use crate::results::mark::Mark;
@@ -44,7 +44,7 @@ pub(crate) struct Standing {
     /// Its first failing case, without its output, stderr and explanation.
     pub(crate) first_failure: Option<CaseResult>,
     /// Its JUnit suite's counts.
-    pub(crate) suite: junit::Counts,
+    pub(crate) suite: Counts,
     /// The class of each of its cells in the page's matrix, in the groups' order.
     pub(crate) cells: Vec<&'static str>,
     /// Why it fails, as the page groups students, with how many cases each reason has.
@@ -65,13 +65,13 @@ impl Standing {
             report: student.without_cases(),
             ran: student.cases.len(),
             first_failure,
-            suite: junit::counts(student),
+            suite: junit_suite::counts(student),
             cells: head
                 .groups
                 .keys()
-                .map(|group| groups::group_class(student, group))
+                .map(|group| group_class(student, group))
                 .collect(),
-            reasons: failures::reasons(head, student),
+            reasons: reasons::reasons(head, student),
         }
     }
 }

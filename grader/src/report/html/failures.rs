@@ -14,76 +14,23 @@ use maud::{Markup, html};
 
 use reference::{Problem, Verdict};
 
-use super::gradebook::{around, css_class, hole};
+use super::parts::{around, css_class, hole, title as mistake_title};
 use super::witness;
 use crate::report::book::{Book, Standing};
+use crate::report::reasons::Reason;
 use crate::results::case::{Board, CaseResult};
-use crate::results::feedback::{Mistake, Reveal};
 use crate::results::gradebook::{Head, StudentReport};
 use crate::results::layout_mistake::Layout;
 use crate::submission::diagnosis;
 
 /// A student's cases of one reason shown in full: the rest are named.
 const DETAILED: usize = 3;
+
 /// The students of one reason who fold out to their cases; the others are listed by name
 /// with how many cases each. A class of 3,000 with 600 students under one reason made a
 /// 10 MB page that headless Chromium took 3.5 s to open; the teacher reads a few
 /// examples of a reason, and each student's feedback page has all of them.
 const FOLDED: usize = 25;
-
-/// Why a student fails, as the page groups students.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Reason {
-    /// It did not compile.
-    Build,
-    /// It could not be graded.
-    NotGraded,
-    /// A right answer laid out wrongly: the mistake, when the answer is known.
-    Layout(Option<Layout>),
-    /// Any other failing case, by the kind a feedback page gives it (the teacher sees
-    /// every case's answer, so a `WA` is told apart by what it printed).
-    Case(Mistake),
-}
-
-impl Reason {
-    /// The reason of failing case `c` (its board `board`).
-    fn of(c: &CaseResult, board: Option<&Board>) -> Reason {
-        if c.verdict == Verdict::Presentation {
-            return Reason::Layout(board.map(|b| Layout::of(&b.answer, &c.output)));
-        }
-        Reason::Case(Mistake::of(c, board, Reveal::All.of("")))
-    }
-
-    /// Its verdict's code.
-    fn code(self) -> &'static str {
-        match self {
-            Reason::Build => Verdict::CompileError.code(),
-            Reason::NotGraded => "--",
-            Reason::Layout(_) => Verdict::Presentation.code(),
-            Reason::Case(mistake) => mistake.verdict().code(),
-        }
-    }
-}
-
-/// Why `s` fails, as the page groups students: each reason with how many of its cases
-/// have it (none for a build, or a student not graded).
-pub(crate) fn reasons(head: &Head, s: &StudentReport) -> Vec<(Reason, usize)> {
-    if s.compile_error.is_some() {
-        return vec![(Reason::Build, 0)];
-    }
-    if s.error.is_some() {
-        return vec![(Reason::NotGraded, 0)];
-    }
-    let mut reasons: Vec<(Reason, usize)> = Vec::new();
-    for c in s.failures() {
-        let reason = Reason::of(c, head.boards.get(&c.name));
-        match reasons.iter_mut().find(|(r, _)| *r == reason) {
-            Some((_, n)) => *n += 1,
-            None => reasons.push((reason, 1)),
-        }
-    }
-    reasons
-}
 
 /// A student under a reason.
 struct Entry<'a> {
@@ -193,7 +140,7 @@ fn title(reason: Reason, problem: Option<Problem>) -> Markup {
         Reason::Build => html! { "Did not compile" },
         Reason::NotGraded => html! { "Not graded" },
         Reason::Layout(_) => html! { "Right answer, wrong layout" },
-        Reason::Case(mistake) => super::feedback::title(mistake, problem),
+        Reason::Case(mistake) => mistake_title(mistake, problem),
     }
 }
 

@@ -18,8 +18,7 @@ use std::path::Path;
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use reference::Problem;
 
-use super::gradebook::css_class;
-use super::groups::group_class;
+use super::parts::{css_class, group_class, title};
 use super::witness;
 use crate::cli::exit::Fault;
 use crate::paths::outputs::{self, Inputs, Kind};
@@ -291,42 +290,6 @@ fn margin(book: &Head, s: &StudentReport, group: &str) -> String {
         crate::run::judge::mebibytes(memory_kib.saturating_mul(1024)),
         crate::run::judge::mebibytes(limits.memory())
     )
-}
-
-/// How a page names a kind of mistake, in a few words; the drawn case says the rest.
-pub(super) fn title(kind: Mistake, problem: Option<Problem>) -> Markup {
-    let impossible = html! { code { "Impossible" } };
-    // What a case of the problem is.
-    let board = if problem == Some(Problem::Swap) {
-        "row"
-    } else {
-        "board"
-    };
-    match kind {
-        Mistake::Verdict(verdict) => {
-            let words = verdict.description();
-            let mut chars = words.chars();
-            let capital: String = chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect())
-                .unwrap_or_default();
-            html! { (capital) }
-        }
-        Mistake::Layout => {
-            html! { "Right answer, wrong layout: print it exactly as the statement shows" }
-        }
-        Mistake::NoOutput => html! { "No output" },
-        Mistake::NotImpossible => {
-            html! { "The " (board) " cannot be solved: print " (impossible) ", exactly so" }
-        }
-        Mistake::SaidImpossible => {
-            html! { "You printed " (impossible) " for a " (board) " that can be solved" }
-        }
-        Mistake::NotACount => html! { "Your output does not start with a count or " (impossible) },
-        Mistake::Above => html! { "Your count is more than the minimum" },
-        Mistake::Below => html! { "Your count is less than the minimum" },
-        Mistake::RightStart => html! { "Your count is right, but what follows it is wrong" },
-    }
 }
 
 /// A `<pre>` of `text`, as it is: HTML drops a newline right after `<pre>`, so a text that

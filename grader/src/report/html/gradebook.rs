@@ -6,19 +6,15 @@ use std::io::{self, Write};
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
+use super::parts::{around, css_class, hole};
 use super::{failures, groups};
 use crate::report::book::{Book, Standing};
-use crate::results::mark::Mark;
 
 /// The page's style sheet, inline: the page is one file.
 const STYLE: &str = include_str!("page.css");
 
 /// The script that sorts the students' table by a clicked column, inline too.
 const SCRIPT: &str = include_str!("sort.js");
-
-/// Where a part of the page written a student at a time goes in the markup around it: a
-/// character no name or text of the page holds (no file name has a NUL).
-const HOLE: &str = "\0";
 
 /// `gradebook.html`. The parts with a row or an entry per student (the table, the
 /// matrix, the failing cases) are written a row at a time into the page around them.
@@ -64,34 +60,6 @@ pub(crate) fn page(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
         failures::section(book, out)
     })?;
     writeln!(out)
-}
-
-/// Writes `markup`, with what `inside` writes where its [`HOLE`] is.
-pub(super) fn around(
-    markup: Markup,
-    out: &mut dyn Write,
-    inside: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    let text = markup.into_string();
-    let (before, after) = text
-        .split_once(HOLE)
-        .ok_or_else(|| io::Error::other("a page part without its place"))?;
-    out.write_all(before.as_bytes())?;
-    inside(out)?;
-    out.write_all(after.as_bytes())
-}
-
-/// A place in a markup for [`around`].
-pub(super) fn hole() -> PreEscaped<&'static str> {
-    PreEscaped(HOLE)
-}
-
-/// The CSS class of a mark: its code, `none` for `--`.
-pub(super) fn css_class(mark: Mark) -> &'static str {
-    match mark {
-        Mark::Graded(verdict) => verdict.code(),
-        Mark::NotGraded => "none",
-    }
 }
 
 /// How many students got each mark, with a bar as long as its share of the largest.

@@ -6,4 +6,5 @@ pub(crate) mod failures;
 pub(crate) mod feedback;
 pub(crate) mod gradebook;
 pub(crate) mod groups;
+pub(crate) mod parts;
 mod witness;
