@@ -32,6 +32,7 @@
 
 pub mod compare;
 pub mod count;
+mod dispatch;
 pub mod explain;
 pub mod flip;
 pub mod fourinrow;
