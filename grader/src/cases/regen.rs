@@ -99,56 +99,16 @@ pub(crate) fn preflight(folder: &Path) -> Result<(), Fault> {
     Ok(())
 }
 
-/// Finishes or undoes a swap that an earlier run left half done, and removes its leftovers.
+/// Finishes or undoes a swap of `folder/data` that an earlier run left half done, and
+/// removes its leftovers (`files::recover_tree`).
 pub(crate) fn recover(folder: &Path) -> Result<(), Fault> {
-    let data = folder.join("data");
-    let old = folder.join(".data.old");
-    if old.exists() {
-        if data.exists() {
-            // The new tree was in place; only the cleanup was lost.
-            fs::remove_dir_all(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
-        } else {
-            fs::rename(&old, &data).map_err(|e| files::cannot(&old, "restore", &e))?;
-        }
-    }
-    if let Ok(entries) = fs::read_dir(folder) {
-        for entry in entries.flatten() {
-            if entry.file_name().to_string_lossy().starts_with(".data.new") {
-                let _ = fs::remove_dir_all(entry.path());
-            }
-        }
-    }
-    Ok(())
+    files::recover_tree(&folder.join("data"))
 }
 
-/// Replaces `folder/data` by `tree`, atomically as seen by any reader of `data/`.
+/// Replaces `folder/data` by `tree`, atomically as seen by any reader of `data/`
+/// (`files::replace_tree`).
 pub(crate) fn replace(folder: &Path, tree: &Tree) -> Result<(), Fault> {
-    let staging = tempfile::Builder::new()
-        .prefix(".data.new-")
-        .tempdir_in(folder)
-        .map_err(|e| files::cannot(folder, "write into", &e))?;
-    files::write_tree(staging.path(), tree)?;
-    let data = folder.join("data");
-    let old = folder.join(".data.old");
-    let had_data = data.exists();
-    if had_data {
-        fs::rename(&data, &old).map_err(|e| files::cannot(&data, "move aside", &e))?;
-    }
-    let staged = staging.keep();
-    if let Err(e) = fs::rename(&staged, &data) {
-        // Put the old tree back before reporting: the folder must stay usable.
-        if had_data {
-            let _ = fs::rename(&old, &data);
-        }
-        let _ = fs::remove_dir_all(&staged);
-        return Err(files::cannot(&data, "replace", &e));
-    }
-    // The swap is durable before the old tree goes.
-    files::sync_folder(folder).map_err(|e| files::cannot(&data, "replace", &e))?;
-    if had_data {
-        fs::remove_dir_all(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
-    }
-    Ok(())
+    files::replace_tree(&folder.join("data"), tree)
 }
 
 #[cfg(test)]

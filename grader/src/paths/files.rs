@@ -351,6 +351,82 @@ pub(crate) fn write_tree(staging: &Path, tree: &Tree) -> Result<(), Fault> {
     Ok(())
 }
 
+/// Replaces the folder `dest` by `tree` as one change (`cases regen`'s `data/`, `package
+/// export`'s package): the tree is written in full and made durable beside it
+/// (`.NAME.new-*`, in the same parent), `dest` is moved aside to `.NAME.old`, and the new
+/// tree renamed into place; only once that rename is durable does the old tree go. A
+/// reader sees the old folder or the new one, never a part; a failure puts the old one
+/// back; a kill at any point leaves what [`recover_tree`] finishes or undoes. An empty
+/// folder at `dest` is replaced by the rename itself. The folder is left readable by all
+/// (0755): the staging folder is made private, and what replaces it is meant to be shared.
+pub(crate) fn replace_tree(dest: &Path, tree: &Tree) -> Result<(), Fault> {
+    recover_tree(dest)?;
+    let parent = parent_or_here(dest);
+    let name = tree_name(dest);
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".{name}.new-"))
+        .tempdir_in(parent)
+        .map_err(|e| cannot(dest, "write", &e))?;
+    write_tree(staging.path(), tree)?;
+    fs::set_permissions(
+        staging.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .map_err(|e| cannot(staging.path(), "write", &e))?;
+    let old = parent.join(format!(".{name}.old"));
+    let occupied = fs::read_dir(dest).is_ok_and(|mut e| e.next().is_some());
+    if occupied {
+        fs::rename(dest, &old).map_err(|e| cannot(dest, "move aside", &e))?;
+    }
+    let staged = staging.keep();
+    if let Err(e) = fs::rename(&staged, dest) {
+        // The old tree goes back before the fault is told: nothing the user had is lost.
+        if occupied {
+            let _ = fs::rename(&old, dest);
+        }
+        let _ = sandbox::remove::remove_tree(&staged);
+        return Err(cannot(dest, "replace", &e));
+    }
+    // The swap is durable before the old tree goes.
+    sync_folder(parent).map_err(|e| cannot(dest, "replace", &e))?;
+    if occupied {
+        sandbox::remove::remove_tree(&old).map_err(|e| cannot(&old, "remove", &e))?;
+    }
+    Ok(())
+}
+
+/// Finishes or undoes a [`replace_tree`] of `dest` that a killed grader left half done:
+/// an old tree moved aside is removed when the new one is in place, and put back when it
+/// is not; staged trees are removed.
+pub(crate) fn recover_tree(dest: &Path) -> Result<(), Fault> {
+    let parent = parent_or_here(dest);
+    let name = tree_name(dest);
+    let old = parent.join(format!(".{name}.old"));
+    if fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
+        if dest.exists() {
+            // The new tree was in place; only the cleanup was lost.
+            sandbox::remove::remove_tree(&old).map_err(|e| cannot(&old, "remove", &e))?;
+        } else {
+            fs::rename(&old, dest).map_err(|e| cannot(&old, "restore", &e))?;
+        }
+    }
+    let staged = format!(".{name}.new-");
+    if let Ok(entries) = fs::read_dir(parent) {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&staged) {
+                let _ = sandbox::remove::remove_tree(&entry.path());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The name [`replace_tree`]'s folders beside `dest` are named from.
+fn tree_name(dest: &Path) -> String {
+    dest.file_name()
+        .map_or_else(|| "tree".into(), |n| n.to_string_lossy().into_owned())
+}
+
 /// The folder `path` is in: its parent, or `.` for a bare name.
 pub(crate) fn parent_or_here(path: &Path) -> &Path {
     match path.parent() {

@@ -1,5 +1,5 @@
 //! Writing a package folder as one change: checked before any work, built in full beside
-//! its place (`.NAME.new-*` in the same parent), then renamed into place. A reader of the
+//! its place (`.NAME.new-*` in the same parent), then renamed into place (`files::replace_tree`). A reader of the
 //! folder sees the old package or the new one, never a part; a failure leaves the old one.
 
 use std::fs;
@@ -36,57 +36,10 @@ pub(crate) fn check(dir: &Path, force: bool, inputs: &Inputs) -> Result<(), Faul
     Ok(())
 }
 
-/// Writes `tree` as the folder `dir`, replacing what `check` allowed to be there.
+/// Writes `tree` as the folder `dir`, replacing what `check` allowed to be there
+/// (`files::replace_tree`: a reader sees the old package or the new one, never a part).
 pub(crate) fn write(dir: &Path, tree: &Tree) -> Result<(), Fault> {
-    let parent = files::parent_or_here(dir).to_path_buf();
-    let name = dir
-        .file_name()
-        .map_or_else(|| "package".into(), |n| n.to_string_lossy().into_owned());
-    let staging = tempfile::Builder::new()
-        .prefix(&format!(".{name}.new-"))
-        .tempdir_in(&parent)
-        .map_err(|e| files::cannot(dir, "write", &e))?;
-    files::write_tree(staging.path(), tree)?;
-    // The staging folder is private (0700); a package is meant to be read and shared.
-    fs::set_permissions(
-        staging.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .map_err(|e| files::cannot(staging.path(), "write", &e))?;
-    swap_in(dir, &parent, &name, staging)
-}
-
-/// Renames the staged folder to `dir`. An empty folder there is replaced by the rename
-/// itself; a package is first moved aside, and removed once the new one is in place.
-fn swap_in(dir: &Path, parent: &Path, name: &str, staging: tempfile::TempDir) -> Result<(), Fault> {
-    let occupied = fs::read_dir(dir).is_ok_and(|mut e| e.next().is_some());
-    let aside = if occupied {
-        let old = tempfile::Builder::new()
-            .prefix(&format!(".{name}.old-"))
-            .tempdir_in(parent)
-            .map_err(|e| files::cannot(dir, "replace", &e))?
-            .keep();
-        // The reserved name is taken by an empty folder, which the rename replaces.
-        fs::rename(dir, &old).map_err(|e| files::cannot(dir, "move aside", &e))?;
-        Some(old)
-    } else {
-        None
-    };
-    let staged = staging.keep();
-    if let Err(e) = fs::rename(&staged, dir) {
-        // The old package goes back before the fault is told: nothing the user had is lost.
-        if let Some(old) = &aside {
-            let _ = fs::rename(old, dir);
-        }
-        let _ = sandbox::remove::remove_tree(&staged);
-        return Err(files::cannot(dir, "write", &e));
-    }
-    // The swap is durable before the old package goes.
-    files::sync_folder(parent).map_err(|e| files::cannot(dir, "write", &e))?;
-    if let Some(old) = aside {
-        sandbox::remove::remove_tree(&old).map_err(|e| files::cannot(&old, "remove", &e))?;
-    }
-    Ok(())
+    files::replace_tree(dir, tree)
 }
 
 #[cfg(test)]
