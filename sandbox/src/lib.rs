@@ -149,6 +149,7 @@ mod facts;
 pub mod forking_trial;
 mod host;
 pub mod launcher;
+mod lock;
 mod meter;
 mod pidspace;
 mod protocol;
@@ -165,6 +166,7 @@ pub use client::{Ran, Stderr, reap_all, stop_all};
 pub use error::Error;
 pub use facts::{Input, Killed, Limits, Outcome, filled as memory_file};
 pub use host::{Host, set_host};
+pub use lock::Locked;
 pub use tiers::Tier;
 pub use worker::{
     Config, Files, Job, OpenFiles, Worker, basic_kept_apart, drop_spare, keep_spare, retire,

@@ -9,6 +9,7 @@
 //! batch resumed from its journal (which holds those `TLE`s) decides exactly as the
 //! batch that wrote it, whatever the number of workers.
 
+use sandbox::Locked as _;
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
@@ -40,9 +41,7 @@ impl Sleepers {
         if self.in_a_row == 0 {
             return false;
         }
-        let mut tles = self.tles[student]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tles = self.tles[student].locked();
         if slept {
             tles.insert(case);
         }
@@ -54,9 +53,7 @@ impl Sleepers {
         if self.in_a_row == 0 {
             return None;
         }
-        let tles = self.tles[student]
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let tles = self.tles[student].locked();
         first_row(&tles, self.in_a_row)
     }
 }

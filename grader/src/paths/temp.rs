@@ -20,6 +20,7 @@ use nix::fcntl::{Flock, FlockArg};
 use sandbox::remove;
 
 use crate::cli::exit::Fault;
+use sandbox::Locked as _;
 
 /// The names of graders' folders (the part before the random suffix).
 const PREFIX: &str = "grader-tmp-";
@@ -57,9 +58,7 @@ impl Drop for Pending {
 }
 
 fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    PENDING
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    PENDING.locked()
 }
 
 /// A grader's folder and the lock that says its grader is alive.
@@ -147,9 +146,7 @@ fn root() -> io::Result<PathBuf> {
         return Ok(std::env::temp_dir());
     }
     let cell = ROOT.get_or_init(|| Mutex::new(None));
-    let mut root = cell
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut root = cell.locked();
     if let Some(root) = root.as_ref() {
         return Ok(root.path.clone());
     }

@@ -9,9 +9,10 @@
 //! SIGPIPE, so the write fails with `EPIPE`) is no failure of ours and stays quiet.
 
 use std::io::{self, Write};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
 use crate::cli::exit::Fault;
+use sandbox::Locked as _;
 
 /// The first write to stdout that failed, other than to a reader that went away.
 static FAILED: Mutex<Option<String>> = Mutex::new(None);
@@ -23,7 +24,7 @@ pub(crate) fn stdout_failed(error: &io::Error) -> Result<(), Fault> {
         return Ok(());
     }
     let message = format!("cannot write standard output: {error}");
-    let mut failed = FAILED.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut failed = FAILED.locked();
     failed.get_or_insert_with(|| message.clone());
     Err(Fault::Usage(message))
 }
@@ -36,7 +37,7 @@ fn checked(written: io::Result<()>) -> Result<(), Fault> {
 /// Flushes stdout for the last time; the first write to it that failed, if one did.
 pub(crate) fn finish() -> Result<(), Fault> {
     checked(io::stdout().lock().flush())?;
-    match FAILED.lock().unwrap_or_else(PoisonError::into_inner).take() {
+    match FAILED.locked().take() {
         Some(message) => Err(Fault::Usage(message)),
         None => Ok(()),
     }

@@ -10,8 +10,9 @@
 //! steps back and waits for it to end. (Each side writes its own word, then reads the
 //! other's, both sequentially consistent: one of the two always sees the other.)
 
+use sandbox::Locked as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 /// How many runs wait to go alone, or go.
@@ -34,7 +35,7 @@ impl Lane {
     /// A lane for a new worker.
     pub(crate) fn new() -> Lane {
         let busy = Arc::new(AtomicBool::new(false));
-        let mut lanes = LANES.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut lanes = LANES.locked();
         lanes.retain(|lane| lane.strong_count() > 0);
         lanes.push(Arc::downgrade(&busy));
         Lane { busy }
@@ -51,7 +52,7 @@ impl Lane {
             }
             // A run goes alone: step back, and wait until it has gone.
             self.busy.store(false, Ordering::SeqCst);
-            drop(ALONE.lock().unwrap_or_else(PoisonError::into_inner));
+            drop(ALONE.locked());
             std::thread::sleep(POLL);
         }
     }
@@ -71,7 +72,7 @@ impl Lane {
     pub(crate) fn alone<T>(&self, run: impl FnOnce() -> T) -> T {
         WANTED.fetch_add(1, Ordering::SeqCst);
         let _wanted = Wanted;
-        let _alone = ALONE.lock().unwrap_or_else(PoisonError::into_inner);
+        let _alone = ALONE.locked();
         while others_busy(&self.busy) {
             std::thread::sleep(POLL);
         }
@@ -82,8 +83,7 @@ impl Lane {
 /// Whether a lane other than `own` has a run under way.
 fn others_busy(own: &Arc<AtomicBool>) -> bool {
     LANES
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
+        .locked()
         .iter()
         .filter_map(Weak::upgrade)
         .any(|lane| !Arc::ptr_eq(&lane, own) && lane.load(Ordering::SeqCst))

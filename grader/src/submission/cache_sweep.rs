@@ -4,10 +4,11 @@
 //! that folder behind. A live grader holds one for milliseconds; one older than [`STALE`]
 //! is a dead grader's, and the first compile of each process removes them.
 
+use sandbox::Locked as _;
 use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 /// The age past which a staging folder is a dead grader's.
@@ -21,7 +22,7 @@ static SWEPT: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 
 /// Removes the stale staging folders of `cache`, once per process.
 pub(super) fn once(cache: &Path) {
-    let mut swept = SWEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut swept = SWEPT.locked();
     if swept
         .get_or_insert_with(HashSet::new)
         .insert(cache.to_path_buf())

@@ -15,7 +15,7 @@ use std::fs;
 use std::io::{self};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 
 use sandbox::tiers::Tier;
 
@@ -27,6 +27,7 @@ use super::precompiled;
 use crate::cli::exit::Fault;
 use crate::keys::hash_of;
 use crate::paths::files;
+use sandbox::Locked as _;
 
 /// The result of a compile.
 #[derive(Debug)]
@@ -109,7 +110,7 @@ fn checked_cache(dir: &Path) -> Result<(), Fault> {
 pub(crate) fn usable_cache(dir: &Path) -> Result<(), Fault> {
     static USABLE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let found = |usable: &Vec<PathBuf>| usable.iter().any(|d| d == dir);
-    if found(&USABLE.lock().unwrap_or_else(PoisonError::into_inner)) {
+    if found(&USABLE.locked()) {
         return Ok(());
     }
     checked_cache(dir)?;
@@ -118,7 +119,7 @@ pub(crate) fn usable_cache(dir: &Path) -> Result<(), Fault> {
         .prefix(".probe-")
         .tempdir_in(dir)
         .map_err(|e| files::cannot(dir, "write into the compile cache", &e))?;
-    let mut usable = USABLE.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut usable = USABLE.locked();
     if !found(&usable) {
         usable.push(dir.to_path_buf());
     }

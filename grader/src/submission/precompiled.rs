@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use sandbox::tiers::Tier;
 
@@ -29,6 +29,7 @@ use super::compiler::{Toolchain, limits, refusal, run_compiler};
 use super::languages::{Language, OUT, Precompiled, SRC};
 use crate::cli::exit::Fault;
 use crate::keys::hash_of;
+use sandbox::Locked as _;
 
 /// The file the header is built from: it includes the header, and nothing else.
 const WRAPPER: &str = "precompiled.h";
@@ -63,12 +64,11 @@ pub(super) fn folder(
     let slot = Arc::clone(
         BUILT
             .get_or_init(Mutex::default)
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+            .locked()
             .entry(key.clone())
             .or_default(),
     );
-    let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut slot = slot.locked();
     if let Some(known) = &*slot {
         return Ok(known.clone());
     }

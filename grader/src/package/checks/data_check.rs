@@ -20,6 +20,7 @@ use crate::package::programs::input_validators::{self, InputValidator};
 use crate::package::programs::output_judge::PackageJudge;
 use crate::package::programs::output_validator::{self, Validator};
 use crate::submission::Program;
+use sandbox::Locked as _;
 
 /// What the input validators found.
 #[derive(Debug, Default)]
@@ -195,10 +196,7 @@ fn in_parallel<S>(
                             return Ok(());
                         }
                         if let Some(why) = earliest.unless_fault(run, each(&mut state, run))? {
-                            found
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .push((run, why));
+                            found.locked().push((run, why));
                         }
                     }
                 })
@@ -208,8 +206,7 @@ fn in_parallel<S>(
     })?;
     earliest.into_result()?;
     let mut found: Vec<(usize, String)> = found
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .into_value()
         .into_iter()
         .map(|(run, why)| (order(run), why))
         .collect();
@@ -244,10 +241,7 @@ impl Earliest {
             Ok(found) => Ok(found),
             Err(fault @ Fault::Usage(_)) => {
                 self.stop.store(true, Ordering::Relaxed);
-                let mut noted = self
-                    .fault
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                let mut noted = self.fault.locked();
                 if noted.as_ref().is_none_or(|(earlier, _)| run < *earlier) {
                     *noted = Some((run, fault));
                 }
@@ -259,11 +253,7 @@ impl Earliest {
 
     /// The earliest fault noted, if any.
     fn into_result(self) -> Result<(), Fault> {
-        match self
-            .fault
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-        {
+        match self.fault.into_value() {
             Some((_, fault)) => Err(fault),
             None => Ok(()),
         }

@@ -31,6 +31,7 @@ use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::programs::output_validator::Validator;
 use crate::run::runner::Runner;
 use crate::submission::Program;
+use sandbox::Locked as _;
 
 /// The CPU limit the accepted submissions are timed under, when the package fixes none.
 pub(crate) const CEILING: Duration = Duration::from_secs(10);
@@ -317,9 +318,7 @@ impl Work<'_> {
                                 )?,
                                 Err(_) => Row::not_run(),
                             };
-                            rows.lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                                .push((index, row));
+                            rows.locked().push((index, row));
                         }
                         Ok(())
                     })
@@ -327,9 +326,7 @@ impl Work<'_> {
                 .collect();
             joined(workers)
         })?;
-        Ok(rows
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner))
+        Ok(rows.into_value())
     }
 
     /// One submission on the cases, up to its first case that is not `AC`.

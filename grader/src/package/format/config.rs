@@ -16,6 +16,7 @@ use serde::Deserialize;
 
 use crate::cli::exit::Fault;
 use crate::paths::files;
+use sandbox::Locked as _;
 
 /// How a package's problem is judged.
 #[derive(Debug, Clone, PartialEq)]
@@ -334,9 +335,7 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
 /// once (to check the data, to set the time limit), and one warning is enough.
 fn warn_once(line: &str) {
     static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    let mut said = SAID
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut said = SAID.locked();
     if !said.iter().any(|s| s == line) {
         said.push(line.to_owned());
         crate::report::note(line);

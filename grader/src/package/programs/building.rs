@@ -13,6 +13,7 @@ use crate::cli::exit::Fault;
 use crate::package::format::sources::{self, Source};
 use crate::package::format::submissions::Entry;
 use crate::submission::{self, Built, Options, Program, Submission};
+use sandbox::Locked as _;
 
 /// How to build and run: the language table and cache, the limits every run shares (the
 /// CPU and wall limits are set here), and how many runs at once.
@@ -46,10 +47,7 @@ pub(in crate::package) fn build_all(
                                 *why = format!("not run: {rest}");
                             }
                         }
-                        built
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .push((entry.name.clone(), program));
+                        built.locked().push((entry.name.clone(), program));
                     }
                     Ok(())
                 })
@@ -57,9 +55,7 @@ pub(in crate::package) fn build_all(
             .collect();
         joined(workers)
     })?;
-    let mut built = built
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut built = built.into_value();
     // Back in the order of the entries (names are unique: FOLDER/FILE).
     built.sort_by_key(|(name, _)| entries.iter().position(|e| &e.name == name));
     Ok(built.into_iter().map(|(_, program)| program).collect())
