@@ -17,7 +17,7 @@
 
 use std::io::Write;
 
-use super::journal::{Journal, Place};
+use super::journal::{Journal, Place, header_line};
 use super::places::Places;
 use crate::cli::exit::Fault;
 use crate::paths::files;
@@ -27,7 +27,7 @@ use crate::paths::files;
 pub(crate) struct Compacted {
     /// Its bytes before.
     pub(crate) before: u64,
-    /// Its bytes after: its live lines'.
+    /// Its bytes after: its header's and its live lines'.
     pub(crate) after: u64,
 }
 
@@ -50,7 +50,12 @@ pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compac
         return Ok(None);
     }
     crate::cli::interrupt::check()?;
+    let header = header_line();
     let mut atomic = files::Atomic::create(&path, "compact")?;
+    atomic
+        .out()
+        .write_all(&header)
+        .map_err(|e| files::cannot(&path, "compact", &e))?;
     copy(&journal, &live, atomic.out())?;
     // Nothing reads the old journal from now on.
     drop(journal);
@@ -59,7 +64,7 @@ pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compac
     atomic.commit()?;
     Ok(Some(Compacted {
         before: meta.len(),
-        after: live_bytes,
+        after: header.len() as u64 + live_bytes,
     }))
 }
 
@@ -144,7 +149,8 @@ mod tests {
             .iter()
             .map(|n| serde_json::to_string(&record(n)).unwrap())
             .collect();
-        assert_eq!(text, format!("{}\n{}\n", expected[0], expected[1]));
+        let header = String::from_utf8(header_line()).unwrap();
+        assert_eq!(text, format!("{header}{}\n{}\n", expected[0], expected[1]));
         assert_eq!(done.before, before);
         assert_eq!(done.after, text.len() as u64);
         assert_eq!(names_in(dir.path()), ["journal.jsonl"], "no temp file left");

@@ -12,6 +12,13 @@
 //! (one written before the figures were kept holds none) is left out, and its run is made
 //! again.
 //!
+//! **Its version.** The first line says which version of the journal it is,
+//! `{"journal_version":2}`: the lines' format and how their keys are made (`keys`). A
+//! journal of an older version (version 1 had no such line) keyed its runs another way,
+//! so none of them can be found again: its runs are made again, a note says so with how
+//! many, and the journal starts anew. A journal of a newer version is refused (exit 2),
+//! never overwritten: it belongs to a newer grader.
+//!
 //! Opening a journal keeps no result in memory, only an index: for each key, where its
 //! line is and the two facts the scheduling reads before any result (accepted or not, and
 //! asleep at the wall limit or not), 32 bytes a run. A result is read back from its line
@@ -53,6 +60,26 @@ pub(crate) fn hold(folder: &Path) -> Result<OutputHold, Fault> {
         ))),
         Err((_, e)) => Err(files::cannot(folder, "lock", &e.into())),
     }
+}
+
+/// The journal's version: what its lines are and how their keys are made. A change to
+/// either (`keys`) is a new version.
+pub(crate) const VERSION: u32 = 2;
+
+/// The journal's first line.
+#[derive(Debug, Serialize, Deserialize)]
+struct Header {
+    journal_version: u32,
+}
+
+/// The first line of a journal of this version, its end included.
+pub(super) fn header_line() -> Vec<u8> {
+    let mut line = serde_json::to_vec(&Header {
+        journal_version: VERSION,
+    })
+    .expect("a header serialises");
+    line.push(b'\n');
+    line
 }
 
 /// One finished run, as its line holds it.
@@ -149,6 +176,9 @@ pub(crate) struct Journal {
     file: File,
     /// Lines left out when it was opened: verdicts the rule did not uphold.
     rejudged: usize,
+    /// The runs of an older version's journal found when it was opened, none of which
+    /// could be read: the journal started anew.
+    older: Option<u64>,
     /// Its whole lines: those it was opened with, and those appended since.
     lines: u64,
 }
@@ -184,7 +214,19 @@ impl Journal {
             whole,
             length,
             lines,
+            version,
         } = index;
+        if let Some(newer) = version.filter(|v| *v > VERSION) {
+            return Err(Fault::Usage(format!(
+                "{}: written by a newer grader (journal version {newer}; this grader reads \
+                 version {VERSION}): run that grader, or give another --out",
+                path.display()
+            )));
+        }
+        // No header of this version: a new journal, a header cut short by a kill, or an
+        // older grader's journal, whose runs are keyed another way and cannot be found.
+        let start_anew = version != Some(VERSION);
+        let older = (start_anew && lines > 0).then_some(lines);
         // The last line of each key, once the lines are in key order (the later line
         // first); then a line judged again and left out leaves its run to be made again,
         // and the line that run appends wins.
@@ -198,6 +240,19 @@ impl Journal {
             .append(true)
             .open(path)
             .map_err(|e| files::cannot(path, "open", &e))?;
+        if start_anew {
+            file.set_len(0)
+                .and_then(|()| (&file).write_all(&header_line()))
+                .map_err(|e| files::cannot(path, "write", &e))?;
+            let journal = Journal {
+                path: path.to_path_buf(),
+                file,
+                rejudged: 0,
+                older,
+                lines: 0,
+            };
+            return Ok((journal, Known::default()));
+        }
         if whole < length {
             file.set_len(whole)
                 .map_err(|e| files::cannot(path, "repair", &e))?;
@@ -206,6 +261,7 @@ impl Journal {
             path: path.to_path_buf(),
             file,
             rejudged,
+            older: None,
             lines,
         };
         Ok((journal, Known(known)))
@@ -215,6 +271,12 @@ impl Journal {
     /// rule of this grader: their runs are made again.
     pub(crate) fn rejudged(&self) -> usize {
         self.rejudged
+    }
+
+    /// How many runs an older version's journal held when it was opened: none was read,
+    /// and the journal started anew (`None` when it was of this version, or new).
+    pub(crate) fn older(&self) -> Option<u64> {
+        self.older
     }
 
     /// The journal's path.
@@ -340,6 +402,8 @@ struct Index {
     lines: u64,
     /// Its length: a line without its end was cut short by a kill, and is dropped.
     length: u64,
+    /// The version its first line says, if that line is a header.
+    version: Option<u32>,
 }
 
 /// Indexes a journal's lines, judging each under the wall limit `wall_limit`.
@@ -365,6 +429,12 @@ fn index(file: File, wall_limit: std::time::Duration) -> std::io::Result<Index> 
             break;
         }
         index.whole = index.length;
+        if offset == 0
+            && let Ok(header) = serde_json::from_slice::<Header>(&line[..n - 1])
+        {
+            index.version = Some(header.journal_version);
+            continue;
+        }
         index.lines += 1;
         let Ok(indexed) = serde_json::from_slice::<Indexed<'_>>(&line[..n - 1]) else {
             continue;
@@ -556,7 +626,8 @@ mod tests {
             r#"{{"key":"{}","student":"alice","result":{{"name":"secret/02","verdict":"TLE","cpu_ms":1003.0,"wall_ms":1010.0,"memory_kib":9000,"message":"CPU time 1.003 s over the 1 s limit"}}}}"#,
             key("cpu")
         );
-        std::fs::write(&path, format!("{old}\n{cpu}\n")).unwrap();
+        let header = String::from_utf8(header_line()).unwrap();
+        std::fs::write(&path, format!("{header}{old}\n{cpu}\n")).unwrap();
         let (mut journal, known) = Journal::open(&path, WALL).unwrap();
         assert_eq!(journal.rejudged(), 1);
         assert_eq!(known.len(), 1);
@@ -587,5 +658,58 @@ mod tests {
         let (journal, known) = Journal::open(&path, WALL).unwrap();
         assert_eq!(journal.rejudged(), 0);
         assert!(find(&known, "once").is_some());
+    }
+
+    #[test]
+    fn a_journal_starts_with_its_version_and_a_newer_one_is_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let (mut journal, _) = Journal::open(&path, WALL).unwrap();
+        journal.append(&record("a", "1\n")).unwrap();
+        drop(journal);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("{\"journal_version\":2}\n"), "{text}");
+        let (journal, known) = Journal::open(&path, WALL).unwrap();
+        assert_eq!(
+            (known.len(), journal.older(), journal.line_count()),
+            (1, None, 1)
+        );
+        drop(journal);
+        let newer = "{\"journal_version\":3}\n{\"key\":\"x\"}\n";
+        std::fs::write(&path, newer).unwrap();
+        let fault = Journal::open(&path, WALL).unwrap_err();
+        assert!(
+            fault.to_string().contains(
+                "written by a newer grader (journal version 3; this grader reads version 2)"
+            ),
+            "{fault}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            newer,
+            "left as it was"
+        );
+    }
+
+    #[test]
+    fn an_older_graders_journal_is_counted_then_started_anew() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        // Version 1: no header, runs keyed another way.
+        let line = serde_json::to_string(&record("a", "1\n")).unwrap();
+        std::fs::write(&path, format!("{line}\n{line}\n")).unwrap();
+        let (journal, known) = Journal::open(&path, WALL).unwrap();
+        assert_eq!(
+            (known.len(), journal.older(), journal.line_count()),
+            (0, Some(2), 0)
+        );
+        drop(journal);
+        assert_eq!(std::fs::read(&path).unwrap(), header_line());
+        // A header cut short by a kill is no older journal: started anew, nothing to say.
+        std::fs::write(&path, b"{\"journal_ver").unwrap();
+        let (journal, known) = Journal::open(&path, WALL).unwrap();
+        assert_eq!((known.len(), journal.older()), (0, None));
+        drop(journal);
+        assert_eq!(std::fs::read(&path).unwrap(), header_line());
     }
 }

@@ -4,11 +4,10 @@
 //! read once here, for the keys and for the runs.
 
 use sandbox::Limits;
-use sha2::{Digest, Sha256};
 
 use crate::cases::find::Case;
 use crate::cli::exit::Fault;
-use crate::keys::hex;
+use crate::keys::{Key, hex};
 use crate::results::limits::LimitsRecord;
 use crate::run::grade::CaseText;
 
@@ -44,9 +43,12 @@ impl Keys {
         Ok(Keys {
             texts,
             cases: hashes,
-            limits: match judge {
-                Some(judge) => format!("{} {judge}", LimitsRecord::of(limits).key()),
-                None => LimitsRecord::of(limits).key(),
+            limits: {
+                // A built-in problem has no judge of its own: its part is empty.
+                let mut key = Key::new("limits and judge");
+                key.part(LimitsRecord::of(limits).key())
+                    .part(judge.unwrap_or_default());
+                key.hex()
             },
         })
     }
@@ -63,12 +65,9 @@ impl Keys {
 
     /// The key of the run of the program hashed `program` on case number `case`.
     pub(crate) fn run(&self, program: &str, case: usize) -> RunKey {
-        let mut hash = Sha256::new();
-        for part in [program, &self.cases[case], &self.limits] {
-            hash.update(part.as_bytes());
-            hash.update([0]);
-        }
-        RunKey(hash.finalize().into())
+        let mut key = Key::new("run");
+        key.part(program).part(&self.cases[case]).part(&self.limits);
+        RunKey(key.bytes())
     }
 }
 
@@ -112,13 +111,9 @@ impl ShortKey {
 
 /// A hash of a case's name, input and answer.
 fn case_hash(name: &str, text: &CaseText) -> String {
-    let mut hash = Sha256::new();
-    hash.update(name.as_bytes());
-    hash.update([0]);
-    hash.update((text.input.len() as u64).to_le_bytes());
-    hash.update(&text.input);
-    hash.update(&text.answer);
-    hex(&hash.finalize())
+    let mut key = Key::new("case");
+    key.part(name).part(&text.input).part(&text.answer);
+    key.hex()
 }
 
 #[cfg(test)]

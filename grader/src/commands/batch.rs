@@ -77,6 +77,13 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     // Held to the end, the gradebook's files written.
     let _hold = crate::batch::journal::hold(&args.out)?;
     let (journal, known) = Journal::open(&args.out.join(JOURNAL), limits.wall)?;
+    if let Some(older) = journal.older() {
+        let runs = if older == 1 { "run" } else { "runs" };
+        report::note(&format!(
+            "grader: note: {JOURNAL} was written by an older grader, whose keys this one \
+             cannot match: its {older} {runs} are made again, and the journal starts anew"
+        ));
+    }
     let rejudged = journal.rejudged();
     if rejudged > 0 {
         let runs = if rejudged == 1 { "run" } else { "runs" };

@@ -7,7 +7,6 @@ use std::time::Duration;
 use sandbox::Limits;
 use sandbox::tiers::Tier;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 /// Milliseconds, rounded to the microsecond: the one rounding of every figure a report
 /// gives in ms.
@@ -79,7 +78,9 @@ impl LimitsRecord {
     /// hash alike exactly when they serialise alike, field by field.
     pub(crate) fn key(&self) -> String {
         let text = serde_json::to_vec(self).expect("limit records serialise");
-        crate::keys::hex(&Sha256::digest(&text))
+        let mut key = crate::keys::Key::new("limits");
+        key.part(text);
+        key.hex()
     }
 }
 

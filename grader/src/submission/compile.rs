@@ -25,7 +25,6 @@ use super::languages::Language;
 use super::naming::{Names, PROGRAM};
 use super::precompiled;
 use crate::cli::exit::Fault;
-use crate::keys::hash_of;
 use crate::paths::files;
 use sandbox::Locked as _;
 
@@ -217,18 +216,9 @@ fn cache_key(
         .compile
         .as_ref()
         .expect("only compiled languages are compiled");
-    // The tier is part of the key: a source may compile only where the box shows it
-    // more (an `#include` of a file outside), so no result is reused across tiers.
-    let tier_name = format!("{tier:?}");
-    hash_of(&[
-        name.as_bytes(),
-        command.join("\0").as_bytes(),
-        toolchain.version.as_bytes(),
-        toolchain.identity.as_bytes(),
-        tier_name.as_bytes(),
-        file_name.as_bytes(),
-        bytes,
-    ])
+    let mut key = toolchain.key("compile", name, command, tier);
+    key.part(file_name).part(bytes);
+    key.hex()
 }
 
 /// What the cache entry holds, when it is verified: the program, or a failure's message.

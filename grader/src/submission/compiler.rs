@@ -23,6 +23,7 @@ use super::lookup::{Located, compile_path, follow, resolve};
 use super::naming::PROGRAM;
 use super::staging::stage_dir;
 use crate::cli::exit::Fault;
+use crate::keys::Key;
 use crate::paths::files;
 use crate::run::judge;
 use reference::{Judgement, Verdict};
@@ -167,6 +168,23 @@ pub(super) struct Toolchain {
     pub(super) version: String,
     /// The real files the compile runs, with their sizes and times, for the cache key.
     pub(super) identity: String,
+}
+
+impl Toolchain {
+    /// A key of kind `kind` that names this toolchain compiling as language `name` with
+    /// `command` in `tier`: the part of the compile cache's keys and the precompiled
+    /// headers' keys that both share. The tier is in it: a source may compile only where
+    /// the box shows it more (an `#include` of a file outside), so no result is reused
+    /// across tiers.
+    pub(super) fn key(&self, kind: &str, name: &str, command: &[String], tier: Tier) -> Key {
+        let mut key = Key::new(kind);
+        key.part(name)
+            .list(command)
+            .part(&self.version)
+            .part(&self.identity)
+            .part(tier.to_string());
+        key
+    }
 }
 
 /// Where the programs of language `language`'s compile are looked up: the compile's own

@@ -28,7 +28,6 @@ use super::cache_entry::{publish, verified};
 use super::compiler::{Toolchain, limits, refusal, run_compiler};
 use super::languages::{Language, OUT, Precompiled, SRC};
 use crate::cli::exit::Fault;
-use crate::keys::hash_of;
 use sandbox::Locked as _;
 
 /// The file the header is built from: it includes the header, and nothing else.
@@ -120,14 +119,9 @@ fn header_command(language: &Language, precompiled: &Precompiled) -> Vec<String>
 /// The name of the header's cache entry: a hash of the language, the header's command,
 /// the compiler's version and real files, and the tier.
 fn key(name: &str, command: &[String], toolchain: &Toolchain, tier: Tier) -> String {
-    let tier_name = format!("{tier:?}");
-    hash_of(&[
-        name.as_bytes(),
-        command.join("\0").as_bytes(),
-        toolchain.version.as_bytes(),
-        toolchain.identity.as_bytes(),
-        tier_name.as_bytes(),
-    ])
+    toolchain
+        .key("precompiled header", name, command, tier)
+        .hex()
 }
 
 /// Builds the header in a worker of `tier`: the precompiled file, or `None` when the

@@ -5,13 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use sandbox::tiers::Tier;
-use sha2::{Digest, Sha256};
 
 use super::compile::default_cache;
 use super::languages::{Language, Languages};
 use super::naming;
 use crate::cli::exit::Fault;
-use crate::keys::hex;
+use crate::keys::Key;
 
 /// What the user asked to grade.
 #[derive(Debug, Clone)]
@@ -122,16 +121,16 @@ impl Program {
     /// path left out) and the staged files (the compiled program, or the source an
     /// interpreter reads). A batch's journal keys its runs by it.
     pub(crate) fn hash(&self) -> Result<String, Fault> {
-        let mut hash = Sha256::new();
-        hash.update(self.language.as_bytes());
         let staging = self.staging.planned();
-        for word in &self.argv {
-            let shape = word.replace(&*staging.to_string_lossy(), "{staging}");
-            hash.update((shape.len() as u64).to_le_bytes());
-            hash.update(shape.as_bytes());
-        }
-        self.staging.hash_files(&mut hash)?;
-        Ok(hex(&hash.finalize()))
+        let shapes: Vec<String> = self
+            .argv
+            .iter()
+            .map(|word| word.replace(&*staging.to_string_lossy(), "{staging}"))
+            .collect();
+        let mut key = Key::new("program");
+        key.part(&self.language).list(&shapes);
+        self.staging.key_files(&mut key)?;
+        Ok(key.hex())
     }
 }
 

@@ -13,8 +13,6 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use sha2::Digest;
-
 /// A program's staging folder: its path, what goes in it, and whether it was made.
 #[derive(Debug)]
 pub(crate) struct Staging {
@@ -98,12 +96,13 @@ impl Staging {
         Ok(())
     }
 
-    /// Feeds `hash` each file in name order, as its length then its bytes: the same
-    /// whether or not the folder was made.
-    pub(crate) fn hash_files(&self, hash: &mut sha2::Sha256) -> Result<(), Fault> {
+    /// Adds to `key` the staged files in name order, as a list of names and bytes: the
+    /// same whether or not the folder was made.
+    pub(crate) fn key_files(&self, key: &mut Key) -> Result<(), Fault> {
         let mut files: Vec<&(String, Part)> = self.files.iter().collect();
         files.sort_by(|a, b| a.0.cmp(&b.0));
-        for (_, part) in files {
+        key.part((files.len() as u64).to_le_bytes());
+        for (name, part) in files {
             let read;
             let bytes: &[u8] = match part {
                 Part::Copy(from) => {
@@ -112,8 +111,7 @@ impl Staging {
                 }
                 Part::Bytes(bytes) => bytes,
             };
-            hash.update((bytes.len() as u64).to_le_bytes());
-            hash.update(bytes);
+            key.part(name).part(bytes);
         }
         Ok(())
     }
@@ -151,6 +149,7 @@ impl Drop for Staging {
 use sandbox::tiers::in_system_folders;
 
 use crate::cli::exit::Fault;
+use crate::keys::Key;
 use crate::paths::files;
 
 /// A `--cmd` line, with every word that names a file of the user (the program itself, a

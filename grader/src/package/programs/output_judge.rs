@@ -14,6 +14,7 @@ use reference::Judgement;
 use sandbox::Limits;
 
 use crate::cli::exit::Fault;
+use crate::keys::Key;
 use crate::package::format::config::Config;
 use crate::package::format::data::TestCase;
 use crate::package::format::default_validator::{self, Flags};
@@ -121,32 +122,25 @@ impl PackageJudge {
     /// A hash of how it judges (the validator's program, its limits and every case's
     /// flags), for the keys of a batch's journal: a changed validator judges again.
     pub(crate) fn hash(&self) -> Result<String, Fault> {
-        let how = match &self.how {
-            How::Default(_) => "default".to_owned(),
-            How::Custom(program, _, limits) => format!(
-                "{} {}",
-                program.hash()?,
-                crate::results::limits::LimitsRecord::of(limits).key()
-            ),
+        // A case is its name (or the generated input's mark), then its flags as a list
+        // (`keys`' framing: the key does not change with how Rust formats a type).
+        let mut key = Key::new("judge");
+        match &self.how {
+            How::Default(_) => key.part("default"),
+            How::Custom(program, _, limits) => key
+                .part("custom")
+                .part(program.hash()?)
+                .part(crate::results::limits::LimitsRecord::of(limits).key()),
         };
-        // Each part framed by its length (`hash_of`), never a `Debug` string: a key on
-        // disk must not change with the compiler's formatting of a type. A case is its
-        // name (or the generated input's mark), then how many flags, then each flag.
-        let counts: Vec<[u8; 8]> = self
-            .flags
-            .values()
-            .map(|flags| (flags.len() as u64).to_le_bytes())
-            .collect();
-        let mut parts: Vec<&[u8]> = vec![how.as_bytes()];
-        for ((case, flags), count) in self.flags.iter().zip(&counts) {
+        key.part((self.flags.len() as u64).to_le_bytes());
+        for (case, flags) in &self.flags {
             match case {
-                Some(name) => parts.extend([b"case".as_slice(), name.as_bytes()]),
-                None => parts.push(b"generated"),
-            }
-            parts.push(count);
-            parts.extend(flags.iter().map(String::as_bytes));
+                Some(name) => key.part("case").part(name),
+                None => key.part("generated"),
+            };
+            key.list(flags);
         }
-        Ok(crate::keys::hash_of(&parts))
+        Ok(key.hex())
     }
 
     /// A worker for the custom validator (none for the default one, which runs no
@@ -233,14 +227,14 @@ mod tests {
         ])
         .hash()
         .unwrap();
-        // Pinned (the same bytes by hand: SHA-256 over each part's length, 8 bytes
-        // little-endian, then the part: "default", "generated", 0, "case", "secret/01",
-        // 2, "float_tolerance", "1e-6"): a journal written by this grader is read by the
-        // next one, whatever compiler builds it. A change here makes every package batch
-        // judge again.
+        // Pinned, by `keys`' framing made outside Rust: with p(b) = its length as eight
+        // little-endian bytes then b, and q(n) = p of n's eight bytes, SHA-256 of p("judge")
+        // p("default") q(2) p("generated") q(0) p("case") p("secret/01") q(2)
+        // p("float_tolerance") p("1e-6"). A journal written by this grader is read by the
+        // next one, whatever compiler builds it; a change here is a new journal version.
         assert_eq!(
             key,
-            "6f769c3c815531253a9a7ebfbb7fa2d4d34f4ff985baba8f3436388259940796"
+            "ea0812d1e25bdacd5c7683b74458342405ad06024e5e3cf7f6c9e114e91b84ad"
         );
         // Flags moved between cases, or split differently, are another judge.
         let keys = [
