@@ -11,9 +11,9 @@
 //! **The framing.** A key is the SHA-256 of its parts in order, each part its length as
 //! eight little-endian bytes and then its bytes; the first part names what the key is of
 //! (`compile`, `run`, ...), so keys of two kinds never meet; a list is its length (a part
-//! of eight bytes) and then its items. No two different lists of parts give the same bytes,
-//! and nothing depends on how the compiler formats a type (no `Debug` text). A key is
-//! written as 64 lowercase hex digits.
+//! of eight bytes) and then its items, each of one or more parts. No two different lists
+//! of parts give the same bytes, and nothing depends on how the compiler formats a type
+//! (no `Debug` text). A key is written as 64 lowercase hex digits.
 //!
 //! **When a key changes.** What goes into a key, or how, is part of the format of the
 //! store that keeps it. A change makes every old key unmatched: the journal says so by its
