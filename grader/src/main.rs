@@ -1,9 +1,15 @@
-//! `grader`: judges contestant programs for classic board-search problems.
+//! `grader`: judges contestant programs for classic board-search problems and for problem
+//! packages.
 //!
-//! A thin binary over the `reference` crate: parse the command line, run one command, map
-//! its result to the exit statuses of cli.md (0 all good, 1 the submission or the data
-//! failed, 2 the call is wrong, 3 the grader is broken). Programs run in the `sandbox`
-//! crate's box, which holds every `unsafe` block of the project: none here.
+//! A thin binary over the `reference` crate (the problems) and the `sandbox` crate (the
+//! box, which holds every `unsafe` block of the project: none here). The command line is
+//! read and its exit status decided in `cli/`; each command is a file of `commands/`; a
+//! run is boxed and judged in `run/`; sources become programs in `submission/`; case
+//! folders are `cases/`, packages `package/`, classes `batch/`, fuzz findings `fuzzing/`;
+//! results are held in `results/` and written only by `report/`; paths and the files at
+//! them are `paths/`, and every key kept on disk is framed by `keys.rs`. The exit
+//! statuses are cli.md's: 0 all good, 1 the submission or the data failed, 2 the call is
+//! wrong, 3 the grader is broken.
 #![forbid(unsafe_code)]
 
 mod batch;
