@@ -312,6 +312,11 @@ pub(crate) struct BatchArgs {
     /// Grade only shard K of N (`2/4`): a split by a hash of each student's name.
     #[arg(long, value_name = "K/N", allow_hyphen_values = true, value_parser = crate::batch::shard::parse)]
     pub(crate) shard: Option<crate::batch::shard::Shard>,
+    /// Exit 0 once every student has a verdict, whatever it is, and 1 only when a
+    /// student could not be graded (`--`): for a shard run by a scheduler or CI, where
+    /// status 1 fails the job. A fault is still 2, 3 or 128+N.
+    #[arg(long)]
+    pub(crate) exit_zero_when_graded: bool,
     /// Stop a submission's runs after its first failing case.
     #[arg(long)]
     pub(crate) fail_fast_per_submission: bool,
@@ -394,6 +399,11 @@ pub(crate) struct MergeArgs {
     /// What to print.
     #[arg(long, value_enum, default_value_t = BatchReport::Human)]
     pub(crate) report: BatchReport,
+    /// Exit 0 once every student has a verdict, whatever it is, and 1 only when a
+    /// student could not be graded (`--`): for a shard run by a scheduler or CI, where
+    /// status 1 fails the job. A fault is still 2, 3 or 128+N.
+    #[arg(long)]
+    pub(crate) exit_zero_when_graded: bool,
     #[command(flatten)]
     pub(crate) feedback: FeedbackArgs,
 }

@@ -109,12 +109,12 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         missing,
     };
     let class = (students.as_slice(), skipped.as_slice(), cases.as_slice());
-    let all_accepted = class::grade_class(&batch, class, journal, known, |book| {
+    let passed = class::grade_class(&batch, class, journal, known, |book| {
         gradebook_files::write(book, &args.out, &args.feedback)?;
         gradebook_files::print(book, &args.out, args.report)?;
-        Ok(book.all_accepted())
+        Ok(book.passed(args.exit_zero_when_graded))
     })?;
-    Ok(Status::failed_if(!all_accepted))
+    Ok(Status::failed_if(!passed))
 }
 
 /// One warning per missing toolchain, with how many students it leaves ungraded, before

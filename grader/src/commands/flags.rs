@@ -80,10 +80,23 @@ pub(super) fn inputs<'c>(
     inputs
 }
 
-/// `--jobs`, by default the number of cores.
+/// `--jobs`, by default the number of cores: those this process may use (its CPU
+/// affinity and cgroup quota, as `available_parallelism` reads them), and inside a Slurm
+/// job no more than the job was given, `SLURM_CPUS_PER_TASK` (set by `--cpus-per-task`),
+/// else `SLURM_CPUS_ON_NODE`. A cluster without Slurm's cgroup and affinity plugins
+/// gives a job of one CPU the whole machine to see, and does not hold it to its share.
 pub(super) fn jobs(jobs: Option<u32>) -> usize {
     jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
+        || {
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            let given = |name| {
+                let text = std::env::var(name).ok()?;
+                text.trim().parse::<usize>().ok().filter(|&n| n > 0)
+            };
+            given("SLURM_CPUS_PER_TASK")
+                .or_else(|| given("SLURM_CPUS_ON_NODE"))
+                .map_or(cores, |n| n.min(cores))
+        },
         |j| j as usize,
     )
 }

@@ -41,7 +41,7 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
     let book = held.book();
     gradebook_files::write(&book, &args.out, &args.feedback)?;
     gradebook_files::print(&book, &args.out, args.report)?;
-    Ok(Status::failed_if(!book.all_accepted()))
+    Ok(Status::failed_if(!book.passed(args.exit_zero_when_graded)))
 }
 
 /// Reads a gradebook. What does not parse, or holds a value of the wrong type (a verdict

@@ -149,6 +149,19 @@ impl<'a> Book<'a> {
     pub(crate) fn all_accepted(&self) -> bool {
         self.standings.iter().all(|s| s.report.verdict.accepted())
     }
+
+    /// Whether the class ended as its exit status asks: every student `AC`, or with
+    /// `graded_is_enough` (`--exit-zero-when-graded`) every student given a verdict, none
+    /// `--`.
+    pub(crate) fn passed(&self, graded_is_enough: bool) -> bool {
+        if graded_is_enough {
+            self.standings
+                .iter()
+                .all(|s| s.report.verdict != Mark::NotGraded)
+        } else {
+            self.all_accepted()
+        }
+    }
 }
 
 impl std::fmt::Debug for Book<'_> {

@@ -33,6 +33,7 @@ mod poj;
 mod precompiled;
 mod progress;
 mod report_injection;
+mod schedulers;
 mod sleepers;
 mod test_command;
 mod timing;
