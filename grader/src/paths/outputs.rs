@@ -237,10 +237,11 @@ fn ours(kind: Kind, bytes: &[u8]) -> bool {
                 || text.starts_with("student,submission,language,score,verdict,")
                 || (text.starts_with("<!DOCTYPE html>") && text.contains(" gradebook</title>"))
         }
-        Kind::Journal => text
-            .lines()
-            .next()
-            .is_some_and(|line| json_with(line, &["key", "student", "result"])),
+        // Its version's line (any version: a newer one is refused when opened, by name),
+        // or a run's line, as an older grader's journal began.
+        Kind::Journal => text.lines().next().is_some_and(|line| {
+            json_with(line, &["journal_version"]) || json_with(line, &["key", "student", "result"])
+        }),
         Kind::Regressions => fuzz::regressions::parse(text).is_ok(),
         Kind::Feedback => {
             text.starts_with("<!DOCTYPE html>")
@@ -388,6 +389,11 @@ mod tests {
             Kind::Journal,
             b"{\"key\":\"ab\",\"student\":\"alice\",\"result\":{\"name\":\"sample/01\"}}\n{\"key\""
         ));
+        assert!(ours(
+            Kind::Journal,
+            b"{\"journal_version\":2}\n{\"key\":\"ab\",\"student\":\"alice\",\"result\":{}}\n"
+        ));
+        assert!(ours(Kind::Journal, b"{\"journal_version\":2}\n"));
         assert!(ours(
             Kind::Regressions,
             b"# comment\nflip seed=1 run=2 input=\"bwwb\\nbbwb\\nbwwb\\nbwww\\n\"\n"
