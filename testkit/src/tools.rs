@@ -82,3 +82,13 @@ pub fn rendered(browser: &str, profile: &Path, page: &Path) -> String {
     );
     String::from_utf8(output.stdout).expect("a page in UTF-8")
 }
+
+/// Whether this process runs as root (its effective uid is 0): what a test of the
+/// grader's own users (the box's uids, `nobody`) or of mounts needs.
+pub fn is_root() -> bool {
+    fs::read_to_string("/proc/self/status")
+        .expect("/proc/self/status")
+        .lines()
+        .find(|l| l.starts_with("Uid:"))
+        .is_some_and(|l| l.split_whitespace().nth(2) == Some("0"))
+}
