@@ -9,6 +9,8 @@
 //!   folder and compile cache ([`scene::Scene`]);
 //! - how the binary is called and what it gave ([`grader`], [`output`]), and readers of
 //!   the gradebooks and journals it writes ([`gradebook`]);
+//! - the problems' rules written again, to replay the witnesses the grader prints
+//!   ([`rules`]);
 //! - the machine: tools a test needs ([`tools`]), processes left behind ([`processes`]),
 //!   the lock of the tests whose marks are machine-wide ([`serial`]);
 //! - for the benches: medians, bare runs and compiled helpers ([`measure`], [`programs`],
@@ -30,6 +32,7 @@ pub mod packages;
 pub mod paths;
 pub mod processes;
 pub mod programs;
+pub mod rules;
 pub mod scene;
 pub mod scripts;
 pub mod serial;

@@ -31,12 +31,12 @@ pub fn children_of(parent: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Waits until `ready` holds, polling every `every`; fails naming `what` after `within`
+/// Waits until `ready` holds, asking every 20 ms; fails naming `what` after `within`
 /// (wide: a busy machine is slow, not wrong).
-pub fn wait_until(what: &str, within: Duration, every: Duration, mut ready: impl FnMut() -> bool) {
+pub fn wait_until(what: &str, within: Duration, mut ready: impl FnMut() -> bool) {
     let start = Instant::now();
     while !ready() {
         assert!(start.elapsed() < within, "never: {what}");
-        std::thread::sleep(every);
+        std::thread::sleep(Duration::from_millis(20));
     }
 }

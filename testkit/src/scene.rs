@@ -4,13 +4,14 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use tempfile::TempDir;
 
 use crate::grader::grader_path;
 
 /// A working folder (the calls' current folder), its `tmp/` (their `TMPDIR`) and a compile
-/// cache (`GRADER_CACHE_DIR`).
+/// cache (`GRADER_CACHE_DIR`), and how long a call may take before it is a hang.
 ///
 /// The folder is open to the workers' uids (755) and `tmp/` is as /tmp is (1777): a
 /// grader run as root hands the box uids folders inside it. A grader killed in the middle
@@ -18,17 +19,13 @@ use crate::grader::grader_path;
 pub struct Scene {
     root: TempDir,
     cache: TempDir,
-}
-
-impl Default for Scene {
-    fn default() -> Scene {
-        Scene::new()
-    }
+    timeout: Duration,
 }
 
 impl Scene {
-    /// A new, empty scene.
-    pub fn new() -> Scene {
+    /// A new, empty scene whose calls may take `timeout` each (wide: a loaded machine
+    /// compiling must not fail a test).
+    pub fn new(timeout: Duration) -> Scene {
         let root = tempfile::tempdir().expect("a temporary folder");
         fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755))
             .expect("chmod the scene");
@@ -38,6 +35,7 @@ impl Scene {
         Scene {
             root,
             cache: tempfile::tempdir().expect("a compile cache"),
+            timeout,
         }
     }
 
@@ -62,7 +60,7 @@ impl Scene {
     }
 
     /// `grader` in the working folder, with the scene's `TMPDIR` and compile cache and
-    /// colours off, as a plain process (whose streams may go anywhere).
+    /// colours off, as a plain process (whose streams may go anywhere; no timeout).
     pub fn process(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(grader_path());
         cmd.env("NO_COLOR", "1")
@@ -72,9 +70,11 @@ impl Scene {
         cmd
     }
 
-    /// [`Scene::process`], to assert on.
+    /// [`Scene::process`], to assert on, killed after the scene's timeout.
     pub fn grader(&self) -> assert_cmd::Command {
-        assert_cmd::Command::from_std(self.process())
+        let mut cmd = assert_cmd::Command::from_std(self.process());
+        cmd.timeout(self.timeout);
+        cmd
     }
 
     /// Asserts that nothing of a run is left in the grader's temporary folder.

@@ -46,7 +46,7 @@ struct Place {
 
 impl Place {
     fn new() -> Place {
-        let scene = Scene::new();
+        let scene = Scene::new(TIMEOUT);
         let class = Class::at(scene.path("class"));
         Place { scene, class }
     }
@@ -72,8 +72,8 @@ impl Place {
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::from_std(self.process(args));
-        cmd.timeout(TIMEOUT);
+        let mut cmd = self.scene.grader();
+        cmd.args(args);
         cmd
     }
 
@@ -148,7 +148,7 @@ fn stdin_and_input_files_without_end_are_read_to_16_mib_and_refused() {
         let mut cmd = std::process::Command::new("prlimit");
         cmd.arg("--as=2147483648")
             .arg("--")
-            .arg(assert_cmd::cargo::cargo_bin("grader"))
+            .arg(grader_path())
             .args(args)
             .stdin(fs::File::open("/dev/zero").unwrap());
         // Run as it is: assert_cmd would hand it an empty stdin instead.
@@ -232,7 +232,7 @@ fn a_full_stdout_is_exit_2_for_every_command_that_prints() {
 #[test]
 fn a_closed_pipe_on_stdout_stays_quiet() {
     // Two megabytes: far past a pipe's buffer, so the writes meet the closed end.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
+    let mut child = std::process::Command::new(grader_path())
         .args(["gen", "flip", "--seed", "1", "--count", "100000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -16,6 +16,7 @@ use testkit::boards::FLIP_SAMPLE;
 use testkit::cases::CaseFolder;
 use testkit::grader::one_error_line;
 use testkit::paths::{fixture, repo};
+use testkit::rules::{cells, flip_press, one_colour};
 use testkit::scene::Scene;
 use testkit::tools::{chromium, rendered};
 
@@ -44,7 +45,7 @@ struct Class {
 
 impl Class {
     fn new() -> Class {
-        let scene = Scene::new();
+        let scene = Scene::new(TIMEOUT);
         let class = testkit::class::Class::at(scene.path("class"));
         for (path, from) in STUDENTS {
             class.copy(path, &fixture("flip").join(from));
@@ -62,9 +63,7 @@ impl Class {
     }
 
     fn grader(&self) -> Command {
-        let mut cmd = self.scene.grader();
-        cmd.timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// `grader batch flip class --cases cases --out OUT` with `extra`: the gradebook.
@@ -194,23 +193,11 @@ fn secret_reasons(book: &Value) -> Vec<String> {
 /// flip by the rules of the statement: a press flips the piece and its neighbours; a
 /// board is solved when every piece shows one colour.
 fn replay_flip(board: &str, presses: &[(usize, usize)]) -> bool {
-    let mut cells: Vec<Vec<bool>> = board
-        .lines()
-        .map(|l| l.chars().map(|c| c == 'b').collect())
-        .collect();
+    let mut board = cells(board);
     for &(row, col) in presses {
-        let (r, c) = (row - 1, col - 1);
-        for (rr, line) in cells.iter_mut().enumerate() {
-            for (cc, cell) in line.iter_mut().enumerate() {
-                // The piece itself and the four next to it.
-                if rr.abs_diff(r) + cc.abs_diff(c) <= 1 {
-                    *cell = !*cell;
-                }
-            }
-        }
+        flip_press(&mut board, row - 1, col - 1);
     }
-    let first = cells[0][0];
-    cells.iter().flatten().all(|&c| c == first)
+    one_colour(&board)
 }
 
 /// Every witness drawn on `page` (a feedback page or the gradebook): each case's first

@@ -29,7 +29,7 @@ struct Fuzz {
 impl Fuzz {
     fn new() -> Fuzz {
         Fuzz {
-            scene: Scene::new(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
@@ -39,9 +39,7 @@ impl Fuzz {
     }
 
     fn command(&self) -> Command {
-        let mut cmd = self.scene.grader();
-        cmd.timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// Fuzzes `problem` against the named mutant, with `extra` flags; the JSON report and
@@ -243,7 +241,7 @@ fn exhaustive_flip_finds_what_random_runs_may_miss() {
 #[test]
 fn resource_verdicts_are_findings_and_compile_errors_are_reported_once() {
     let fuzz = Fuzz::new();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip");
+    let fixtures = fixture("flip");
     let output = fuzz
         .command()
         .args(["fuzz", "flip"])

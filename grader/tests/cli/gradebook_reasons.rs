@@ -48,11 +48,10 @@ fn section<'a>(page: &'a str, start: &str) -> &'a str {
 
 #[test]
 fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test() {
-    let scene = Scene::new();
+    let scene = Scene::new(Duration::from_mins(10));
     class(scene.root());
     let output = scene
         .grader()
-        .timeout(Duration::from_mins(10))
         .args(["batch", "flip", "class", "--out", "out", "--feedback", "fb"])
         .args(["--jobs", "2", "--wall-limit", "30"])
         .args(["--points", "sample=0", "--points", "secret/impossible=40"])

@@ -39,14 +39,12 @@ struct Lab {
 impl Lab {
     fn new() -> Lab {
         Lab {
-            scene: Scene::new(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
     fn grader(&self) -> Command {
-        let mut cmd = self.scene.grader();
-        cmd.timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// `grader test flip SUBMISSION` on the two-case folder in `strict`, with wide time

@@ -14,7 +14,7 @@ use predicates::prelude::*;
 use testkit::cases::{CaseFolder, small_manifest};
 use testkit::files::{self, write};
 use testkit::grader::{grader, one_error_line};
-use testkit::paths::{fixture, two_cases};
+use testkit::paths::{fixture, repo, two_cases};
 use testkit::scene::Scene;
 
 #[test]
@@ -78,7 +78,7 @@ struct Call {
 impl Call {
     fn new() -> Call {
         let call = Call {
-            scene: Scene::new(),
+            scene: Scene::new(TIMEOUT),
         };
         CaseFolder::at(call.path("cases")).copied("sample/01", &two_cases(), "sample/01");
         call
@@ -90,7 +90,7 @@ impl Call {
 
     fn grader(&self, args: &[&str]) -> Command {
         let mut cmd = self.scene.grader();
-        cmd.timeout(TIMEOUT).args(args);
+        cmd.args(args);
         cmd
     }
 
@@ -275,7 +275,7 @@ fn batch_merge_and_gen_never_write_over_their_inputs_or_the_users_files() {
 fn a_gradebook_too_big_to_read_whole_is_known_by_its_head_and_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let ac = fs::read(super::repo().join("examples/flip/ac_bfs.c")).unwrap();
+    let ac = fs::read(repo().join("examples/flip/ac_bfs.c")).unwrap();
     write(root, "class/alice.c", &ac);
     let batch = || {
         let mut cmd = grader();

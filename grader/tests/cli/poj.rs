@@ -38,7 +38,7 @@ struct Sandbox {
 impl Sandbox {
     fn new() -> Sandbox {
         Sandbox {
-            scene: Scene::new(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
@@ -47,9 +47,7 @@ impl Sandbox {
     }
 
     fn grader(&self) -> Command {
-        let mut cmd = self.scene.grader();
-        cmd.timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// `grader test flip FIXTURE` on `cases`, with `extra`: stdout and the exit status.

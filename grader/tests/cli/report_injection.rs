@@ -32,7 +32,7 @@ struct Graded {
 }
 
 fn grade(names: &[&str]) -> Graded {
-    let scene = Scene::new();
+    let scene = Scene::new(Duration::from_mins(5));
     let source = fs::read_to_string(fixture("flip/wa_off_by_one.c")).unwrap();
     Class::at(scene.path("class")).distinct(names.iter().chain(&["alice"]), "c", &source);
     let output = scene
@@ -41,7 +41,6 @@ fn grade(names: &[&str]) -> Graded {
             "batch", "flip", "class", "--out", "out", "--report", "csv", "--cases",
         ])
         .arg(two_cases())
-        .timeout(Duration::from_mins(5))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -31,7 +31,7 @@ struct Batch {
 impl Scene {
     fn new() -> Scene {
         let scene = Scene {
-            scene: testkit::scene::Scene::new(),
+            scene: testkit::scene::Scene::new(Duration::from_mins(5)),
         };
         Class::at(scene.path("class"))
             .copy("sleeper.py", &fixture("flip/tle_sleep.py"))
@@ -51,9 +51,7 @@ impl Scene {
     }
 
     fn command(&self) -> Command {
-        let mut cmd = self.scene.grader();
-        cmd.timeout(Duration::from_mins(5));
-        cmd
+        self.scene.grader()
     }
 
     /// `grader batch` of the class into `out` on one worker, the sleeper's runs a second

@@ -37,15 +37,13 @@ struct Run {
 impl Run {
     fn new() -> Run {
         Run {
-            scene: Scene::new(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
     /// `grader` in the scene.
     fn grader(&self) -> Command {
-        let mut cmd = self.scene.grader();
-        cmd.timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     fn command(&self) -> Command {
