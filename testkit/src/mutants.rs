@@ -31,3 +31,13 @@ pub fn runs_to_finding(
         .unwrap_or_else(|e| panic!("{problem} {name} seed {seed}: {e}: {output:?}"));
     report["finding"]["run"].as_u64()
 }
+
+/// A run count as the benches' tables show it: `-` for none found (`u64::MAX`, as
+/// `fuzz::power::Spread` counts a miss).
+pub fn runs_text(runs: u64) -> String {
+    if runs == u64::MAX {
+        "-".to_owned()
+    } else {
+        runs.to_string()
+    }
+}
