@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use testkit::cases::CaseFolder;
 use testkit::class::Class;
 use testkit::measure::median;
+use testkit::paths::repo;
 use testkit::programs::TRIVIAL_C;
 
 /// Rounds of A B for each command.
@@ -135,7 +136,7 @@ fn main() {
     };
     let other = fs::canonicalize(&other).expect("the other grader exists");
     let this = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = repo();
     let root = tempfile::tempdir().expect("temp dir");
     lay_out(root.path(), &repo);
     let cases = repo.join("cases/flip");

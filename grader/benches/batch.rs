@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use testkit::class::Class;
 use testkit::files::copy_tree;
 use testkit::measure::median;
+use testkit::paths::repo;
 
 const STUDENTS: usize = 100;
 
@@ -37,7 +38,7 @@ fn batch(grader: &Path, root: &Path, out: &str, cache: &Path) -> (Duration, serd
 
 fn main() {
     let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = repo();
     let work = tempfile::tempdir().expect("tempdir");
     let cache = work.path().join("cache");
     let source = fs::read_to_string(repo.join("examples/flip/ac_bfs.c")).expect("example");

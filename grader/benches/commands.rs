@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use testkit::boards::{FLIP_SAMPLE, FOURINROW_SAMPLE};
 use testkit::measure::{median, ms};
+use testkit::paths::repo;
 
 const BOARDS: [(&str, &str); 4] = [
     ("flip", FLIP_SAMPLE),
@@ -55,7 +56,7 @@ fn time(program: &Path, args: &[&str], stdin: &[u8], runs: usize) -> Duration {
 
 fn main() {
     let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    let root = repo().join("cases");
     let root = root.to_str().expect("a UTF-8 path");
     let runs = 200;
 

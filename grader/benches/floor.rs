@@ -45,6 +45,7 @@ use std::time::{Duration, Instant};
 use testkit::boards::FOURINROW_SAMPLE;
 use testkit::class::Class;
 use testkit::measure::{median, ms};
+use testkit::paths::repo;
 use testkit::programs::{TRIVIAL_C, gcc};
 
 const TEST_CASES: usize = 1000;
@@ -174,7 +175,7 @@ fn write_cases(grader: &Path, dir: &Path, count: usize, seed: u64) {
 
 impl Bench {
     fn new() -> Bench {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let repo = repo();
         let work = tempfile::tempdir().expect("tempdir");
         let source = repo.join("../shared/bench/spawnloop.c");
         assert!(

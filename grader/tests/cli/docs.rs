@@ -82,7 +82,7 @@ fn every_example_of_problems_md_is_what_solve_prints_and_check_accepts() {
             .unwrap_or_else(|| panic!("an example outside a problem's section: {block:?}"));
         match label {
             "input" => {
-                let path = write(dir.path(), &format!("{n}.in"), &block.text);
+                let path = write(dir.path(), format!("{n}.in"), &block.text);
                 input = Some((problem.to_owned(), path));
             }
             "output" | "accepted" => {
@@ -96,7 +96,7 @@ fn every_example_of_problems_md_is_what_solve_prints_and_check_accepts() {
                         .success()
                         .stdout(block.text.clone());
                 }
-                let output = write(dir.path(), &format!("{n}.out"), &block.text);
+                let output = write(dir.path(), format!("{n}.out"), &block.text);
                 grader()
                     .args(["check", problem])
                     .args([path, &output])

@@ -1,6 +1,7 @@
 //! End-to-end tests of the `grader` binary: every command through its real command line,
 //! its output and its exit status (cli.md). One test binary for the crate; `grader test`
-//! has its own module.
+//! has its own module. What the modules lay out and read back (scenes, classes, case
+//! folders, gradebook readers) is the `testkit` crate's, which the benches share.
 
 #![expect(
     clippy::unwrap_used,
@@ -460,7 +461,7 @@ fn cases_regen_is_deterministic_idempotent_and_checked() {
     for problem in ["flip", "fourinrow", "swap"] {
         write(
             root,
-            &format!("{problem}/manifest.toml"),
+            format!("{problem}/manifest.toml"),
             small_manifest(problem),
         );
     }

@@ -448,7 +448,7 @@ fn a_packages_shards_merge_into_the_gradebook_of_one_batch() {
             .code(predicate::in_iter([0, 1]));
         books.push(out.join("gradebook.json"));
     }
-    let shard = json(&std::fs::read_to_string(&books[0]).unwrap());
+    let shard = json(std::fs::read_to_string(&books[0]).unwrap());
     assert_eq!(shard["package"], true, "a package's gradebook says so");
     let merged = grader()
         .arg("merge")

@@ -55,7 +55,7 @@ impl Sandbox {
         let output = self
             .grader()
             .args(["test", "flip"])
-            .arg(fixture(&format!("poj/{name}")))
+            .arg(fixture(format!("poj/{name}")))
             .arg("--cases")
             .arg(cases)
             .args(["--wall-limit", "30"])
