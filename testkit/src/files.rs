@@ -49,7 +49,7 @@ pub fn files_below(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The entries of the folder `dir` (files and folders, not below them), by path, sorted.
-pub fn entries(dir: &Path) -> Vec<PathBuf> {
+fn entries(dir: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| {
@@ -62,17 +62,13 @@ pub fn entries(dir: &Path) -> Vec<PathBuf> {
     found
 }
 
-/// The names of the entries of the folder `dir`, sorted.
+/// The names of the entries of the folder `dir` (as text, lossy), sorted.
 pub fn names(dir: &Path) -> Vec<String> {
-    entries(dir).iter().map(|path| name_of(path)).collect()
-}
-
-/// The last part of `path`, as text (lossy).
-pub fn name_of(path: &Path) -> String {
-    path.file_name()
-        .unwrap_or_else(|| panic!("{}: no file name", path.display()))
-        .to_string_lossy()
-        .into_owned()
+    entries(dir)
+        .iter()
+        .filter_map(|path| path.file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .collect()
 }
 
 /// Makes the folder `path` is in.
