@@ -273,8 +273,8 @@ fn the_exported_swap_checker_judges_as_grader_check_does() {
 }
 
 /// Whether this machine has `command` from the PyPI package `package`. As `has_tools`
-/// (main.rs) does for Debian's packages: missing, the test fails under CI (`.ci/run`
-/// installs it) and is skipped elsewhere with a line naming the package.
+/// (testkit's `tools`) does for Debian's packages: missing, the test fails under CI
+/// (`.ci/run` installs it) and is skipped elsewhere with a line naming the package.
 fn has_pypi_tool(test: &str, command: &str, package: &str) -> bool {
     if Process::new(command)
         .arg("--help")
