@@ -20,15 +20,16 @@
 //! above 1 means this build is slower.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
-#[expect(dead_code, reason = "only the median is used here")]
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::median;
+use testkit::cases::CaseFolder;
+use testkit::class::Class;
+use testkit::measure::median;
+use testkit::paths::repo;
+use testkit::programs::TRIVIAL_C;
 
 /// Rounds of A B for each command.
 const ROUNDS: usize = 9;
@@ -41,9 +42,6 @@ const TRIVIAL_CASES: usize = 400;
 const WRITER: &str = "#include <stdio.h>\nint main(void) { char b[4][8]; for (int i = 0; i < 4; i++) \
     if (scanf(\"%7s\", b[i]) != 1) return 1; FILE *f = fopen(\"/tmp/scratch.txt\", \"w\"); \
     if (f) { fputs(\"x\\n\", f); fclose(f); } printf(\"4\\n\"); return 0; }\n";
-/// A C program that reads a board and prints 4, the sample's answer.
-const TRIVIAL: &str = "#include <stdio.h>\nint main(void) { char b[4][8]; for (int i = 0; i < 4; i++) \
-    if (scanf(\"%7s\", b[i]) != 1) return 1; printf(\"4\\n\"); return 0; }\n";
 
 /// One command, run from `root`, timed; panics unless it exits with `status`.
 fn timed(grader: &Path, root: &Path, args: &[&str], cache: &Path, status: i32) -> Duration {
@@ -70,22 +68,12 @@ fn timed(grader: &Path, root: &Path, args: &[&str], cache: &Path, status: i32) -
 fn lay_out(root: &Path, repo: &Path) {
     let source = repo.join("examples/flip/ac_bfs.c");
     fs::copy(&source, root.join("sol.c")).expect("copy the submission");
-    for s in 0..STUDENTS {
-        let to = root.join(format!("class/s{s:02}.c"));
-        fs::create_dir_all(to.parent().expect("a parent")).expect("class folder");
-        // Each student's own text, so that each is its own compile.
-        let text = fs::read_to_string(&source).expect("read the submission");
-        fs::write(&to, format!("{text}\n/* student {s} */\n")).expect("write a student");
-    }
-    fs::write(root.join("trivial.c"), TRIVIAL).expect("write the trivial program");
+    let text = fs::read_to_string(&source).expect("read the submission");
+    Class::at(root.join("class")).distinct((0..STUDENTS).map(|s| format!("s{s:02}")), "c", &text);
+    fs::write(root.join("trivial.c"), TRIVIAL_C).expect("write the trivial program");
     fs::write(root.join("writer.c"), WRITER).expect("write the writing program");
     let board = fs::read(repo.join("cases/flip/data/sample/01.in")).expect("the sample");
-    for c in 0..TRIVIAL_CASES {
-        let case = root.join(format!("trivial-cases/{c:03}"));
-        fs::create_dir_all(case.parent().expect("a parent")).expect("case folder");
-        fs::write(case.with_extension("in"), &board).expect("write a case");
-        fs::write(case.with_extension("ans"), "4\n").expect("write an answer");
-    }
+    CaseFolder::at(root.join("trivial-cases")).repeated(TRIVIAL_CASES, board, "4\n");
 }
 
 /// The two graders, each with its own compile cache, and the folder they run in.
@@ -148,7 +136,7 @@ fn main() {
     };
     let other = fs::canonicalize(&other).expect("the other grader exists");
     let this = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = repo();
     let root = tempfile::tempdir().expect("temp dir");
     lay_out(root.path(), &repo);
     let cases = repo.join("cases/flip");

@@ -13,6 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use testkit::class::Class;
+use testkit::files::copy_tree;
+use testkit::measure::median;
+use testkit::paths::repo;
+
 const STUDENTS: usize = 100;
 
 fn batch(grader: &Path, root: &Path, out: &str, cache: &Path) -> (Duration, serde_json::Value) {
@@ -33,20 +38,15 @@ fn batch(grader: &Path, root: &Path, out: &str, cache: &Path) -> (Duration, serd
 
 fn main() {
     let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let repo = repo();
     let work = tempfile::tempdir().expect("tempdir");
     let cache = work.path().join("cache");
-    let class = work.path().join("class");
-    fs::create_dir_all(&class).expect("mkdir");
     let source = fs::read_to_string(repo.join("examples/flip/ac_bfs.c")).expect("example");
-    for i in 0..STUDENTS {
-        // Each a different program (a comment apart), as in a real class.
-        fs::write(
-            class.join(format!("student{i:03}.c")),
-            format!("/* student {i} */\n{source}"),
-        )
-        .expect("write");
-    }
+    Class::at(work.path().join("class")).distinct(
+        (0..STUDENTS).map(|i| format!("student{i:03}")),
+        "c",
+        &source,
+    );
     // The shipped cases, where `grader batch` looks by default: ./cases/flip.
     copy_tree(&repo.join("cases/flip"), &work.path().join("cases/flip"));
     let jobs = std::thread::available_parallelism().map_or(1, usize::from);
@@ -78,21 +78,8 @@ fn main() {
     for _ in 0..5 {
         again.push(batch(&grader, work.path(), "measured", &cache).0);
     }
-    again.sort();
     println!(
         "  re-run with nothing changed: median of 5 {:.0} ms (target < 1 s)",
-        again[2].as_secs_f64() * 1e3
+        median(again).as_secs_f64() * 1e3
     );
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.expect("walk");
-        let target = to.join(entry.path().strip_prefix(from).expect("below"));
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }

@@ -11,18 +11,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use testkit::boards::{FLIP_SAMPLE, FOURINROW_SAMPLE};
+use testkit::measure::{median, ms};
+use testkit::paths::repo;
+
 const BOARDS: [(&str, &str); 4] = [
-    ("flip", "bwwb\nbbwb\nbwwb\nbwww\n"),
-    ("fourinrow", "BWBO\nWBWB\nBWBW\nWBWO\n"),
+    ("flip", FLIP_SAMPLE),
+    ("fourinrow", FOURINROW_SAMPLE),
     // The worst rows for a search: the longest standard start, and a long blocked row.
     ("swap", "WWWWWWWWWWOBBBBBBBBBB\n"),
     ("swap", "WWWWWWWWWBOBBBBBBBBBW\n"),
 ];
-
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
 
 /// Median wall time of running `program args` with `stdin`, `runs` times.
 fn time(program: &Path, args: &[&str], stdin: &[u8], runs: usize) -> Duration {
@@ -55,13 +54,9 @@ fn time(program: &Path, args: &[&str], stdin: &[u8], runs: usize) -> Duration {
     median(samples)
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
 fn main() {
     let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    let root = repo().join("cases");
     let root = root.to_str().expect("a UTF-8 path");
     let runs = 200;
 

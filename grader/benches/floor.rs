@@ -42,10 +42,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A program that reads a board and prints 4, whatever it is.
-const TRIVIAL: &str = "#include <stdio.h>\n\
-    int main(void) { char b[4][8]; for (int i = 0; i < 4; i++) if (scanf(\"%7s\", b[i]) != 1) return 1;\n\
-    puts(\"4\"); return 0; }\n";
+use testkit::boards::FOURINROW_SAMPLE;
+use testkit::class::Class;
+use testkit::measure::{median, ms};
+use testkit::paths::repo;
+use testkit::programs::{TRIVIAL_C, gcc};
+
 const TEST_CASES: usize = 1000;
 /// The pause before each timed command (see [`timed`]).
 const SETTLE: Duration = Duration::from_millis(300);
@@ -84,12 +86,6 @@ fn env_number(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// The median of `samples`.
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
 }
 
 /// Runs `cmd` to its end, quiet; its wall time. Panics unless it exits with one of `ok`.
@@ -150,20 +146,6 @@ fn timed_with_peak(cmd: &mut Command, ok: &[i32]) -> (Duration, u64) {
     (took, peak)
 }
 
-fn gcc(source: &Path, out: &Path) {
-    let status = Command::new("gcc")
-        .args(["-O2", "-o"])
-        .arg(out)
-        .arg(source)
-        .status()
-        .expect("gcc");
-    assert!(status.success(), "gcc {}", source.display());
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
 /// Random flip boards from `seed` (an LCG), with the reference's answers.
 fn write_cases(grader: &Path, dir: &Path, count: usize, seed: u64) {
     fs::create_dir_all(dir).expect("mkdir");
@@ -193,7 +175,7 @@ fn write_cases(grader: &Path, dir: &Path, count: usize, seed: u64) {
 
 impl Bench {
     fn new() -> Bench {
-        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let repo = repo();
         let work = tempfile::tempdir().expect("tempdir");
         let source = repo.join("../shared/bench/spawnloop.c");
         assert!(
@@ -202,7 +184,7 @@ impl Bench {
             source.display()
         );
         let spawnloop = work.path().join("spawnloop");
-        gcc(&source, &spawnloop);
+        gcc(&source, &spawnloop, &[]);
         Bench {
             grader: PathBuf::from(env!("CARGO_BIN_EXE_grader")),
             repo,
@@ -227,7 +209,7 @@ impl Bench {
         let cases = self.path("test-cases");
         write_cases(&self.grader, &cases, TEST_CASES, 1);
         let trivial_source = self.path("trivial.c");
-        fs::write(&trivial_source, TRIVIAL).expect("write");
+        fs::write(&trivial_source, TRIVIAL_C).expect("write");
         let programs = [
             ("a trivial C program", trivial_source),
             (
@@ -244,7 +226,7 @@ impl Bench {
                 "{}.bin",
                 source.file_stem().expect("a file").to_string_lossy()
             ));
-            gcc(&source, &binary);
+            gcc(&source, &binary, &[]);
             let grade = || {
                 let mut cmd = self.grader(&cache);
                 cmd.args(["test", "flip"])
@@ -282,17 +264,9 @@ impl Bench {
         let students = env_number("GRADER_BENCH_STUDENTS", 200);
         let rounds = env_number("GRADER_BENCH_ROUNDS", 3);
         let class = self.path("class");
-        fs::create_dir_all(&class).expect("mkdir");
         let source = fs::read_to_string(self.repo.join("examples/flip/ac_bfs.c")).expect("bfs");
         let names: Vec<String> = (0..students).map(|i| format!("s{i:04}")).collect();
-        for name in &names {
-            // Each a different program, as in a real class.
-            fs::write(
-                class.join(format!("{name}.c")),
-                format!("/* {name} */\n{source}"),
-            )
-            .expect("write");
-        }
+        Class::at(&class).distinct(&names, "c", &source);
         let cases = self.path("batch-cases");
         write_cases(&self.grader, &cases, BATCH_CASES, 2);
         let binaries = self.path("binaries");
@@ -395,8 +369,7 @@ impl Bench {
         }
         let cases = self.path("cpp-cases");
         fs::create_dir_all(&cases).expect("mkdir");
-        let board = "BWBO\nWBWB\nBWBW\nWBWO\n";
-        fs::write(cases.join("0000.in"), board).expect("write");
+        fs::write(cases.join("0000.in"), FOURINROW_SAMPLE).expect("write");
         let answer = Command::new(&self.grader)
             .args(["solve", "fourinrow"])
             .arg(cases.join("0000.in"))

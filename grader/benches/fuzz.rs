@@ -12,16 +12,15 @@
 //! figures, as a finding depends on the seed and the mutant alone, in seconds).
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
-mod common;
-
-use common::{bare_run, median};
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use reference::Problem;
+use testkit::measure::median;
+use testkit::mutants::{runs_text, runs_to_finding};
+use testkit::programs::{bare_run, gcc};
 
 const RUNS: u64 = 2000;
 /// The runs a search for a mutant's first finding may make (the worst target is 200).
@@ -54,34 +53,6 @@ int main(void) {
 }
 "#;
 
-/// The run number of the first finding for `mutant` with `seed` (shrinking off), the
-/// mutant run as a program; `None` when nothing was found.
-fn runs_to_finding(grader: &Path, problem: Problem, mutant: &str, seed: u64) -> Option<u64> {
-    let line = format!("{} mutant {problem} {mutant}", grader.display());
-    let output = Command::new(grader)
-        .args([
-            "fuzz",
-            problem.id(),
-            "--cmd",
-            &line,
-            "--seed",
-            &seed.to_string(),
-        ])
-        .args([
-            "--runs",
-            &POWER_RUNS.to_string(),
-            "--no-regressions",
-            "--shrink-steps",
-            "0",
-            "--report",
-            "json",
-        ])
-        .output()
-        .expect("grader fuzz");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    report["finding"]["run"].as_u64()
-}
-
 /// Prints, for every mutant and every seed, the runs to the first finding (`-` for none
 /// within [`POWER_RUNS`]), then the median and the worst, over all mutants and over the
 /// held-apart ones.
@@ -108,7 +79,7 @@ fn power(grader: &Path, in_process: bool) {
                     if in_process {
                         fuzz::power::runs_to_finding(problem, index, seed, POWER_RUNS)
                     } else {
-                        runs_to_finding(grader, problem, mutant, seed)
+                        runs_to_finding(grader, problem.id(), mutant, seed, POWER_RUNS)
                     }
                 })
                 .collect();
@@ -127,7 +98,7 @@ fn power(grader: &Path, in_process: bool) {
                     "             "
                 },
                 spread.median,
-                fmt_runs(spread.worst),
+                runs_text(spread.worst),
                 each.join(" "),
                 if spread.within(target) {
                     ""
@@ -146,18 +117,9 @@ fn power(grader: &Path, in_process: bool) {
         let worst = spreads.iter().map(|s| s.worst).max().unwrap_or(0);
         println!(
             "  over {what}: largest median {}, largest worst {}",
-            fmt_runs(median),
-            fmt_runs(worst)
+            runs_text(median),
+            runs_text(worst)
         );
-    }
-}
-
-/// A run count, or `-` for "not found" (`u64::MAX` in a [`fuzz::power::Spread`]).
-fn fmt_runs(runs: u64) -> String {
-    if runs == u64::MAX {
-        "-".to_owned()
-    } else {
-        runs.to_string()
     }
 }
 
@@ -175,13 +137,7 @@ fn throughput(grader: &Path) {
     let source = work.path().join("fast.c");
     fs::write(&source, FAST_FLIP).expect("write");
     let program = work.path().join("fast");
-    let built = Command::new("gcc")
-        .args(["-O2", "-o"])
-        .arg(&program)
-        .arg(&source)
-        .status()
-        .expect("gcc");
-    assert!(built.success());
+    gcc(&source, &program, &[]);
     // The very inputs `grader fuzz --seed 1` draws.
     let inputs: Vec<PathBuf> = (0..RUNS)
         .map(|run| {

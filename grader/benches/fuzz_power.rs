@@ -20,9 +20,9 @@
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
 use std::path::Path;
-use std::process::Command;
 
 use reference::Problem;
+use testkit::mutants::{runs_text, runs_to_finding};
 
 /// The seeds of the measure.
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=20;
@@ -31,27 +31,6 @@ const MEDIAN_BOUND: f64 = 15.0;
 const WORST_BOUND: u64 = 150;
 /// The runs one search may make by default.
 const RUNS: u64 = 1000;
-
-/// The run (from 1) of the first finding of `grader fuzz` on mistake `name` of `problem`
-/// run as a program, or `None` when none within `runs`.
-fn as_program(grader: &Path, problem: Problem, name: &str, seed: u64, runs: u64) -> Option<u64> {
-    let line = format!("{} mutant {problem} {name}", grader.display());
-    let output = Command::new(grader)
-        .args(["fuzz", problem.id(), "--cmd", &line])
-        .args(["--seed", &seed.to_string(), "--runs", &runs.to_string()])
-        .args([
-            "--no-regressions",
-            "--shrink-steps",
-            "0",
-            "--report",
-            "json",
-        ])
-        .output()
-        .expect("grader fuzz");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("{problem} {name} seed {seed}: {e}: {output:?}"));
-    report["finding"]["run"].as_u64()
-}
 
 /// The median (the mean of the middle two of an even count) and the worst of `runs`, a
 /// miss counting as `u64::MAX`.
@@ -66,14 +45,6 @@ fn spread(runs: &[Option<u64>]) -> (f64, u64) {
         middle(n / 2)
     };
     (median, sorted[n - 1])
-}
-
-fn show(runs: u64) -> String {
-    if runs == u64::MAX {
-        "-".to_owned()
-    } else {
-        runs.to_string()
-    }
 }
 
 fn main() {
@@ -112,7 +83,7 @@ fn main() {
             let found: Vec<Option<u64>> = SEEDS
                 .map(|seed| {
                     if programs {
-                        as_program(grader, problem, name, seed, runs)
+                        runs_to_finding(grader, problem.id(), name, seed, runs)
                     } else {
                         fuzz::power::runs_to_finding(problem, index, seed, runs)
                     }
@@ -120,7 +91,10 @@ fn main() {
                 .collect();
             let (median, worst) = spread(&found);
             let within = median <= MEDIAN_BOUND && worst <= WORST_BOUND;
-            let by_seed: Vec<String> = found.iter().map(|r| show(r.unwrap_or(u64::MAX))).collect();
+            let by_seed: Vec<String> = found
+                .iter()
+                .map(|r| runs_text(r.unwrap_or(u64::MAX)))
+                .collect();
             println!(
                 "  {:<9}  {name:<20}  {:<10}  {median:>6}  {:>5}  {}{}",
                 problem.id(),
@@ -129,7 +103,7 @@ fn main() {
                 } else {
                     "classic"
                 },
-                show(worst),
+                runs_text(worst),
                 by_seed.join(" "),
                 if within { "" } else { "  OUT OF BOUNDS" }
             );
@@ -151,7 +125,7 @@ fn main() {
         "  largest median {} ({}), largest worst {} ({})",
         largest.0,
         largest.1,
-        show(largest.2),
+        runs_text(largest.2),
         largest.3
     );
     if !out_of_bounds.is_empty() {

@@ -14,21 +14,18 @@
 //! in under 20 ms.
 #![expect(clippy::print_stdout, reason = "a bench reports on stdout")]
 
-mod common;
-
-use common::{bare_run, median};
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use testkit::boards::FLIP_SAMPLE;
+use testkit::cases::CaseFolder;
+use testkit::measure::{median, ms};
+use testkit::programs::{TRIVIAL_C, bare_run, gcc};
+
 const CASES: usize = 1000;
 const ROUNDS: usize = 9;
-const BOARD: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
-const TRIVIAL: &str = "#include <stdio.h>\n\
-    int main(void) { char b[4][8]; for (int i = 0; i < 4; i++) if (scanf(\"%7s\", b[i]) != 1) return 1;\n\
-    puts(\"4\"); return 0; }\n";
 
 /// The bare loop: spawn, feed, read, `wait4`, compare; nothing else.
 fn bare_loop(program: &Path, cases: &[(PathBuf, Vec<u8>)]) -> Duration {
@@ -63,36 +60,25 @@ fn sandboxed_run(
 }
 
 fn per_case_ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3 / CASES as f64
+    ms(d) / CASES as f64
 }
 
 fn main() {
     let grader = PathBuf::from(env!("CARGO_BIN_EXE_grader"));
     let work = tempfile::tempdir().expect("tempdir");
     let source = work.path().join("trivial.c");
-    fs::write(&source, TRIVIAL).expect("write");
+    fs::write(&source, TRIVIAL_C).expect("write");
     let program = work.path().join("trivial");
-    let built = Command::new("gcc")
-        .args(["-O2", "-o"])
-        .arg(&program)
-        .arg(&source)
-        .status()
-        .expect("gcc");
-    assert!(built.success());
+    gcc(&source, &program, &[]);
     let dir = work.path().join("cases");
-    fs::create_dir(&dir).expect("mkdir");
-    let mut cases = Vec::with_capacity(CASES);
-    for i in 0..CASES {
-        let input = dir.join(format!("{i:04}.in"));
-        fs::write(&input, BOARD).expect("write");
-        fs::write(dir.join(format!("{i:04}.ans")), "4\n").expect("write");
-        cases.push((input, b"4\n".to_vec()));
-    }
+    let cases: Vec<(PathBuf, Vec<u8>)> = CaseFolder::at(&dir)
+        .repeated(CASES, FLIP_SAMPLE, "4\n")
+        .into_iter()
+        .map(|input| (input, b"4\n".to_vec()))
+        .collect();
 
     let one_case = work.path().join("one");
-    fs::create_dir(&one_case).expect("mkdir");
-    fs::copy(&cases[0].0, one_case.join("1.in")).expect("copy");
-    fs::write(one_case.join("1.ans"), "4\n").expect("write");
+    CaseFolder::at(&one_case).case("1", FLIP_SAMPLE, "4\n");
 
     println!("{CASES} cases of a trivial C program, medians of {ROUNDS} rounds");
     let (mut bare, mut strict, mut basic, mut two) = (vec![], vec![], vec![], vec![]);

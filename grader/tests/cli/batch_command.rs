@@ -5,7 +5,6 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -13,53 +12,41 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+use testkit::cases::CaseFolder;
+use testkit::gradebook::{Csv, journal_keys, student, verdicts};
+use testkit::grader::one_error_line;
+use testkit::output::json_of;
+use testkit::paths::{fixture, repo, two_cases};
+use testkit::processes::{children_of, wait_until};
+use testkit::scene::Scene;
+use testkit::scripts::{language_table, script};
+use testkit::tools::{chromium, rendered};
+
 const TIMEOUT: Duration = Duration::from_mins(5);
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-/// A class folder, an output folder and a compile cache of its own.
+/// A class folder (`class`) in a scene of its own: its TMPDIR (a grader killed mid-batch
+/// cannot remove its folders, and they must go with the test) and its compile cache.
 struct Class {
-    root: tempfile::TempDir,
-    cache: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Class {
     /// `files`: (path in the class folder, fixture under `tests/fixtures/flip/`).
     fn new(files: &[(&str, &str)]) -> Class {
-        let root = tempfile::tempdir().unwrap();
+        let scene = Scene::new(TIMEOUT);
+        let class = testkit::class::Class::at(scene.path("class"));
         for (path, from) in files {
-            let to = root.path().join("class").join(path);
-            fs::create_dir_all(to.parent().unwrap()).unwrap();
-            fs::copy(fixture("flip").join(from), to).unwrap();
+            class.copy(path, &fixture("flip").join(from));
         }
-        fs::create_dir_all(root.path().join("class")).unwrap();
-        // The graders' TMPDIR: a grader killed mid-batch cannot remove its folders, and
-        // they must go with the test. Open to the workers' uids, as /tmp is.
-        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
-        fs::create_dir(root.path().join("tmp")).unwrap();
-        fs::set_permissions(root.path().join("tmp"), fs::Permissions::from_mode(0o1777)).unwrap();
-        Class {
-            root,
-            cache: tempfile::tempdir().unwrap(),
-        }
+        Class { scene }
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.root.path().join(rel)
+        self.scene.path(rel)
     }
 
     fn command(&self) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .env("TMPDIR", self.path("tmp"))
-            .current_dir(self.root.path())
-            .timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// `grader batch flip class` on the two-case folder; the gradebook and the status.
@@ -69,52 +56,12 @@ impl Class {
             .args([
                 "batch", "flip", "class", "--out", out, "--report", "json", "--cases",
             ])
-            .arg(fixture("cases/flip-two"))
+            .arg(two_cases())
             .args(extra)
             .output()
             .unwrap();
-        let book = serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
-        (book, output.status.code().unwrap())
+        (json_of(&output), output.status.code().unwrap())
     }
-}
-
-fn student<'a>(book: &'a Value, name: &str) -> &'a Value {
-    book["students"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["student"] == name)
-        .unwrap_or_else(|| panic!("no {name} in {book:#}"))
-}
-
-/// What a gradebook says of each student, without the run figures.
-fn verdicts(book: &Value) -> Vec<(String, String, u64)> {
-    book["students"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["student"].as_str().unwrap().to_owned(),
-                s["verdict"].as_str().unwrap().to_owned(),
-                s["passed"].as_u64().unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn journal_keys(path: &Path) -> Vec<String> {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["key"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
-        .collect()
 }
 
 #[test]
@@ -172,7 +119,7 @@ fn a_class_in_mixed_layouts_becomes_a_gradebook() {
     class
         .command()
         .args(["batch", "flip", "class", "--out", "out", "--cases"])
-        .arg(fixture("cases/flip-two"))
+        .arg(two_cases())
         .assert()
         .code(1)
         .stdout(
@@ -185,17 +132,9 @@ fn a_class_in_mixed_layouts_becomes_a_gradebook() {
 fn a_rerun_with_nothing_changed_runs_nothing_and_a_changed_case_reruns_alone() {
     let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ac_rows.cpp")]);
     let cases = class.path("cases");
-    fs::create_dir_all(&cases).unwrap();
-    for f in [
-        "sample/01.in",
-        "sample/01.ans",
-        "secret/impossible.in",
-        "secret/impossible.ans",
-    ] {
-        let to = cases.join(f);
-        fs::create_dir_all(to.parent().unwrap()).unwrap();
-        fs::copy(fixture("cases/flip-two").join(f), to).unwrap();
-    }
+    CaseFolder::at(&cases)
+        .copied("sample/01", &two_cases(), "sample/01")
+        .copied("secret/impossible", &two_cases(), "secret/impossible");
     let run = || {
         class
             .command()
@@ -300,7 +239,7 @@ fn a_batch_after_cases_went_compacts_its_journal_to_the_live_lines_and_matches_a
         ("bob.py", "pe_leading_space.py"),
         ("carol.cpp", "ac_rows.cpp"),
     ]);
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip/data/secret/answers");
+    let shipped = repo().join("cases/flip/data/secret/answers");
     let cases = class.path("cases/answers");
     fs::create_dir_all(&cases).unwrap();
     for n in 1..=6 {
@@ -376,7 +315,7 @@ fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
         ("bob.py", "pe_leading_space.py"),
         ("carol.py", "ac_rows.py"),
     ]);
-    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip");
+    let cases = repo().join("cases/flip");
     let journal = class.path("out/journal.jsonl");
     let mut child = batch_in_background(&class, &cases, &journal, 20);
     // The batch's launchers, to check that none outlives it.
@@ -436,7 +375,7 @@ fn a_batch_killed_with_sigkill_resumes_without_losing_or_repeating_a_run() {
 #[test]
 fn a_second_batch_into_the_same_out_is_refused_while_the_first_runs() {
     let class = Class::new(&[("alice.py", "ac_rows.py"), ("bob.py", "ac_rows.py")]);
-    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip");
+    let cases = repo().join("cases/flip");
     let journal = class.path("out/journal.jsonl");
     // A line in the journal: the first batch holds the folder and has not finished.
     let mut first = batch_in_background(&class, &cases, &journal, 1);
@@ -480,43 +419,21 @@ fn batch_in_background(
     journal: &Path,
     lines: usize,
 ) -> std::process::Child {
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
+    let child = class
+        .scene
+        .process()
         .args([
             "batch", "flip", "class", "--out", "out", "--jobs", "1", "--cases",
         ])
         .arg(cases)
-        .current_dir(class.root.path())
-        .env("GRADER_CACHE_DIR", class.cache.path())
-        .env("TMPDIR", class.path("tmp"))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while fs::read_to_string(journal).map_or(0, |t| t.lines().count()) < lines {
-        assert!(
-            start.elapsed() < Duration::from_mins(2),
-            "the batch made no progress"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until("the batch made progress", Duration::from_mins(2), || {
+        fs::read_to_string(journal).map_or(0, |t| t.lines().count()) >= lines
+    });
     child
-}
-
-/// The pids whose parent is `parent`.
-fn children_of(parent: u32) -> Vec<u32> {
-    fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-                stat.rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
-                    == Some(parent)
-            })
-        })
-        .collect()
 }
 
 #[test]
@@ -695,11 +612,12 @@ fn bad_calls_are_refused_and_bad_submissions_spare_the_others() {
     assert_eq!(student(&book, "huge")["verdict"], "--");
     assert_eq!(student(&book, "latin1")["verdict"], "RE");
     let refused = |args: &[&str], says: &str| {
-        let output = class.command().args(args).output().unwrap();
-        let stderr = String::from_utf8(output.stderr).unwrap();
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(says), "{args:?}: {stderr}");
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        class
+            .command()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(one_error_line(says));
     };
     fs::create_dir_all(class.path("empty")).unwrap();
     refused(&["batch", "flip", "empty"], "no submissions");
@@ -710,7 +628,7 @@ fn bad_calls_are_refused_and_bad_submissions_spare_the_others() {
 
 #[test]
 fn the_html_gradebook_loads_in_a_real_browser_without_console_errors() {
-    let Some(chromium) = super::chromium() else {
+    let Some(chromium) = chromium() else {
         eprintln!("skipped: no chromium on this machine");
         return;
     };
@@ -725,7 +643,7 @@ fn the_html_gradebook_loads_in_a_real_browser_without_console_errors() {
     let html = fs::read_to_string(&page).unwrap();
     assert!(html.contains("carol&lt;script&gt;"), "names are escaped");
     // No console message on the way (`rendered` asserts it).
-    let dom = super::rendered(chromium, &class.path("chromium"), &page);
+    let dom = rendered(chromium, &class.path("chromium"), &page);
     let rows = book["students"].as_array().unwrap().len();
     assert_eq!(rows, 4);
     assert_eq!(dom.matches("<tr class=\"student\">").count(), rows, "{dom}");
@@ -844,7 +762,7 @@ fn a_student_found_but_not_gradable_has_a_row_in_every_gradebook_form() {
         .args([
             "batch", "flip", "class", "--out", "out", "--report", "csv", "--cases",
         ])
-        .arg(fixture("cases/flip-two"))
+        .arg(two_cases())
         .output()
         .unwrap();
     let printed = String::from_utf8(printed.stdout).unwrap();
@@ -853,7 +771,7 @@ fn a_student_found_but_not_gradable_has_a_row_in_every_gradebook_form() {
     for name in ["bob", "hal", "sam"] {
         for (form, text) in [("gradebook.csv", &csv), ("--report csv", &printed)] {
             assert!(
-                text.lines().any(|l| l.starts_with(&format!("{name},"))),
+                Csv::parse(text).students().contains(&name),
                 "{form}: {text}"
             );
         }
@@ -916,7 +834,7 @@ fn no_layout_drops_a_student_folder_and_an_entry_that_matches_nothing_warns() {
             "solution.*",
         ])
         .arg("--cases")
-        .arg(fixture("cases/flip-two"))
+        .arg(two_cases())
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
@@ -941,14 +859,14 @@ fn a_fault_of_the_setup_is_exit_2_and_a_missing_toolchain_leaves_only_its_studen
     let batch = |extra: &[&str]| {
         let mut cmd = class.command();
         cmd.args(["batch", "flip", "class", "--out", "out", "--cases"])
-            .arg(fixture("cases/flip-two"))
+            .arg(two_cases())
             .args(extra);
         cmd
     };
     let test = |extra: &[&str]| {
         let mut cmd = class.command();
         cmd.args(["test", "flip", "class/alice.c", "--cases"])
-            .arg(fixture("cases/flip-two"))
+            .arg(two_cases())
             .args(extra);
         cmd
     };
@@ -985,7 +903,7 @@ fn a_fault_of_the_setup_is_exit_2_and_a_missing_toolchain_leaves_only_its_studen
         cmd.args([
             "batch", "flip", "class", "--out", out, "--report", "json", "--cases",
         ])
-        .arg(fixture("cases/flip-two"))
+        .arg(two_cases())
         .args(extra);
         let output = cmd.output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -1013,8 +931,8 @@ fn a_fault_of_the_setup_is_exit_2_and_a_missing_toolchain_leaves_only_its_studen
     );
     assert_eq!(student(&book, "bob")["verdict"], "AC", "{book:#}");
     // And in every gradebook form: the CSV has the student's row.
-    let csv = fs::read_to_string(class.path("out-no-cc/gradebook.csv")).unwrap();
-    assert!(csv.lines().any(|l| l.starts_with("alice,")), "{csv}");
+    let csv = Csv::read(&class.path("out-no-cc"));
+    assert!(csv.students().contains(&"alice"), "{:?}", csv.rows());
     fs::write(
         &config,
         "[python]\nextensions = [\"py\"]\nrun = [\"no-such-python\", \"{src}\"]\n",
@@ -1126,10 +1044,9 @@ fn a_failed_compile_is_cached_like_a_success_unless_a_limit_or_a_signal_stopped_
     }
     // A compiler that notes each compile, and fails each source in its own way.
     let log = class.path("compiles.log");
-    let compiler = class.path("toolchain/bin/fakecc");
-    fs::create_dir_all(compiler.parent().unwrap()).unwrap();
-    fs::write(
-        &compiler,
+    let compiler = script(
+        class.scene.root(),
+        "toolchain/bin/fakecc",
         format!(
             "#!/bin/sh\n\
              [ \"$1\" = --version ] && {{ echo 'fakecc 1.0'; exit 0; }}\n\
@@ -1140,15 +1057,15 @@ fn a_failed_compile_is_cached_like_a_success_unless_a_limit_or_a_signal_stopped_
              exit 1\n",
             log = log.display()
         ),
-    )
-    .unwrap();
-    fs::set_permissions(&compiler, fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let config = class.path("languages.toml");
     fs::write(
         &config,
-        format!(
-            "[fake]\nextensions = [\"fk\"]\ncompile = [\"{}\", \"{{src}}\", \"{{out}}\"]\nrun = [\"{{out}}\"]\ncompile_limits = {{ cpu_secs = 2, wall_secs = 3 }}\n",
-            compiler.display()
+        language_table(
+            "fake",
+            "fk",
+            &compiler,
+            "compile_limits = { cpu_secs = 2, wall_secs = 3 }\n",
         ),
     )
     .unwrap();
@@ -1179,7 +1096,7 @@ fn a_failed_compile_is_cached_like_a_success_unless_a_limit_or_a_signal_stopped_
     );
     assert_eq!(compiles("sig"), 2, "a compile a signal ended is not cached");
     // A cached message is verified like a program: a changed one is compiled again.
-    let entries: Vec<PathBuf> = fs::read_dir(class.cache.path())
+    let entries: Vec<PathBuf> = fs::read_dir(class.scene.cache())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.join("message").is_file())
@@ -1193,7 +1110,7 @@ fn a_failed_compile_is_cached_like_a_success_unless_a_limit_or_a_signal_stopped_
     class
         .command()
         .args(["test", "flip", "class/bad.fk", "--cases"])
-        .arg(fixture("cases/flip-two"))
+        .arg(two_cases())
         .args(args)
         .assert()
         .code(1)
@@ -1210,7 +1127,7 @@ fn a_resumed_students_journaled_failure_counts_for_its_progress_line_and_for_fai
         let output = class
             .command()
             .args(["batch", "flip", "class", "--out", "out", "--cases"])
-            .arg(fixture("cases/flip-two"))
+            .arg(two_cases())
             .args(extra)
             .output()
             .unwrap();
@@ -1243,20 +1160,9 @@ fn points_class() -> Class {
     let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ac_rows.cpp")]);
     // A case folder of two groups with a manifest that says what they are worth.
     let cases = class.path("cases");
-    for (from, to) in [
-        ("sample/01", "sample/01"),
-        ("secret/impossible", "secret/impossible/01"),
-    ] {
-        for ext in ["in", "ans"] {
-            let dest = cases.join(format!("{to}.{ext}"));
-            fs::create_dir_all(dest.parent().unwrap()).unwrap();
-            fs::copy(
-                fixture("cases/flip-two").join(format!("{from}.{ext}")),
-                dest,
-            )
-            .unwrap();
-        }
-    }
+    CaseFolder::at(&cases)
+        .copied("sample/01", &two_cases(), "sample/01")
+        .copied("secret/impossible/01", &two_cases(), "secret/impossible");
     let sample = fs::read_to_string(cases.join("sample/01.in")).unwrap();
     let impossible = fs::read_to_string(cases.join("secret/impossible/01.in")).unwrap();
     fs::write(

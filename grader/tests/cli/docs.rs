@@ -11,7 +11,11 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
-use super::{FLIP_SAMPLE, grader, repo, write};
+use testkit::boards::{FLIP_SAMPLE, FLIP_SOLVED};
+use testkit::cases::CaseFolder;
+use testkit::files::write;
+use testkit::grader::{grader, one_error_line};
+use testkit::paths::repo;
 
 const PROBLEMS: [&str; 3] = ["flip", "fourinrow", "swap"];
 
@@ -78,7 +82,7 @@ fn every_example_of_problems_md_is_what_solve_prints_and_check_accepts() {
             .unwrap_or_else(|| panic!("an example outside a problem's section: {block:?}"));
         match label {
             "input" => {
-                let path = write(dir.path(), &format!("{n}.in"), &block.text);
+                let path = write(dir.path(), format!("{n}.in"), &block.text);
                 input = Some((problem.to_owned(), path));
             }
             "output" | "accepted" => {
@@ -92,7 +96,7 @@ fn every_example_of_problems_md_is_what_solve_prints_and_check_accepts() {
                         .success()
                         .stdout(block.text.clone());
                 }
-                let output = write(dir.path(), &format!("{n}.out"), &block.text);
+                let output = write(dir.path(), format!("{n}.out"), &block.text);
                 grader()
                     .args(["check", problem])
                     .args([path, &output])
@@ -157,7 +161,7 @@ fn problems_with_a_problem_prints_its_section_of_problems_md() {
         .args(["problems", "nope"])
         .assert()
         .code(2)
-        .stderr(super::one_error_line("unknown problem `nope`"));
+        .stderr(one_error_line("unknown problem `nope`"));
 }
 
 // ---------------------------------------------------------------- cli.md and --help
@@ -354,12 +358,11 @@ fn assert_same_fields(label: &str, real: &[u8]) {
 /// Two flip cases: the sample (answer 4) and a solved board (answer 0), so that a
 /// program printing `4` passes one and fails the other.
 fn two_cases(dir: &Path) -> std::path::PathBuf {
-    let cases = dir.join("cases");
-    write(&cases, "a/01.in", FLIP_SAMPLE);
-    write(&cases, "a/01.ans", "4\n");
-    write(&cases, "b/01.in", "bbbb\nbbbb\nbbbb\nbbbb\n");
-    write(&cases, "b/01.ans", "0\n");
+    let cases = CaseFolder::at(dir.join("cases"));
     cases
+        .case("a/01", FLIP_SAMPLE, "4\n")
+        .case("b/01", FLIP_SOLVED, "0\n");
+    cases.path().to_path_buf()
 }
 
 #[test]

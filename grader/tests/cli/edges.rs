@@ -8,7 +8,6 @@
 
 use std::fs;
 use std::os::unix::ffi::OsStrExt as _;
-use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -17,7 +16,12 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use super::{FLIP_SAMPLE, grader, one_error_line, repo, write};
+use testkit::boards::FLIP_SAMPLE;
+use testkit::class::Class;
+use testkit::files::write;
+use testkit::grader::{grader, grader_path, one_error_line};
+use testkit::paths::{fixture, repo, two_cases};
+use testkit::scene::Scene;
 
 const TIMEOUT: Duration = Duration::from_mins(2);
 
@@ -27,73 +31,56 @@ fn capped(args: &[&str]) -> Command {
     let mut cmd = Command::new("prlimit");
     cmd.arg("--as=2147483648")
         .arg("--")
-        .arg(assert_cmd::cargo::cargo_bin("grader"))
+        .arg(grader_path())
         .args(args)
         .env("NO_COLOR", "1")
         .timeout(TIMEOUT);
     cmd
 }
 
-fn fixture(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(path)
-}
-
-/// A folder for a call that runs programs: its class folder, compile cache and TMPDIR,
-/// open to the workers' uids as /tmp is.
+/// A scene for calls that run programs, with a class folder, `class`.
 struct Place {
-    root: tempfile::TempDir,
-    cache: tempfile::TempDir,
+    scene: Scene,
+    class: Class,
 }
 
 impl Place {
     fn new() -> Place {
-        let root = tempfile::tempdir().unwrap();
-        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
-        let tmp = root.path().join("tmp");
-        fs::create_dir(&tmp).unwrap();
-        fs::set_permissions(&tmp, fs::Permissions::from_mode(0o1777)).unwrap();
-        fs::create_dir(root.path().join("class")).unwrap();
-        Place {
-            root,
-            cache: tempfile::tempdir().unwrap(),
-        }
+        let scene = Scene::new(TIMEOUT);
+        let class = Class::at(scene.path("class"));
+        Place { scene, class }
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.root.path().join(rel)
+        self.scene.path(rel)
     }
 
     /// Adds a student: the file `name` (any bytes) in the class folder, a copy of the
     /// fixture `flip/ac_rows.py`.
     fn student(&self, name: &[u8]) {
-        let to = self.path("class").join(std::ffi::OsStr::from_bytes(name));
-        fs::copy(fixture("flip/ac_rows.py"), to).unwrap();
+        self.class.copy(
+            std::ffi::OsStr::from_bytes(name),
+            &fixture("flip/ac_rows.py"),
+        );
     }
 
     /// `grader ARGS` here, as a plain process (whose streams may go anywhere).
     fn process(&self, args: &[&str]) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"));
-        cmd.env("NO_COLOR", "1")
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .env("TMPDIR", self.path("tmp"))
-            .current_dir(self.root.path())
-            .args(args);
+        let mut cmd = self.scene.process();
+        cmd.args(args);
         cmd
     }
 
     fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::from_std(self.process(args));
-        cmd.timeout(TIMEOUT);
+        let mut cmd = self.scene.grader();
+        cmd.args(args);
         cmd
     }
 
     /// `grader batch flip class` on the two-case folder into `out`, with `extra`.
     fn batch(&self, out: &str, extra: &[&str]) -> std::process::Command {
-        let cases = fixture("cases/flip-two");
         let mut cmd = self.process(&["batch", "flip", "class", "--out", out, "--cases"]);
-        cmd.arg(cases).args(extra);
+        cmd.arg(two_cases()).args(extra);
         cmd
     }
 }
@@ -161,7 +148,7 @@ fn stdin_and_input_files_without_end_are_read_to_16_mib_and_refused() {
         let mut cmd = std::process::Command::new("prlimit");
         cmd.arg("--as=2147483648")
             .arg("--")
-            .arg(assert_cmd::cargo::cargo_bin("grader"))
+            .arg(grader_path())
             .args(args)
             .stdin(fs::File::open("/dev/zero").unwrap());
         // Run as it is: assert_cmd would hand it an empty stdin instead.
@@ -195,7 +182,7 @@ fn a_full_stdout_is_exit_2_for_every_command_that_prints() {
     let answer = answer.to_str().unwrap();
     let submission = fixture("flip/ac_rows.py");
     let submission = submission.to_str().unwrap();
-    let cases = fixture("cases/flip-two");
+    let cases = two_cases();
     let cases = cases.to_str().unwrap();
     let shipped = repo().join("cases");
     let shipped = shipped.to_str().unwrap();
@@ -245,7 +232,7 @@ fn a_full_stdout_is_exit_2_for_every_command_that_prints() {
 #[test]
 fn a_closed_pipe_on_stdout_stays_quiet() {
     // Two megabytes: far past a pipe's buffer, so the writes meet the closed end.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grader"))
+    let mut child = std::process::Command::new(grader_path())
         .args(["gen", "flip", "--seed", "1", "--count", "100000"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -9,7 +9,11 @@ use std::fs;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use super::{FLIP_SAMPLE, FOURINROW_SAMPLE, grader, one_error_line, repo, write};
+use testkit::boards::{FLIP_SAMPLE, FOURINROW_SAMPLE};
+use testkit::files::write;
+use testkit::grader::{grader, one_error_line};
+use testkit::paths::repo;
+use testkit::rules::{cells, flip_press, flip_press_area, fourinrow_has_line, one_colour};
 
 /// `grader solve PROBLEM --explain --report json` on `input`: the whole object.
 fn explained(problem: &str, input: &str) -> Value {
@@ -49,11 +53,6 @@ fn generated(problem: &str, kinds: &[&str], count: u32) -> Vec<String> {
     boards
 }
 
-/// The cells of a 4x4 board, row by row.
-fn cells(board: &str) -> Vec<Vec<u8>> {
-    board.lines().map(|l| l.as_bytes().to_vec()).collect()
-}
-
 /// A `[row, col]` of the JSON, 0-based.
 fn square(value: &Value) -> (usize, usize) {
     let rc: Vec<usize> = value
@@ -64,28 +63,6 @@ fn square(value: &Value) -> (usize, usize) {
         .collect();
     assert!(rc.len() == 2 && (1..=4).contains(&rc[0]) && (1..=4).contains(&rc[1]));
     (rc[0] - 1, rc[1] - 1)
-}
-
-/// The squares a flip press at `(r, c)` turns over.
-fn press_area(r: usize, c: usize) -> Vec<(usize, usize)> {
-    let mut area = vec![(r, c)];
-    if r > 0 {
-        area.push((r - 1, c));
-    }
-    if r < 3 {
-        area.push((r + 1, c));
-    }
-    if c > 0 {
-        area.push((r, c - 1));
-    }
-    if c < 3 {
-        area.push((r, c + 1));
-    }
-    area
-}
-
-fn uniform(board: &[Vec<u8>]) -> bool {
-    board.iter().flatten().all(|&c| c == board[0][0])
 }
 
 /// Checks one flip explanation against the answer it came with.
@@ -122,7 +99,7 @@ fn check_flip(input: &str, object: &Value) {
         assert_eq!(squares.len() % 2, 0, "even on both solved boards: {reason}");
         for r in 0..4 {
             for c in 0..4 {
-                let flipped = press_area(r, c)
+                let flipped = flip_press_area(r, c)
                     .iter()
                     .filter(|s| squares.contains(s))
                     .count();
@@ -135,26 +112,9 @@ fn check_flip(input: &str, object: &Value) {
     assert_eq!(presses.len(), n, "{input}{reason}");
     for press in presses {
         let (r, c) = square(press);
-        for (y, x) in press_area(r, c) {
-            board[y][x] = if board[y][x] == b'b' { b'w' } else { b'b' };
-        }
+        flip_press(&mut board, r, c);
     }
-    assert!(uniform(&board), "{input}: {reason}");
-}
-
-/// Whether a fourinrow board holds four of one colour in a row, column or main diagonal.
-fn has_line(board: &[Vec<u8>]) -> bool {
-    let mut lines: Vec<[(usize, usize); 4]> = Vec::new();
-    for i in 0..4 {
-        lines.push([(i, 0), (i, 1), (i, 2), (i, 3)]);
-        lines.push([(0, i), (1, i), (2, i), (3, i)]);
-    }
-    lines.push([(0, 0), (1, 1), (2, 2), (3, 3)]);
-    lines.push([(0, 3), (1, 2), (2, 1), (3, 0)]);
-    lines.iter().any(|line| {
-        let first = board[line[0].0][line[0].1];
-        first != b'O' && line.iter().all(|&(r, c)| board[r][c] == first)
-    })
+    assert!(one_colour(&board), "{input}: {reason}");
 }
 
 /// Checks one fourinrow explanation against the answer it came with.
@@ -174,13 +134,16 @@ fn check_fourinrow(input: &str, object: &Value) {
         Some("W") => b'W',
         None => {
             assert_eq!(answer, 0);
-            assert!(has_line(&board), "{input}");
+            assert!(fourinrow_has_line(&board), "{input}");
             return;
         }
         other => panic!("first: {other:?}"),
     };
     for step in moves {
-        assert!(!has_line(&board), "a line before the last move: {input}");
+        assert!(
+            !fourinrow_has_line(&board),
+            "a line before the last move: {input}"
+        );
         let [from, to] = step.as_array().unwrap().as_slice() else {
             panic!("{step}")
         };
@@ -192,7 +155,7 @@ fn check_fourinrow(input: &str, object: &Value) {
         board[fr][fc] = b'O';
         mover = if mover == b'B' { b'W' } else { b'B' };
     }
-    assert!(has_line(&board), "{input}");
+    assert!(fourinrow_has_line(&board), "{input}");
 }
 
 #[test]

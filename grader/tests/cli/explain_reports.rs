@@ -9,7 +9,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{grader, repo, write};
+use testkit::cases::CaseFolder;
+use testkit::class::Class;
+use testkit::files::write;
+use testkit::grader::{grader, grader_path};
+use testkit::paths::repo;
+use testkit::rules::{cells, flip_press, fourinrow_has_line, one_colour};
 
 /// The wrong solutions tried, by problem: between them, numbers too big, too small and
 /// `Impossible` (flip), the wrong first mover and missed lines (fourinrow), and sequences
@@ -22,8 +27,7 @@ const MUTANTS: [(&str, &[&str]); 3] = [
 
 /// The command line that runs mutant `name` of `problem`.
 fn mutant(problem: &str, name: &str) -> String {
-    let grader = assert_cmd::cargo::cargo_bin("grader");
-    format!("{} mutant {problem} {name}", grader.display())
+    format!("{} mutant {problem} {name}", grader_path().display())
 }
 
 /// The shipped case `name`'s input and answer.
@@ -64,11 +68,6 @@ fn replay(problem: &str, input: &str, answer: &str, explanation: &Value) -> Resu
     }
 }
 
-/// A board of 4 rows of 4 letters.
-fn board(input: &str) -> Vec<Vec<u8>> {
-    input.lines().map(|l| l.as_bytes().to_vec()).collect()
-}
-
 /// `[row, col]`, 1-based, as 0-based indices.
 fn square(value: &Value) -> Result<(usize, usize), String> {
     let at = |i: usize| {
@@ -83,26 +82,12 @@ fn square(value: &Value) -> Result<(usize, usize), String> {
 
 /// Each press flips its square and those beside it; the board ends one colour.
 fn flip(input: &str, presses: &[Value]) -> Result<(), String> {
-    let mut b = board(input);
+    let mut b = cells(input);
     for press in presses {
         let (r, c) = square(press)?;
-        let mut turn = |r: usize, c: usize| b[r][c] = if b[r][c] == b'b' { b'w' } else { b'b' };
-        turn(r, c);
-        if r > 0 {
-            turn(r - 1, c);
-        }
-        if r < 3 {
-            turn(r + 1, c);
-        }
-        if c > 0 {
-            turn(r, c - 1);
-        }
-        if c < 3 {
-            turn(r, c + 1);
-        }
+        flip_press(&mut b, r, c);
     }
-    let cells: Vec<u8> = b.concat();
-    if cells.iter().all(|&x| x == cells[0]) {
+    if one_colour(&b) {
         Ok(())
     } else {
         Err(format!("not one colour after the presses: {b:?}"))
@@ -112,7 +97,7 @@ fn flip(input: &str, presses: &[Value]) -> Result<(), String> {
 /// Colours take turns from `first`; each move takes a piece of the mover's colour to an
 /// empty square beside it; the board ends with four of a colour in a line.
 fn fourinrow(input: &str, moves: &[Value], first: &Value) -> Result<(), String> {
-    let mut b = board(input);
+    let mut b = cells(input);
     let mut mover = match (first.as_str(), moves.is_empty()) {
         (Some("B"), false) => b'B',
         (Some("W"), false) => b'W',
@@ -128,18 +113,7 @@ fn fourinrow(input: &str, moves: &[Value], first: &Value) -> Result<(), String> 
         b[r1][c1] = b'O';
         mover = if mover == b'B' { b'W' } else { b'B' };
     }
-    let mut lines: Vec<[(usize, usize); 4]> = Vec::new();
-    for i in 0..4 {
-        lines.push([(i, 0), (i, 1), (i, 2), (i, 3)]);
-        lines.push([(0, i), (1, i), (2, i), (3, i)]);
-    }
-    lines.push([(0, 0), (1, 1), (2, 2), (3, 3)]);
-    lines.push([(0, 3), (1, 2), (2, 1), (3, 0)]);
-    let won = lines.iter().any(|line| {
-        let (r, c) = line[0];
-        b[r][c] != b'O' && line.iter().all(|&(rr, cc)| b[rr][cc] == b[r][c])
-    });
-    if won {
+    if fourinrow_has_line(&b) {
         Ok(())
     } else {
         Err(format!("no line after the moves: {b:?}"))
@@ -216,19 +190,18 @@ fn every_witness_of_a_test_report_solves_its_case_in_the_answers_steps() {
 /// A class of one student per mutant of `problem`: a Python program that becomes the
 /// mutant.
 fn class(dir: &Path, problem: &str, names: &[&str]) -> PathBuf {
-    let class = dir.join("class");
-    let grader = assert_cmd::cargo::cargo_bin("grader");
+    let class = Class::at(dir.join("class"));
+    let grader = grader_path();
     for name in names {
-        write(
-            &class,
-            &format!("{name}.py"),
+        class.write(
+            format!("{name}.py"),
             format!(
                 "import os\nos.execv({grader:?}, [{grader:?}, 'mutant', '{problem}', '{name}'])\n",
                 grader = grader.display().to_string()
             ),
         );
     }
-    class
+    class.path().to_path_buf()
 }
 
 #[test]
@@ -307,8 +280,7 @@ fn the_human_reports_say_why_and_draw_the_minimum_step_by_step() {
     let dir = tempfile::tempdir().unwrap();
     let cases = dir.path().join("cases");
     // One press at (2,2) solves it; the program prints 3.
-    write(&cases, "secret/01.in", "wbww\nbbbw\nwbww\nwwww\n");
-    write(&cases, "secret/01.ans", "1\n");
+    CaseFolder::at(&cases).case("secret/01", "wbww\nbbbw\nwbww\nwwww\n", "1\n");
     let test = grader()
         .args(["test", "flip", "--cmd", "echo 3", "--jobs", "1", "--cases"])
         .arg(&cases)

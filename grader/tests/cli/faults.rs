@@ -8,8 +8,15 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::package_verify::copy;
-use super::{grader, repo, write};
+use testkit::cases::CaseFolder;
+use testkit::class::Class;
+use testkit::files::write;
+use testkit::gradebook::{Csv, read_json, student};
+use testkit::grader::grader;
+use testkit::output::{assert_refused, said};
+use testkit::packages::copy;
+use testkit::paths::{fixture, repo, two_cases};
+use testkit::tools::{is_root, skip};
 
 /// Wide: the machine is busy, and a package's accepted submissions run first.
 const TIMEOUT: Duration = Duration::from_mins(3);
@@ -21,12 +28,7 @@ fn run(args: &[&std::ffi::OsStr], env: &[(&str, &Path)]) -> (i32, String, String
     for (key, value) in env {
         command.env(key, value);
     }
-    let output = command.output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    said(&command.output().unwrap())
 }
 
 /// `grader test PKG PKG/submissions/SUBMISSION --time-limit 2`.
@@ -42,19 +44,6 @@ fn test_package(package: &Path, submission: &str) -> (i32, String, String) {
         ],
         &[],
     )
-}
-
-/// Asserts a one-line exit-2 error that holds every piece of `says`.
-fn assert_refused((code, out, err): &(i32, String, String), says: &[&str]) {
-    assert_eq!(*code, 2, "{out}{err}");
-    let line = err.trim_end();
-    assert!(
-        line.starts_with("grader: error: ") && line.lines().count() == 1,
-        "{err}"
-    );
-    for piece in says {
-        assert!(line.contains(piece), "{piece:?} not in {err}");
-    }
 }
 
 fn make_fifo(path: &Path) {
@@ -193,19 +182,12 @@ fn a_package_folder_that_is_a_broken_link_is_exit_2_never_no_validators() {
 
 /// A case folder of four flip cases, `001` to `004`, from the shipped ones.
 fn four_cases(dir: &Path) -> PathBuf {
-    let cases = dir.join("cases");
-    fs::create_dir_all(&cases).unwrap();
+    let cases = CaseFolder::at(dir.join("cases"));
     let from = repo().join("cases/flip/data/secret/answers");
     for n in 1..=4 {
-        for ext in ["in", "ans"] {
-            fs::copy(
-                from.join(format!("{n:02}.{ext}")),
-                cases.join(format!("{n:03}.{ext}")),
-            )
-            .unwrap();
-        }
+        cases.copied(&format!("{n:03}"), &from, &format!("{n:02}"));
     }
-    cases
+    cases.path().to_path_buf()
 }
 
 /// `grader test flip --cmd true --cases CASES`: the cases are read before anything runs.
@@ -330,8 +312,7 @@ fn an_unusable_tmpdir_is_exit_2_naming_it_before_any_work() {
     let file = write(dir.path(), "a-file", "x");
     let submission = repo().join("examples/flip/ac_bfs.c");
     let class = dir.path().join("class");
-    fs::create_dir(&class).unwrap();
-    fs::copy(&submission, class.join("alice.c")).unwrap();
+    Class::at(&class).copy("alice.c", &submission);
     let out = dir.path().join("gradebook");
     for (tmpdir, why) in [
         (&missing, "no such folder"),
@@ -374,7 +355,7 @@ impl Mounted {
     /// user may not mount one. CI runs as root: there it must work.
     fn tmpfs(size: &str, options: &str) -> Option<Mounted> {
         let dir = tempfile::tempdir().unwrap();
-        let mounted = nix::unistd::Uid::effective().is_root()
+        let mounted = is_root()
             && std::process::Command::new("mount")
                 .args([
                     "-t",
@@ -387,14 +368,7 @@ impl Mounted {
                 .status()
                 .is_ok_and(|s| s.success());
         if !mounted {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "a tmpfs could not be mounted: CI runs as root"
-            );
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "skipped: a full or read-only TMPDIR needs root to mount a tmpfs"
-            );
+            skip("a full or read-only TMPDIR: needs root to mount a tmpfs");
             return None;
         }
         Some(Mounted { dir })
@@ -439,8 +413,8 @@ fn a_full_or_read_only_tmpdir_is_exit_2_naming_it_before_any_work() {
     // Outputs on the full file system: each a one-line exit 2 in the OS's words, with no
     // temp file's name the user never gave.
     let class = tempfile::tempdir().unwrap();
-    fs::copy(&submission, class.path().join("alice.c")).unwrap();
-    let cases = repo().join("grader/tests/fixtures/cases/flip-two");
+    Class::at(class.path()).copy("alice.c", &submission);
+    let cases = two_cases();
     let on_full = |name: &str| full.path().join(name);
     let calls: [Vec<&std::ffi::OsStr>; 3] = [
         vec![
@@ -484,7 +458,7 @@ fn a_full_or_read_only_tmpdir_is_exit_2_naming_it_before_any_work() {
 /// `grader batch flip class --out OUT ARGS...` in `root`, on the two-case fixture folder,
 /// with points (so that a student not graded is seen to earn none).
 fn batch(root: &Path, out: &str, args: &[&str]) -> (i32, String, String) {
-    let cases = repo().join("grader/tests/fixtures/cases/flip-two");
+    let cases = two_cases();
     let mut all: Vec<&std::ffi::OsStr> = vec![
         "batch".as_ref(),
         "flip".as_ref(),
@@ -505,40 +479,17 @@ fn batch(root: &Path, out: &str, args: &[&str]) -> (i32, String, String) {
         .current_dir(root)
         .env("GRADER_CACHE_DIR", root.join("cache"))
         .timeout(TIMEOUT);
-    let output = command.output().unwrap();
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    said(&command.output().unwrap())
 }
 
 /// The CSV row of `student` in `OUT/gradebook.csv`, by the header's column names.
 fn csv_row(out: &Path, student: &str) -> std::collections::HashMap<String, String> {
-    let text = fs::read_to_string(out.join("gradebook.csv")).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let row = lines
-        .find(|l| l.starts_with(&format!("{student},")))
-        .unwrap_or_else(|| panic!("no {student} in {text}"));
-    header
-        .iter()
-        .zip(row.split(','))
-        .map(|(h, c)| ((*h).to_owned(), c.to_owned()))
-        .collect()
+    Csv::read(out).row(student)
 }
 
 /// `student`'s object in `OUT/gradebook.json`.
-fn json_student(out: &Path, student: &str) -> serde_json::Value {
-    let book: serde_json::Value =
-        serde_json::from_slice(&fs::read(out.join("gradebook.json")).unwrap()).unwrap();
-    book["students"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["student"] == student)
-        .unwrap_or_else(|| panic!("no {student} in {book}"))
-        .clone()
+fn json_student(out: &Path, name: &str) -> serde_json::Value {
+    student(&read_json(&out.join("gradebook.json")), name).clone()
 }
 
 /// Asserts that `carol` is not graded and has no mark in the gradebook in `out`, and that
@@ -577,16 +528,12 @@ fn assert_no_mark_for_carol(out: &Path) {
 fn a_student_not_graded_has_no_score_in_any_gradebook_form_nor_after_merge_or_resume() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let from = repo().join("grader/tests/fixtures/flip");
-    fs::create_dir_all(root.join("class/carol")).unwrap();
-    fs::copy(from.join("ac_rows.py"), root.join("class/alice.py")).unwrap();
+    let from = fixture("flip");
     // Two entry files: carol cannot be graded, which is no mark of hers.
-    fs::copy(from.join("ac_rows.py"), root.join("class/carol/main.py")).unwrap();
-    fs::copy(
-        from.join("wa_off_by_one.c"),
-        root.join("class/carol/main.c"),
-    )
-    .unwrap();
+    Class::at(root.join("class"))
+        .copy("alice.py", &from.join("ac_rows.py"))
+        .copy("carol/main.py", &from.join("ac_rows.py"))
+        .copy("carol/main.c", &from.join("wa_off_by_one.c"));
     let (code, out, err) = batch(root, "whole", &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert_no_mark_for_carol(&root.join("whole"));

@@ -6,20 +6,25 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-use super::one_error_line;
+use testkit::boards::FLIP_SAMPLE;
+use testkit::cases::CaseFolder;
+use testkit::grader::one_error_line;
+use testkit::paths::{fixture, repo};
+use testkit::rules::{cells, flip_press, one_colour};
+use testkit::scene::Scene;
+use testkit::tools::{chromium, rendered};
 
 const TIMEOUT: Duration = Duration::from_mins(5);
 
 /// The sample board (answer 4) and the secret ones: `bobby` (off by one) fails the sample
 /// and the two solvable secrets, and is right on the impossible one.
-const SAMPLE: (&str, &str) = ("bwwb\nbbwb\nbwwb\nbwww\n", "4\n");
+const SAMPLE: (&str, &str) = (FLIP_SAMPLE, "4\n");
 const SECRETS: [(&str, &str, &str); 3] = [
     ("01", "bbbw\nwbww\nwwbw\nwbbb\n", "2\n"),
     ("02", "wwwb\nwbbw\nwbbb\nbbwb\n", "4\n"),
@@ -33,50 +38,32 @@ const STUDENTS: [(&str, &str); 3] = [
     ("section-a/dave.cpp", "ce_syntax.cpp"),
 ];
 
-/// A class, its case folder, and a compile cache, in a temporary folder.
+/// A class and its case folder, in a scene of its own (TMPDIR and compile cache).
 struct Class {
-    root: tempfile::TempDir,
-    cache: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Class {
     fn new() -> Class {
-        let root = tempfile::tempdir().unwrap();
-        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip");
+        let scene = Scene::new(TIMEOUT);
+        let class = testkit::class::Class::at(scene.path("class"));
         for (path, from) in STUDENTS {
-            let to = root.path().join("class").join(path);
-            fs::create_dir_all(to.parent().unwrap()).unwrap();
-            fs::copy(fixtures.join(from), to).unwrap();
+            class.copy(path, &fixture("flip").join(from));
         }
-        let cases = root.path().join("cases");
-        super::write(&cases, "sample/01.in", SAMPLE.0);
-        super::write(&cases, "sample/01.ans", SAMPLE.1);
+        let cases = CaseFolder::at(scene.path("cases"));
+        cases.case("sample/01", SAMPLE.0, SAMPLE.1);
         for (name, input, answer) in SECRETS {
-            super::write(&cases, &format!("secret/{name}.in"), input);
-            super::write(&cases, &format!("secret/{name}.ans"), answer);
+            cases.case(&format!("secret/{name}"), input, answer);
         }
-        // The graders' TMPDIR, open to the workers' uids as /tmp is, and gone with the test.
-        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
-        fs::create_dir(root.path().join("tmp")).unwrap();
-        fs::set_permissions(root.path().join("tmp"), fs::Permissions::from_mode(0o1777)).unwrap();
-        Class {
-            root,
-            cache: tempfile::tempdir().unwrap(),
-        }
+        Class { scene }
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.root.path().join(rel)
+        self.scene.path(rel)
     }
 
     fn grader(&self) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .env("TMPDIR", self.path("tmp"))
-            .current_dir(self.root.path())
-            .timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// `grader batch flip class --cases cases --out OUT` with `extra`: the gradebook.
@@ -206,23 +193,11 @@ fn secret_reasons(book: &Value) -> Vec<String> {
 /// flip by the rules of the statement: a press flips the piece and its neighbours; a
 /// board is solved when every piece shows one colour.
 fn replay_flip(board: &str, presses: &[(usize, usize)]) -> bool {
-    let mut cells: Vec<Vec<bool>> = board
-        .lines()
-        .map(|l| l.chars().map(|c| c == 'b').collect())
-        .collect();
+    let mut board = cells(board);
     for &(row, col) in presses {
-        let (r, c) = (row - 1, col - 1);
-        for (rr, line) in cells.iter_mut().enumerate() {
-            for (cc, cell) in line.iter_mut().enumerate() {
-                // The piece itself and the four next to it.
-                if rr.abs_diff(r) + cc.abs_diff(c) <= 1 {
-                    *cell = !*cell;
-                }
-            }
-        }
+        flip_press(&mut board, row - 1, col - 1);
     }
-    let first = cells[0][0];
-    cells.iter().flatten().all(|&c| c == first)
+    one_colour(&board)
 }
 
 /// Every witness drawn on `page` (a feedback page or the gradebook): each case's first
@@ -310,7 +285,7 @@ fn check_secret(bobby: &str, level: &str, name: &str, input: &str, answer: &str)
 #[test]
 fn feedback_pages_show_each_secret_case_as_the_reveal_level_says_and_render() {
     let class = Class::new();
-    let browser = super::chromium();
+    let browser = chromium();
     if browser.is_none() {
         eprintln!("the pages are not rendered: no chromium on this machine");
     }
@@ -336,8 +311,8 @@ fn feedback_pages_show_each_secret_case_as_the_reveal_level_says_and_render() {
                 }
             }
             assert!(!page.contains("students"), "{name} counts the class");
-            let dom = browser
-                .map(|b| super::rendered(b, &class.path("chromium"), &class.path(&dir).join(name)));
+            let dom =
+                browser.map(|b| rendered(b, &class.path("chromium"), &class.path(&dir).join(name)));
             // (b), (c) The secret boards and answers, as the level shows them.
             for source in std::iter::once(page).chain(dom.as_ref()) {
                 for (_, input, _) in SECRETS {
@@ -543,7 +518,7 @@ fn first_explanation(browser: &str, profile: &Path, page: &str, width: u32, heig
 
 #[test]
 fn a_failing_students_first_explanation_is_on_the_first_screen_of_a_phone_and_a_laptop() {
-    let Some(browser) = super::chromium() else {
+    let Some(browser) = chromium() else {
         eprintln!("skipped: no chromium on this machine");
         return;
     };
@@ -551,7 +526,7 @@ fn a_failing_students_first_explanation_is_on_the_first_screen_of_a_phone_and_a_
     // the 47 solvable boards and passes the 22 that cannot be solved. The page at the
     // default level, and at `all`, where every failing case is one kind.
     let class = Class::new();
-    let cases = super::repo().join("cases/flip");
+    let cases = repo().join("cases/flip");
     for level in ["verdicts", "all"] {
         let dir = format!("fb-{level}");
         let output = class

@@ -5,41 +5,41 @@
 //! `grader mutant`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+use testkit::grader::{grader, grader_path};
+use testkit::output::json_of;
+use testkit::paths::{fixture, repo};
+use testkit::scene::Scene;
+use testkit::scripts::{language_table, script};
+
 const TIMEOUT: Duration = Duration::from_mins(3);
 
-fn grader_path() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("grader")
-}
-
-/// `grader fuzz` in its own working folder (where the regressions file goes), with its own
-/// compile cache.
+/// `grader fuzz` in a scene of its own: a working folder (where the regressions file
+/// goes), a temporary folder and a compile cache.
 struct Fuzz {
-    dir: tempfile::TempDir,
-    cache: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Fuzz {
     fn new() -> Fuzz {
         Fuzz {
-            dir: tempfile::tempdir().unwrap(),
-            cache: tempfile::tempdir().unwrap(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
+    /// The working folder.
+    fn dir(&self) -> &Path {
+        self.scene.root()
+    }
+
     fn command(&self) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .current_dir(self.dir.path())
-            .timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// Fuzzes `problem` against the named mutant, with `extra` flags; the JSON report and
@@ -52,19 +52,8 @@ impl Fuzz {
             .args(extra)
             .output()
             .unwrap();
-        let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}\n{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            )
-        });
-        (report, output.status.code().unwrap())
+        (json_of(&output), output.status.code().unwrap())
     }
-}
-
-fn example(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
 #[test]
@@ -134,7 +123,7 @@ fn the_regressions_file_is_written_and_replayed_first() {
     let fuzz = Fuzz::new();
     let (first, status) = fuzz.mutant("swap", "greedy", &["--seed", "4"]);
     assert_eq!(status, 1);
-    let file = fuzz.dir.path().join("fuzz-regressions/swap.txt");
+    let file = fuzz.dir().join("fuzz-regressions/swap.txt");
     let text = fs::read_to_string(&file).unwrap();
     assert!(text.starts_with("# grader fuzz regressions"), "{text}");
     assert_eq!(
@@ -167,7 +156,7 @@ fn the_regressions_file_is_written_and_replayed_first() {
     let output = fuzz
         .command()
         .args(["fuzz", "swap"])
-        .arg(example("examples/swap/ac_bfs.c"))
+        .arg(repo().join("examples/swap/ac_bfs.c"))
         .args(["--seed", "5", "--runs", "40", "--report", "json"])
         .output()
         .unwrap();
@@ -196,7 +185,7 @@ fn save_writes_a_case_that_grader_test_fails_on() {
             .ends_with(&format!("found/fourinrow-seed2-run{run}.in")),
         "{saved:?}"
     );
-    let dir = fuzz.dir.path().join("found");
+    let dir = fuzz.dir().join("found");
     let line = format!("{} mutant fourinrow no-diagonals", grader_path().display());
     fuzz.command()
         .args(["test", "fourinrow", "--cmd", &line, "--cases"])
@@ -206,7 +195,7 @@ fn save_writes_a_case_that_grader_test_fails_on() {
         .stdout(predicate::str::contains("WA 0/1 passed"));
     fuzz.command()
         .args(["test", "fourinrow"])
-        .arg(example("examples/fourinrow/ac_bfs.cpp"))
+        .arg(repo().join("examples/fourinrow/ac_bfs.cpp"))
         .arg("--cases")
         .arg(&dir)
         .assert()
@@ -219,7 +208,7 @@ fn a_correct_solution_passes_and_says_how_fast() {
     let output = fuzz
         .command()
         .args(["fuzz", "flip"])
-        .arg(example("examples/flip/ac_bfs.c"))
+        .arg(repo().join("examples/flip/ac_bfs.c"))
         .args(["--seed", "8", "--runs", "200"])
         .output()
         .unwrap();
@@ -229,7 +218,7 @@ fn a_correct_solution_passes_and_says_how_fast() {
         text.contains("OK no difference in 200 runs (seed 8, "),
         "{text}"
     );
-    assert!(!fuzz.dir.path().join("fuzz-regressions").exists());
+    assert!(!fuzz.dir().join("fuzz-regressions").exists());
 }
 
 #[test]
@@ -252,7 +241,7 @@ fn exhaustive_flip_finds_what_random_runs_may_miss() {
 #[test]
 fn resource_verdicts_are_findings_and_compile_errors_are_reported_once() {
     let fuzz = Fuzz::new();
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip");
+    let fixtures = fixture("flip");
     let output = fuzz
         .command()
         .args(["fuzz", "flip"])
@@ -317,7 +306,7 @@ fn bad_calls_are_one_line_errors_with_status_2() {
     );
     bad(&["fuzz", "chess", "--cmd", "true"], "chess");
     fs::write(
-        fuzz.dir.path().join("r.txt"),
+        fuzz.dir().join("r.txt"),
         "# ok\nflip seed=1 run=x input=\"\"\n",
     )
     .unwrap();
@@ -326,7 +315,7 @@ fn bad_calls_are_one_line_errors_with_status_2() {
         "r.txt:2:17: expected a number after `run=`",
     );
     fs::write(
-        fuzz.dir.path().join("r.txt"),
+        fuzz.dir().join("r.txt"),
         "flip seed=1 run=1 input=\"bw\\n\"\n",
     )
     .unwrap();
@@ -349,8 +338,8 @@ fn replay(fuzz: &Fuzz, line: &str) -> (Value, i32) {
         .arg(format!("{line} --report json"))
         .env("PATH", path)
         .env("NO_COLOR", "1")
-        .env("GRADER_CACHE_DIR", fuzz.cache.path())
-        .current_dir(fuzz.dir.path())
+        .env("GRADER_CACHE_DIR", fuzz.scene.cache())
+        .current_dir(fuzz.dir())
         .timeout(TIMEOUT)
         .output()
         .unwrap();
@@ -371,12 +360,11 @@ fn the_replay_command_carries_the_limits_and_the_language_and_finds_the_same_fai
     // Python starts within (5 ms; it takes tens of ms): every run is a TLE, which a
     // replay at the default limit (1 s) or without the table could not find.
     fs::write(
-        fuzz.dir.path().join("my languages.toml"),
+        fuzz.dir().join("my languages.toml"),
         "[mypython]\nextensions = []\nrun = [\"python3\", \"{src}\"]\n",
     )
     .unwrap();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip/ac_rows.py");
-    fs::copy(fixture, fuzz.dir.path().join("solution")).unwrap();
+    fs::copy(fixture("flip/ac_rows.py"), fuzz.dir().join("solution")).unwrap();
     let call = |extra: &[&str]| {
         let output = fuzz
             .command()
@@ -464,8 +452,8 @@ fn a_replay_names_a_file_whose_name_is_not_utf8_so_that_sh_finds_it() {
     // `élève s.py` in Latin-1: not UTF-8, with a space.
     let name = std::ffi::OsStr::from_bytes(b"\xe9l\xe8ve s.py");
     fs::copy(
-        example("examples/flip/wa_one_colour.py"),
-        fuzz.dir.path().join(name),
+        repo().join("examples/flip/wa_one_colour.py"),
+        fuzz.dir().join(name),
     )
     .unwrap();
     let output = fuzz
@@ -491,22 +479,16 @@ fn a_replay_names_a_file_whose_name_is_not_utf8_so_that_sh_finds_it() {
 
 #[test]
 fn a_compile_error_is_quoted_with_what_a_terminal_would_obey_escaped() {
-    use std::os::unix::fs::PermissionsExt;
     let fuzz = Fuzz::new();
-    let dir = fuzz.dir.path();
-    let compiler = dir.join("badcc");
-    fs::write(
-        &compiler,
+    let dir = fuzz.dir();
+    let compiler = script(
+        dir,
+        "badcc",
         "#!/bin/sh\nprintf '%s: error: \\033[2Jgone\\n' \"$1\" >&2\nexit 1\n",
-    )
-    .unwrap();
-    fs::set_permissions(&compiler, PermissionsExt::from_mode(0o755)).unwrap();
+    );
     fs::write(
         dir.join("languages.toml"),
-        format!(
-            "[bad]\nextensions = [\"bd\"]\ncompile = [\"{}\", \"{{src}}\", \"{{out}}\"]\nrun = [\"{{out}}\"]\n",
-            compiler.display()
-        ),
+        language_table("bad", "bd", &compiler, ""),
     )
     .unwrap();
     fs::write(dir.join("sol.bd"), "x").unwrap();
@@ -558,8 +540,7 @@ fn gen_swap_trap_rows_are_solvable_and_trap_a_greedy_solver_often() {
     let mut trapped = 0;
     for kind in ["trap", "deep-trap"] {
         let out = dir.path().join(kind);
-        Command::cargo_bin("grader")
-            .unwrap()
+        grader()
             .args([
                 "gen", "swap", "--seed", "5", "--count", "10", "--kind", kind, "--out",
             ])
@@ -570,16 +551,14 @@ fn gen_swap_trap_rows_are_solvable_and_trap_a_greedy_solver_often() {
             let input = fs::read_to_string(out.join(format!("{i:03}.in"))).unwrap();
             let answer = fs::read_to_string(out.join(format!("{i:03}.ans"))).unwrap();
             assert_ne!(answer, "Impossible\n", "{kind} {input}");
-            let greedy = Command::cargo_bin("grader")
-                .unwrap()
+            let greedy = grader()
                 .args(["mutant", "swap", "look-one-ahead"])
                 .write_stdin(input.clone())
                 .output()
                 .unwrap();
             let printed = out.join(format!("{i:03}.out"));
             fs::write(&printed, greedy.stdout).unwrap();
-            let judged = Command::cargo_bin("grader")
-                .unwrap()
+            let judged = grader()
                 .args(["check", "swap"])
                 .arg(out.join(format!("{i:03}.in")))
                 .arg(&printed)

@@ -5,41 +5,35 @@
 //! says per group what it tests, its points and the margin its runs left.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
-use assert_cmd::Command;
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/flip")
-        .join(name)
-}
+use testkit::class::Class;
+use testkit::paths::fixture;
+use testkit::scene::Scene;
+use testkit::tools::{chromium, rendered};
 
 /// The class: ann, bea and cat print an empty line first, cid a space; dan's counts are
 /// one too many, eve does not compile, fay is right.
 fn class(root: &Path) {
-    let class = root.join("class");
-    fs::create_dir(&class).unwrap();
-    let right = fs::read_to_string(fixture("ac_rows.py")).unwrap();
+    let flip = fixture("flip");
+    let class = Class::at(root.join("class"));
+    let right = fs::read_to_string(flip.join("ac_rows.py")).unwrap();
     for name in ["ann", "bea", "cat"] {
-        fs::write(
-            class.join(format!("{name}.py")),
-            format!("print()\n{right}"),
-        )
-        .unwrap();
+        class.write(format!("{name}.py"), format!("print()\n{right}"));
     }
-    fs::copy(fixture("pe_leading_space.py"), class.join("cid.py")).unwrap();
-    fs::copy(fixture("wa_off_by_one.c"), class.join("dan.c")).unwrap();
-    fs::copy(fixture("ce_syntax.cpp"), class.join("eve.cpp")).unwrap();
-    fs::copy(fixture("ac_rows.py"), class.join("fay.py")).unwrap();
+    class
+        .copy("cid.py", &flip.join("pe_leading_space.py"))
+        .copy("dan.c", &flip.join("wa_off_by_one.c"))
+        .copy("eve.cpp", &flip.join("ce_syntax.cpp"))
+        .copy("fay.py", &flip.join("ac_rows.py"));
 }
 
 /// A page as `browser` built it, or as written when this machine has none.
 fn shown(root: &Path, browser: Option<&str>, page: &Path) -> String {
     browser.map_or_else(
         || fs::read_to_string(page).unwrap(),
-        |browser| super::rendered(browser, &root.join("chromium"), page),
+        |browser| rendered(browser, &root.join("chromium"), page),
     )
 }
 
@@ -54,15 +48,10 @@ fn section<'a>(page: &'a str, start: &str) -> &'a str {
 
 #[test]
 fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test() {
-    let root = tempfile::tempdir().unwrap();
-    class(root.path());
-    let cache = tempfile::tempdir().unwrap();
-    let output = Command::cargo_bin("grader")
-        .unwrap()
-        .env("NO_COLOR", "1")
-        .env("GRADER_CACHE_DIR", cache.path())
-        .current_dir(root.path())
-        .timeout(Duration::from_mins(10))
+    let scene = Scene::new(Duration::from_mins(10));
+    class(scene.root());
+    let output = scene
+        .grader()
         .args(["batch", "flip", "class", "--out", "out", "--feedback", "fb"])
         .args(["--jobs", "2", "--wall-limit", "30"])
         .args(["--points", "sample=0", "--points", "secret/impossible=40"])
@@ -70,14 +59,14 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
-    let browser = super::chromium();
+    let browser = chromium();
     if browser.is_none() {
         eprintln!("the pages are not rendered: no chromium on this machine");
     }
     let page = shown(
-        root.path(),
+        scene.root(),
         browser,
-        &root.path().join("out/gradebook.html"),
+        &scene.root().join("out/gradebook.html"),
     );
     // The most students first: the empty line, said once, one example, no drawing.
     let blank = section(&page, "<section class=\"reason\" id=\"r-0\">");
@@ -133,7 +122,7 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
     }
     assert!(!page.contains("fay:"), "{page}");
     // ann's page (verdicts only): each group's points, margin and what it tests.
-    let ann = shown(root.path(), browser, &root.path().join("fb/ann.html"));
+    let ann = shown(scene.root(), browser, &scene.root().join("fb/ann.html"));
     assert!(
         ann.contains(
             "<tr><td>secret/impossible</td><td class=\"num PE\">0/10</td>\

@@ -9,7 +9,11 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{FLIP_SAMPLE, grader, one_error_line, repo, write};
+use testkit::boards::{FLIP_SAMPLE, FLIP_SOLVED};
+use testkit::cases::CaseFolder;
+use testkit::files::write;
+use testkit::grader::{grader, grader_path, one_error_line};
+use testkit::paths::repo;
 
 /// The top-level fields Gradescope's format documents.
 const TOP: [&str; 11] = [
@@ -88,17 +92,13 @@ fn documented(results: &Value) -> &Vec<Value> {
     tests
 }
 
-/// A solved flip board, whose answer is 0: a program printing `4` fails it.
-const SOLVED: &str = "bbbb\nbbbb\nbbbb\nbbbb\n";
-
 /// A case folder `cases` in `dir` of `(name, input, answer)`.
 fn case_folder(dir: &Path, cases: &[(&str, &str, &str)]) -> std::path::PathBuf {
-    let folder = dir.join("cases");
+    let folder = CaseFolder::at(dir.join("cases"));
     for (name, input, answer) in cases {
-        write(&folder, &format!("{name}.in"), input);
-        write(&folder, &format!("{name}.ans"), answer);
+        folder.case(name, input, answer);
     }
-    folder
+    folder.path().to_path_buf()
 }
 
 /// Four flip cases in a sample and two secret groups: a program printing `4` passes the
@@ -109,8 +109,8 @@ fn cases(dir: &Path) -> std::path::PathBuf {
         &[
             ("sample/01", FLIP_SAMPLE, "4\n"),
             ("secret/a/01", FLIP_SAMPLE, "4\n"),
-            ("secret/a/02", SOLVED, "0\n"),
-            ("secret/b/01", SOLVED, "0\n"),
+            ("secret/a/02", FLIP_SOLVED, "0\n"),
+            ("secret/b/01", FLIP_SOLVED, "0\n"),
         ],
     )
 }
@@ -172,9 +172,9 @@ fn a_group_in_thirds_sums_to_its_points_and_each_test_is_tagged_with_its_group()
         dir.path(),
         &[
             ("sample/01", FLIP_SAMPLE, "4\n"),
-            ("secret/t/01", SOLVED, "0\n"),
+            ("secret/t/01", FLIP_SOLVED, "0\n"),
             ("secret/t/02", FLIP_SAMPLE, "4\n"),
-            ("secret/t/03", SOLVED, "0\n"),
+            ("secret/t/03", FLIP_SOLVED, "0\n"),
         ],
     );
     let (results, status) = test_of(&cases, &["--points", "sample=0", "--points", "secret/t=10"]);
@@ -303,11 +303,7 @@ fn run_autograder(uploaded: &[(&str, &Path)]) -> (i32, Value) {
     }
     let home = dir.path().join("home");
     fs::create_dir_all(home.join(".cargo/bin")).unwrap();
-    std::os::unix::fs::symlink(
-        assert_cmd::cargo::cargo_bin("grader"),
-        home.join(".cargo/bin/grader"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(grader_path(), home.join(".cargo/bin/grader")).unwrap();
     let script = readme_script().replace("/autograder/", &format!("{}/", root.display()));
     let status = std::process::Command::new("bash")
         .args(["-c", &script])

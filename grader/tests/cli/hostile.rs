@@ -9,13 +9,22 @@
 
 use std::fs;
 use std::net::{TcpListener, UdpSocket};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-/// (fixture, verdict in `basic`, verdict in `strict`).
+use testkit::cases::CaseFolder;
+use testkit::grader::grader;
+use testkit::paths::{fixture, repo, two_cases};
+use testkit::processes;
+use testkit::programs::gcc;
+use testkit::serial::machine_wide;
+
+/// (fixture of `tests/fixtures/hostile/`, verdict in `basic`, verdict in `strict`). The
+/// hostile programs already covered by the verdict fixtures of `grader test` (busy loop,
+/// sleep, pause, 1 GiB touched, output flood, segfault, abort, exit after a right answer,
+/// orphans and setsid grandchildren) are graded by `test_command.rs`.
 const SUITE: &[(&str, &str, &str)] = &[
     ("tle_select_forever.c", "TLE", "TLE"),
     ("tle_sigstop_self.c", "TLE", "TLE"),
@@ -37,26 +46,8 @@ const SUITE: &[(&str, &str, &str)] = &[
     ("ac_no_network_strict.c", "WA", "AC"),
 ];
 
-/// The fixtures already covered by the verdict fixtures of `grader test` (busy loop,
-/// sleep, pause, 1 GiB touched, output flood, segfault, abort, exit after a right answer,
-/// orphans and setsid grandchildren) are graded by `test_command.rs`.
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/hostile")
-        .join(name)
-}
-
 /// Files the hostile programs try to leave outside their scratch folder.
 const ESCAPES: [&str; 1] = ["/tmp/grader-hostile-escape"];
-
-fn survivors() -> usize {
-    fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| fs::read_to_string(e.path().join("comm")).ok())
-        .filter(|comm| comm.trim() == "grader-hostile")
-        .count()
-}
 
 /// Runs the suite in `tier` (`None`: the default) and checks every row.
 fn run_suite(
@@ -65,11 +56,7 @@ fn run_suite(
 ) {
     let work = tempfile::tempdir().unwrap();
     let cases = work.path().join("cases");
-    fs::create_dir_all(&cases).unwrap();
-    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/flip/data/sample");
-    for f in ["01.in", "01.ans"] {
-        fs::copy(sample.join(f), cases.join(f)).unwrap();
-    }
+    CaseFolder::at(&cases).copied("01", &repo().join("cases/flip/data/sample"), "01");
     let tcp = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = tcp.local_addr().unwrap().port();
     let udp = UdpSocket::bind(("127.0.0.1", port)).unwrap();
@@ -83,17 +70,16 @@ fn run_suite(
             let _ = fs::remove_file(escape);
         }
         let binary = work.path().join(name.trim_end_matches(".c"));
-        let built = std::process::Command::new("gcc")
-            .args(["-O2", "-pthread"])
-            .arg(format!("-DCASES=\"{}\"", cases.display()))
-            .arg(format!("-DPORT={port}"))
-            .arg("-o")
-            .arg(&binary)
-            .arg(fixture(name))
-            .status()
-            .unwrap();
-        assert!(built.success(), "{name}: gcc");
-        let mut cmd = Command::cargo_bin("grader").unwrap();
+        gcc(
+            &fixture("hostile").join(name),
+            &binary,
+            &[
+                "-pthread",
+                &format!("-DCASES=\"{}\"", cases.display()),
+                &format!("-DPORT={port}"),
+            ],
+        );
+        let mut cmd = grader();
         cmd.env("TMPDIR", &tmp)
             .timeout(Duration::from_mins(1))
             .args(["test", "flip"])
@@ -127,7 +113,7 @@ fn run_suite(
                 String::from_utf8_lossy(&output.stderr)
             ));
         }
-        if survivors() > 0 {
+        if processes::named("grader-hostile") > 0 {
             failures.push(format!("{name}: processes of the run survived"));
         }
         let left: Vec<_> = fs::read_dir(&tmp)
@@ -159,18 +145,14 @@ fn run_suite(
 /// would see each other's.
 #[test]
 fn the_hostile_suite_gets_its_verdicts_in_the_basic_and_strict_tiers() {
-    let _serial = crate::machine_wide();
+    let _serial = machine_wide();
     run_suite(Some("basic"), |row| row.1);
     run_suite(Some("strict"), |row| row.2);
 }
 
 #[test]
 fn doctor_tells_what_the_machine_has_and_what_auto_picks() {
-    let output = Command::cargo_bin("grader")
-        .unwrap()
-        .arg("doctor")
-        .output()
-        .unwrap();
+    let output = grader().arg("doctor").output().unwrap();
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8(output.stdout).unwrap();
     for line in [
@@ -190,13 +172,11 @@ fn doctor_tells_what_the_machine_has_and_what_auto_picks() {
         .unwrap()
         .trim()
         .to_owned();
-    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cases/flip-two");
-    let report = Command::cargo_bin("grader")
-        .unwrap()
+    let report = grader()
         .args([
             "test", "flip", "--cmd", "true", "--report", "json", "--cases",
         ])
-        .arg(cases)
+        .arg(two_cases())
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&report.stdout).unwrap();

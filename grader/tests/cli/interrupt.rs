@@ -8,7 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::{repo, write};
+use testkit::boards::FLIP_SAMPLE;
+use testkit::cases::CaseFolder;
+use testkit::files::{names, write};
+use testkit::grader::{grader, grader_path};
+use testkit::paths::repo;
+use testkit::processes::{self, wait_until};
 
 /// A program that names itself `name` (so a survivor can be found) and sleeps for longer
 /// than any test.
@@ -20,28 +25,12 @@ fn sleeper(dir: &Path, file: &str, name: &str) -> PathBuf {
     )
 }
 
-/// Processes whose name is `name`, machine-wide.
-fn survivors(name: &str) -> usize {
-    fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| fs::read_to_string(e.path().join("comm")).ok())
-        .filter(|comm| comm.trim() == name)
-        .count()
-}
-
-/// Waits (at most a minute, for a busy machine) until `ready` holds.
-fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ready() {
-        assert!(start.elapsed() < Duration::from_mins(1), "never: {what}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+/// How long a step may take on a busy machine before the test gives up.
+const PATIENCE: Duration = Duration::from_mins(1);
 
 /// Starts the grader with `args` and this TMPDIR, its output kept.
 fn start(tmp: &Path, dir: &Path, args: &[&str]) -> Child {
-    Command::new(assert_cmd::cargo::cargo_bin("grader"))
+    Command::new(grader_path())
         .args(args)
         .current_dir(dir)
         .env("TMPDIR", tmp)
@@ -77,13 +66,6 @@ fn finish(mut child: Child) -> (Option<i32>, String) {
     }
 }
 
-fn entries(dir: &Path) -> Vec<String> {
-    fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect()
-}
-
 #[test]
 fn sigterm_stops_a_batch_keeps_the_finished_runs_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -115,7 +97,9 @@ fn sigterm_stops_a_batch_keeps_the_finished_runs_and_leaves_nothing() {
             "300",
         ],
     );
-    wait_until("the sleepers run", || survivors("grader-sigterm") == 2);
+    wait_until("the sleepers run", PATIENCE, || {
+        processes::named("grader-sigterm") == 2
+    });
     signal(&child, nix::sys::signal::Signal::SIGTERM);
     let (code, stderr) = finish(child);
     assert_eq!(code, Some(143), "{stderr}");
@@ -128,8 +112,10 @@ fn sigterm_stops_a_batch_keeps_the_finished_runs_and_leaves_nothing() {
             .starts_with("grader: error: interrupted"),
         "{stderr}"
     );
-    wait_until("no program survives", || survivors("grader-sigterm") == 0);
-    assert!(entries(&tmp).is_empty(), "{:?}", entries(&tmp));
+    wait_until("no program survives", PATIENCE, || {
+        processes::named("grader-sigterm") == 0
+    });
+    assert!(names(&tmp).is_empty(), "{:?}", names(&tmp));
     // The journal holds every run of the correct student, each whole, and nothing of a
     // run the grader killed on its way out.
     let journal = fs::read_to_string(out.join("journal.jsonl")).unwrap();
@@ -168,15 +154,19 @@ fn ctrl_c_stops_a_test_at_once_and_a_second_one_ends_it_now() {
                 "300",
             ],
         );
-        wait_until("the program runs", || survivors("grader-sigint") >= 1);
+        wait_until("the program runs", PATIENCE, || {
+            processes::named("grader-sigint") >= 1
+        });
         signal(&child, nix::sys::signal::Signal::SIGINT);
         if twice {
             signal(&child, nix::sys::signal::Signal::SIGINT);
         }
         let (code, stderr) = finish(child);
         assert_eq!(code, Some(130), "{stderr}");
-        wait_until("no program survives", || survivors("grader-sigint") == 0);
-        assert!(entries(&tmp).is_empty(), "{:?}", entries(&tmp));
+        wait_until("no program survives", PATIENCE, || {
+            processes::named("grader-sigint") == 0
+        });
+        assert!(names(&tmp).is_empty(), "{:?}", names(&tmp));
     };
     run(false);
     run(true);
@@ -204,13 +194,17 @@ fn a_killed_graders_folders_go_when_the_next_grader_runs_a_program() {
             "300",
         ],
     );
-    wait_until("the program runs", || survivors("grader-sigkill") >= 1);
+    wait_until("the program runs", PATIENCE, || {
+        processes::named("grader-sigkill") >= 1
+    });
     signal(&child, nix::sys::signal::Signal::SIGKILL);
     let (code, _) = finish(child);
     assert_eq!(code, None);
     // The launchers die with the grader, and the boxes with them.
-    wait_until("no program survives", || survivors("grader-sigkill") == 0);
-    let left: Vec<String> = entries(&tmp)
+    wait_until("no program survives", PATIENCE, || {
+        processes::named("grader-sigkill") == 0
+    });
+    let left: Vec<String> = names(&tmp)
         .into_iter()
         .filter(|n| {
             n.starts_with("grader-tmp-") && n != "grader-tmp-unlocked" && n != "grader-tmp-file"
@@ -220,18 +214,15 @@ fn a_killed_graders_folders_go_when_the_next_grader_runs_a_program() {
     // The next grader that runs a program sweeps it before it makes its own folder (and
     // removes its own at its end).
     let cases = dir.path().join("cases");
-    write(&cases, "1.in", super::FLIP_SAMPLE);
-    write(&cases, "1.ans", "4\n");
-    super::grader()
+    CaseFolder::at(&cases).case("1", FLIP_SAMPLE, "4\n");
+    grader()
         .env("TMPDIR", &tmp)
         .current_dir(dir.path())
         .args(["test", "flip", "--cmd", "echo 4", "--cases"])
         .arg(&cases)
         .assert()
         .success();
-    let mut now = entries(&tmp);
-    now.sort();
-    assert_eq!(now, ["grader-tmp-file", "grader-tmp-unlocked"]);
+    assert_eq!(names(&tmp), ["grader-tmp-file", "grader-tmp-unlocked"]);
 }
 
 /// Runs `"$@"` (after a program name and a count) as a child subreaper would see it:
@@ -294,7 +285,7 @@ sys.stderr.write(err.read().decode(errors="replace"))
 fn left_behind(dir: &Path, name: &str, signals: u32, args: &[&str]) -> (i32, Vec<String>, String) {
     let output = Command::new("python3")
         .args(["-c", SUBREAPER, name, &signals.to_string()])
-        .arg(assert_cmd::cargo::cargo_bin("grader"))
+        .arg(grader_path())
         .args(args)
         .current_dir(dir)
         .env("TMPDIR", dir.join("tmp"))

@@ -11,49 +11,40 @@
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use super::{has_tools, machine_wide, one_error_line, write};
+use testkit::cases::CaseFolder;
+use testkit::class::Class;
+use testkit::files::write;
+use testkit::grader::{grader_path, one_error_line};
+use testkit::output::{case_verdicts, json_of};
+use testkit::paths::{fixture, two_cases};
+use testkit::scene::Scene;
+use testkit::serial::machine_wide;
+use testkit::tools::{has_tools, is_root, skip};
 
 /// Generous: a loaded machine starting JVMs must not fail a test.
 const TIMEOUT: Duration = Duration::from_mins(5);
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/languages")
-        .join(name)
-}
-
-fn two_cases() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cases/flip-two")
-}
-
-/// A compile cache and a temporary folder of the test's own.
+/// A scene of the test's own: its compile cache and temporary folder.
 struct Lab {
-    cache: tempfile::TempDir,
-    tmp: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Lab {
     fn new() -> Lab {
         Lab {
-            cache: tempfile::tempdir().unwrap(),
-            tmp: tempfile::tempdir().unwrap(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
     fn grader(&self) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("TMPDIR", self.tmp.path())
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// `grader test flip SUBMISSION` on the two-case folder in `strict`, with wide time
@@ -83,28 +74,15 @@ impl Lab {
             .args(extra)
             .output()
             .unwrap();
-        let text = String::from_utf8_lossy(&output.stdout);
-        let report: Value = serde_json::from_str(&text).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {text}\nstderr: {}",
-                String::from_utf8_lossy(&output.stderr)
-            )
-        });
-        (report, output.status.code().unwrap())
+        (json_of(&output), output.status.code().unwrap())
     }
 
     /// Grades `name` and checks the language, the overall verdict, every case's verdict,
     /// that every failing case's message holds `says`, and the exit status.
     fn expect(&self, name: &str, extra: &[&str], language: &str, cases: [&str; 2], says: &str) {
-        let (report, status) = self.test(&fixture(name), extra);
+        let (report, status) = self.test(&fixture("languages").join(name), extra);
         assert_eq!(report["language"], language, "{name}: {report:#}");
-        let verdicts: Vec<&str> = report["cases"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["verdict"].as_str().unwrap())
-            .collect();
-        assert_eq!(verdicts, cases, "{name}: {report:#}");
+        assert_eq!(case_verdicts(&report), cases, "{name}: {report:#}");
         for case in report["cases"].as_array().unwrap() {
             if case["verdict"] != "AC" {
                 let message = case["message"].as_str().unwrap();
@@ -113,10 +91,7 @@ impl Lab {
         }
         let all = cases.iter().all(|v| *v == "AC");
         assert_eq!(status, i32::from(!all), "{name}: exit status");
-        assert!(
-            fs::read_dir(self.tmp.path()).unwrap().next().is_none(),
-            "{name}: files left in TMPDIR"
-        );
+        self.scene.assert_no_files_left();
     }
 }
 
@@ -153,7 +128,7 @@ fn java_by_its_public_class_whatever_the_file_is_called() {
         "exit status 1: java.lang.NullPointerException",
     );
     // javac's message names the file it compiled: the class's.
-    let (report, status) = lab.test(&fixture("ce_missing_semicolon.java"), &[]);
+    let (report, status) = lab.test(&fixture("languages/ce_missing_semicolon.java"), &[]);
     assert_eq!((report["verdict"].as_str(), status), (Some("CE"), 1));
     let said = report["compile_error"].as_str().unwrap();
     assert!(
@@ -182,9 +157,9 @@ fn java_runs_in_a_small_memory_limit_and_a_source_without_a_class_is_ce() {
         ["AC", "AC"],
         "",
     );
-    let empty = write(lab.tmp.path(), "src/empty.java", "// no class at all\n");
+    let empty = write(&lab.scene.tmp(), "src/empty.java", "// no class at all\n");
     let (report, status) = lab.test(&empty, &[]);
-    fs::remove_dir_all(lab.tmp.path().join("src")).unwrap();
+    fs::remove_dir_all(lab.scene.tmp().join("src")).unwrap();
     assert_eq!((report["verdict"].as_str(), status), (Some("CE"), 1));
     let said = report["compile_error"].as_str().unwrap();
     assert!(said.contains("declares no class"), "{said}");
@@ -204,7 +179,7 @@ fn cpu_time_counts_every_thread_of_the_run() {
     let lab = Lab::new();
     // Four threads spend 0.25 s of CPU each, measured by each thread itself; the main
     // thread hardly any.
-    let (report, _) = lab.test(&fixture("ac_four_threads.java"), &[]);
+    let (report, _) = lab.test(&fixture("languages/ac_four_threads.java"), &[]);
     assert_eq!(report["verdict"], "AC", "{report:#}");
     for case in report["cases"].as_array().unwrap() {
         assert!(case["cpu_ms"].as_f64().unwrap() >= 1000.0, "{case}");
@@ -400,11 +375,9 @@ fn without_a_cgroup_the_jvm_runs_free_of_the_address_space_backstop() {
     // An unprivileged grader has no cgroup here: the address-space rlimit stands in for
     // one, and at 64 MiB (a backstop of 1.25 GiB) it refuses the JVM's reservations. The
     // table's `address_space = false` lets the JVM run; its heap is bounded by `-Xmx`.
-    if !nix::unistd::geteuid().is_root() {
-        // A developer's own run may skip it; CI must not pass without it.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "needs root to become nobody"
+    if !is_root() {
+        skip(
+            "without_a_cgroup_the_jvm_runs_free_of_the_address_space_backstop: needs root to become nobody",
         );
         return;
     }
@@ -413,7 +386,7 @@ fn without_a_cgroup_the_jvm_runs_free_of_the_address_space_backstop() {
     fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
     // Everything the unprivileged grader reads is its own copy: the binary, the source and
     // the cases; its TMPDIR and cache are its own folder.
-    let grader = assert_cmd::cargo::cargo_bin("grader");
+    let grader = grader_path();
     for name in ["grader", "grader-launcher"] {
         let from = grader.with_file_name(name);
         if from.exists() {
@@ -423,15 +396,11 @@ fn without_a_cgroup_the_jvm_runs_free_of_the_address_space_backstop() {
     write(
         root.path(),
         "ac_bfs.java",
-        fs::read(fixture("ac_bfs.java")).unwrap(),
+        fs::read(fixture("languages/ac_bfs.java")).unwrap(),
     );
-    for case in ["sample/01", "secret/impossible"] {
-        for ext in ["in", "ans"] {
-            let name = format!("{case}.{ext}");
-            let text = fs::read(two_cases().join(&name)).unwrap();
-            write(&root.path().join("cases"), &name, text);
-        }
-    }
+    CaseFolder::at(root.path().join("cases"))
+        .copied("sample/01", &two_cases(), "sample/01")
+        .copied("secret/impossible", &two_cases(), "secret/impossible");
     let own = root.path().join("nobody");
     fs::create_dir(&own).unwrap();
     std::os::unix::fs::chown(&own, Some(65534), Some(65534)).unwrap();
@@ -488,7 +457,7 @@ fn a_class_in_every_language_through_batch_in_strict() {
     }
     let lab = Lab::new();
     let root = tempfile::tempdir().unwrap();
-    let class = root.path().join("class");
+    let class = Class::at(root.path().join("class"));
     for (student, from) in [
         ("ada.java", "ac_bfs.java"),
         ("ben.java", "wa_one_more.java"),
@@ -501,7 +470,7 @@ fn a_class_in_every_language_through_batch_in_strict() {
         ("ida.py", "ac_bfs_pypy.py"),
         ("jon.py", "wa_one_more_pypy.py"),
     ] {
-        write(&class, student, fs::read(fixture(from)).unwrap());
+        class.copy(student, &fixture("languages").join(from));
     }
     // A class whose Python runs on PyPy: the table's `python` entry, replaced.
     let config = write(
@@ -571,7 +540,7 @@ fn a_missing_toolchain_is_exit_2_for_test_and_only_its_students_ungraded_in_batc
     let submission = write(
         root.path(),
         "class/ada.go",
-        fs::read(fixture("ac_bfs.go")).unwrap(),
+        fs::read(fixture("languages/ac_bfs.go")).unwrap(),
     );
     let refused = |table: &str, submission: &Path, says: &'static str| {
         fs::write(&config, table).unwrap();
@@ -622,7 +591,7 @@ fn a_missing_toolchain_is_exit_2_for_test_and_only_its_students_ungraded_in_batc
     let script = write(
         root.path(),
         "class/ada.js",
-        fs::read(fixture("ac_bfs.js")).unwrap(),
+        fs::read(fixture("languages/ac_bfs.js")).unwrap(),
     );
     refused(
         "[javascript]\nextensions = [\"js\"]\npackage = \"nodejs\"\nrun = [\"no-such-node\", \"{src}\"]\n",

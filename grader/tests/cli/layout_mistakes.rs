@@ -5,15 +5,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::grader;
+use testkit::files::write;
+use testkit::grader::grader;
+use testkit::paths::fixture;
 
 /// A correct flip program that prints one empty line first, written into `dir`.
 fn blank_first(dir: &Path) -> PathBuf {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip");
-    let source = fs::read_to_string(fixtures.join("ac_rows.py")).unwrap();
-    let path = dir.join("blank.py");
-    fs::write(&path, format!("print()\n{source}")).unwrap();
-    path
+    let source = fs::read_to_string(fixture("flip/ac_rows.py")).unwrap();
+    write(dir, "blank.py", format!("print()\n{source}"))
 }
 
 /// `grader test flip PROGRAM` on the shipped cases: its report.
@@ -66,7 +65,7 @@ fn one_blank_line_is_said_once_over_every_case_with_no_drawing() {
 
 #[test]
 fn a_wrong_number_keeps_its_reason_and_drawing() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip");
+    let fixtures = fixture("flip");
     let report = tested(&fixtures.join("wa_off_by_one.c"));
     assert!(report.contains("  why: you printed "), "{report}");
     assert!(report.contains("press ("), "{report}");

@@ -1,6 +1,7 @@
 //! End-to-end tests of the `grader` binary: every command through its real command line,
 //! its output and its exit status (cli.md). One test binary for the crate; `grader test`
-//! has its own module.
+//! has its own module. What the modules lay out and read back (scenes, classes, case
+//! folders, gradebook readers) is the `testkit` crate's, which the benches share.
 
 #![expect(
     clippy::unwrap_used,
@@ -41,124 +42,17 @@ mod toolchains;
 mod tour;
 
 use std::fs;
-use std::io::Write as _;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-const FLIP_SAMPLE: &str = "bwwb\nbbwb\nbwwb\nbwww\n";
-const FOURINROW_SAMPLE: &str = "BWBO\nWBWB\nBWBW\nWBWO\n";
-
-/// The lock of the tests whose marks are machine-wide (processes named `grader-hostile`,
-/// box uids, files in /tmp): each takes it for its whole length, so that none sees
-/// another's programs as its own left-overs.
-fn machine_wide() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn grader() -> Command {
-    let mut cmd = Command::cargo_bin("grader").unwrap();
-    cmd.env("NO_COLOR", "1");
-    cmd
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// A usage error is exactly one line on stderr, in the `grader: error: ` form.
-fn one_error_line(contains: &'static str) -> impl Predicate<str> {
-    predicate::str::starts_with("grader: error: ")
-        .and(predicate::str::contains(contains))
-        .and(predicate::function(|s: &str| s.lines().count() == 1))
-}
-
-/// Whether every `(command, Debian package)` of `tools` is on this machine's `PATH`. A
-/// test that needs a missing one fails in CI (`.ci/run` installs them all) and is skipped
-/// elsewhere, with a line on stderr naming the package: a newcomer's `cargo test` passes
-/// on a machine with only Rust, gcc and python3.
-fn has_tools(test: &str, tools: &[(&str, &str)]) -> bool {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let missing: Vec<String> = tools
-        .iter()
-        .filter(|(command, _)| {
-            !std::env::split_paths(&path).any(|dir| {
-                fs::metadata(dir.join(command))
-                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-            })
-        })
-        .map(|(command, package)| format!("`{command}` (Debian package `{package}`)"))
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    let message = format!("{test}: needs {}", missing.join(" and "));
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{message}: CI must have it"
-    );
-    // Past the test harness's capture (which keeps a passing test's output): the line
-    // must reach whoever ran the suite.
-    let _ = writeln!(std::io::stderr().lock(), "skipped {message}");
-    false
-}
-
-/// A browser, when this machine has one (CI must: `.ci/run` installs Debian's chromium).
-fn chromium() -> Option<&'static str> {
-    let found = ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|b| {
-            std::process::Command::new(b)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        });
-    if found.is_none() {
-        has_tools("a browser test", &[("chromium", "chromium")]);
-    }
-    found
-}
-
-/// The DOM of `page` as headless `browser` built it (its profile in `profile`); no
-/// console message on the way.
-fn rendered(browser: &str, profile: &Path, page: &Path) -> String {
-    let output = std::process::Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let console: Vec<&str> = stderr.lines().filter(|l| l.contains(":CONSOLE")).collect();
-    assert!(
-        console.is_empty(),
-        "{}: console: {console:?}",
-        page.display()
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-fn write(dir: &Path, name: &str, text: impl AsRef<[u8]>) -> PathBuf {
-    let path = dir.join(name);
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(&path, text).unwrap();
-    path
-}
+use testkit::boards::{FLIP_SAMPLE, FOURINROW_SAMPLE};
+use testkit::cases::small_manifest;
+use testkit::files::write;
+use testkit::grader::{grader, one_error_line};
+use testkit::paths::repo;
+// The box tests (box.rs, inherited_limits.rs) name these through the crate's root.
+use testkit::serial::machine_wide;
+use testkit::tools::has_tools;
 
 // ---------------------------------------------------------------- problems, solve
 
@@ -561,19 +455,6 @@ fn gen_rejects_unknown_kinds_and_bad_counts() {
 
 // ---------------------------------------------------------------- cases
 
-/// A small manifest for each problem, for tests that write case folders.
-fn small_manifest(problem: &str) -> String {
-    let (sample, kind) = match problem {
-        "flip" => (FLIP_SAMPLE, "random"),
-        "fourinrow" => (FOURINROW_SAMPLE, "random"),
-        _ => ("WWOBB\n", "random"),
-    };
-    format!(
-        "problem = \"{problem}\"\nsamples = [\"{}\"]\n\n[[group]]\nname = \"mixed\"\nkinds = [\"{kind}\"]\nseed = 5\ncount = 4\n",
-        sample.replace('\n', "\\n")
-    )
-}
-
 #[test]
 fn cases_regen_is_deterministic_idempotent_and_checked() {
     let dir = tempfile::tempdir().unwrap();
@@ -581,7 +462,7 @@ fn cases_regen_is_deterministic_idempotent_and_checked() {
     for problem in ["flip", "fourinrow", "swap"] {
         write(
             root,
-            &format!("{problem}/manifest.toml"),
+            format!("{problem}/manifest.toml"),
             small_manifest(problem),
         );
     }

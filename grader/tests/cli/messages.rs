@@ -4,7 +4,11 @@
 
 use predicates::prelude::*;
 
-use super::{grader, one_error_line, write};
+use testkit::boards::FLIP_SAMPLE;
+use testkit::cases::CaseFolder;
+use testkit::files::write;
+use testkit::grader::{grader, one_error_line};
+use testkit::paths::repo;
 
 #[test]
 fn a_wrong_call_names_what_is_missing_and_what_is_valid_in_every_command() {
@@ -92,7 +96,7 @@ fn a_file_where_a_folder_belongs_is_named_as_a_file_by_every_command() {
     // Compiled, so that the compile cache is opened.
     let source = write(dir.path(), "ok.c", "int main(void) { return 0; }\n");
     let source = source.to_str().unwrap();
-    let cases = super::repo().join("cases/flip");
+    let cases = repo().join("cases/flip");
     let cases = cases.to_str().unwrap();
     let beneath = format!("{file}/deeper");
     let class = write(
@@ -166,7 +170,7 @@ fn a_file_where_a_folder_belongs_is_named_as_a_file_by_every_command() {
 #[test]
 fn check_shows_invisible_characters_and_names_the_line_at_fault() {
     let dir = tempfile::tempdir().unwrap();
-    let input = write(dir.path(), "1.in", super::FLIP_SAMPLE);
+    let input = write(dir.path(), "1.in", FLIP_SAMPLE);
     let cases: &[(&[u8], &str)] = &[
         (
             "4\u{200b}\n".as_bytes(),
@@ -214,8 +218,7 @@ fn the_reports_of_test_show_invisible_characters_escaped() {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     let cases = dir.path().join("cases");
-    write(&cases, "1.in", super::FLIP_SAMPLE);
-    write(&cases, "1.ans", "4\n");
+    CaseFolder::at(&cases).case("1", FLIP_SAMPLE, "4\n");
     let program = write(
         dir.path(),
         "zwsp.py",
@@ -304,8 +307,7 @@ fn the_html_gradebook_shows_invisible_characters_escaped() {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     let cases = dir.path().join("cases");
-    write(&cases, "1.in", super::FLIP_SAMPLE);
-    write(&cases, "1.ans", "4\n");
+    CaseFolder::at(&cases).case("1", FLIP_SAMPLE, "4\n");
     write(
         dir.path(),
         "class/alice.py",

@@ -5,13 +5,17 @@
 //! file of the user's.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-use super::{grader, one_error_line, small_manifest, write};
+use testkit::cases::{CaseFolder, small_manifest};
+use testkit::files::{self, write};
+use testkit::grader::{grader, one_error_line};
+use testkit::paths::{fixture, repo, two_cases};
+use testkit::scene::Scene;
 
 #[test]
 fn regen_refuses_a_data_file_and_moves_nothing() {
@@ -65,53 +69,34 @@ fn regen_refuses_a_data_file_and_moves_nothing() {
     assert!(root.join("flip/data/secret/mixed/01.ans").is_file());
 }
 
-/// A call of the binary with its own compile cache and temporary folder, in a working
-/// folder of its own.
+/// A call of the binary in a scene of its own (working folder, temporary folder and
+/// compile cache), whose case folder `cases` holds the flip sample.
 struct Call {
-    dir: tempfile::TempDir,
-    cache: tempfile::TempDir,
-    tmp: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Call {
     fn new() -> Call {
         let call = Call {
-            dir: tempfile::tempdir().unwrap(),
-            cache: tempfile::tempdir().unwrap(),
-            tmp: tempfile::tempdir().unwrap(),
+            scene: Scene::new(TIMEOUT),
         };
-        for file in ["sample/01.in", "sample/01.ans"] {
-            fs::create_dir_all(call.path("cases/sample")).unwrap();
-            fs::copy(
-                fixtures().join("cases/flip-two").join(file),
-                call.path("cases").join(file),
-            )
-            .unwrap();
-        }
+        CaseFolder::at(call.path("cases")).copied("sample/01", &two_cases(), "sample/01");
         call
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
+        self.scene.path(rel)
     }
 
     fn grader(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .env("TMPDIR", self.tmp.path())
-            .current_dir(self.dir.path())
-            .timeout(TIMEOUT)
-            .args(args);
+        let mut cmd = self.scene.grader();
+        cmd.args(args);
         cmd
     }
 
-    /// Copies a fixture submission into the working folder.
-    fn submission(&self, fixture: &str, name: &str) -> PathBuf {
-        let to = self.path(name);
-        fs::create_dir_all(to.parent().unwrap()).unwrap();
-        fs::copy(fixtures().join("flip").join(fixture), &to).unwrap();
-        to
+    /// Copies the fixture submission `flip/FROM` into the working folder, as `name`.
+    fn submission(&self, from: &str, name: &str) -> PathBuf {
+        files::copy(&fixture("flip").join(from), self.path(name))
     }
 
     /// A refused call: exit 2, one line naming `contains`, and nothing compiled or run.
@@ -121,18 +106,13 @@ impl Call {
             .code(2)
             .stdout("")
             .stderr(one_error_line(contains));
-        let compiled: Vec<_> = fs::read_dir(self.cache.path()).unwrap().collect();
+        let compiled: Vec<_> = fs::read_dir(self.scene.cache()).unwrap().collect();
         assert!(compiled.is_empty(), "{args:?} compiled first: {compiled:?}");
-        let left: Vec<_> = fs::read_dir(self.tmp.path()).unwrap().collect();
-        assert!(left.is_empty(), "{args:?} left {left:?}");
+        self.scene.assert_no_files_left();
     }
 }
 
 const TIMEOUT: Duration = Duration::from_mins(3);
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
 
 #[test]
 fn test_never_writes_its_report_over_an_input_or_a_file_of_the_users() {
@@ -231,7 +211,7 @@ fn fuzz_checks_every_output_path_before_it_draws_a_seed() {
     }
     // The regressions file is read and added to: never a report.
     write(
-        call.dir.path(),
+        call.scene.root(),
         regressions,
         "flip seed=1 run=1 input=\"bbbb\\nbbbb\\nbbbb\\nbbbb\\n\"\n",
     );
@@ -247,11 +227,11 @@ fn batch_merge_and_gen_never_write_over_their_inputs_or_the_users_files() {
     let call = Call::new();
     call.submission("ac_rows.cpp", "class/alice.cpp");
     write(
-        call.dir.path(),
+        call.scene.root(),
         "out/gradebook.csv",
         "name,mark\nalice,20\n",
     );
-    write(call.dir.path(), "shard/gradebook.json", "{}");
+    write(call.scene.root(), "shard/gradebook.json", "{}");
     let batch = ["batch", "flip", "class", "--cases", "cases", "--out"];
     call.refused(
         &[&batch[..], &["class"]].concat(),
@@ -295,7 +275,7 @@ fn batch_merge_and_gen_never_write_over_their_inputs_or_the_users_files() {
 fn a_gradebook_too_big_to_read_whole_is_known_by_its_head_and_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let ac = fs::read(super::repo().join("examples/flip/ac_bfs.c")).unwrap();
+    let ac = fs::read(repo().join("examples/flip/ac_bfs.c")).unwrap();
     write(root, "class/alice.c", &ac);
     let batch = || {
         let mut cmd = grader();

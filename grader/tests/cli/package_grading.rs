@@ -8,8 +8,11 @@ use std::time::Duration;
 
 use predicates::prelude::*;
 
-use super::package_verify::{copy, fixture};
-use super::{grader, one_error_line, write};
+use testkit::class::Class;
+use testkit::files::write;
+use testkit::grader::{grader, one_error_line};
+use testkit::output::{json, said};
+use testkit::packages::{copy, fixture};
 
 /// Wide: the machine is busy, and a package's accepted submissions run first.
 const TIMEOUT: Duration = Duration::from_mins(3);
@@ -24,15 +27,7 @@ fn test(package: &Path, submission: &str, args: &[&str]) -> (i32, String, String
         .timeout(TIMEOUT)
         .output()
         .unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
-fn json(text: &str) -> serde_json::Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+    said(&output)
 }
 
 #[test]
@@ -227,17 +222,16 @@ fn a_scoring_packages_groups_give_the_points() {
 
 /// A class of three on `halves`: right, right on the small group only, wrong.
 fn class(dir: &Path) -> PathBuf {
-    let class = dir.join("class");
+    let class = Class::at(dir.join("class"));
     let submissions = fixture("halves").join("submissions");
     for (from, to) in [
         ("accepted/half.py", "alice.py"),
         ("partially_accepted/int32.c", "bob.c"),
         ("wrong_answer/double.py", "carol.py"),
     ] {
-        std::fs::create_dir_all(&class).unwrap();
-        std::fs::copy(submissions.join(from), class.join(to)).unwrap();
+        class.copy(to, &submissions.join(from));
     }
-    class
+    class.path().to_path_buf()
 }
 
 #[test]
@@ -260,7 +254,7 @@ fn batch_on_a_package_grades_a_class_with_its_groups_points_and_resumes() {
             .code(1)
     };
     let first = batch();
-    let book = json(&String::from_utf8_lossy(&first.get_output().stdout));
+    let book = json(&first.get_output().stdout);
     assert_eq!(book["problem"], "halves");
     assert_eq!(book["points"]["secret/small"], 40.0);
     assert_eq!(book["points"]["secret/large"], 60.0);
@@ -454,7 +448,7 @@ fn a_packages_shards_merge_into_the_gradebook_of_one_batch() {
             .code(predicate::in_iter([0, 1]));
         books.push(out.join("gradebook.json"));
     }
-    let shard = json(&std::fs::read_to_string(&books[0]).unwrap());
+    let shard = json(std::fs::read_to_string(&books[0]).unwrap());
     assert_eq!(shard["package"], true, "a package's gradebook says so");
     let merged = grader()
         .arg("merge")
@@ -464,7 +458,7 @@ fn a_packages_shards_merge_into_the_gradebook_of_one_batch() {
         .args(["--report", "json"])
         .assert()
         .code(1);
-    let book = json(&String::from_utf8_lossy(&merged.get_output().stdout));
+    let book = json(&merged.get_output().stdout);
     assert_eq!(book["problem"], "halves");
     let points: Vec<f64> = book["students"]
         .as_array()

@@ -4,35 +4,13 @@
 //! many right answers, the package's own validator) and on the exported built-in problems.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use predicates::prelude::*;
 
-use super::{grader, one_error_line, repo, write};
-
-pub(super) fn fixture(name: &str) -> PathBuf {
-    repo().join("grader/tests/fixtures/packages").join(name)
-}
-
-/// A copy of the fixture package `name` in `dir`, to change.
-pub(super) fn copy(name: &str, dir: &Path) -> PathBuf {
-    let to = dir.join(name);
-    copy_tree(&fixture(name), &to);
-    to
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_tree(&path, &target);
-        } else {
-            fs::copy(&path, &target).unwrap();
-        }
-    }
-}
+use testkit::files::write;
+use testkit::grader::{grader, one_error_line};
+use testkit::packages::{copy, fixture};
 
 /// `grader package verify` on `package`: its exit status and standard output.
 fn verify(package: &Path) -> (i32, String) {

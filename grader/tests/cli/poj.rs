@@ -6,7 +6,6 @@
 //! student without forcing it on the class.
 
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -14,7 +13,10 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use super::{one_error_line, repo};
+use testkit::gradebook::student;
+use testkit::grader::one_error_line;
+use testkit::paths::{fixture, repo, two_cases};
+use testkit::scene::Scene;
 
 /// Generous: compiles on a loaded machine.
 const TIMEOUT: Duration = Duration::from_mins(5);
@@ -28,43 +30,24 @@ const POJ_ERA: [(&str, &str, &str); 4] = [
     ("poj_inline.c", "`dfs` is undefined", "poj-c"),
 ];
 
-fn fixture(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(path)
-}
-
 /// A command with a compile cache and a temporary folder of its own (both go with it).
 struct Sandbox {
-    root: tempfile::TempDir,
-    cache: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Sandbox {
     fn new() -> Sandbox {
-        let root = tempfile::tempdir().unwrap();
-        // Open to the workers' uids, as /tmp is.
-        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
-        fs::create_dir(root.path().join("tmp")).unwrap();
-        fs::set_permissions(root.path().join("tmp"), fs::Permissions::from_mode(0o1777)).unwrap();
         Sandbox {
-            root,
-            cache: tempfile::tempdir().unwrap(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.root.path().join(rel)
+        self.scene.path(rel)
     }
 
     fn grader(&self) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .env("TMPDIR", self.path("tmp"))
-            .current_dir(self.root.path())
-            .timeout(TIMEOUT);
-        cmd
+        self.scene.grader()
     }
 
     /// `grader test flip FIXTURE` on `cases`, with `extra`: stdout and the exit status.
@@ -72,7 +55,7 @@ impl Sandbox {
         let output = self
             .grader()
             .args(["test", "flip"])
-            .arg(fixture(&format!("poj/{name}")))
+            .arg(fixture(format!("poj/{name}")))
             .arg("--cases")
             .arg(cases)
             .args(["--wall-limit", "30"])
@@ -92,13 +75,8 @@ impl Sandbox {
 
     /// Nothing of a run is left in the temporary folder.
     fn assert_no_files_left(&self) {
-        let left: Vec<_> = fs::read_dir(self.path("tmp")).unwrap().collect();
-        assert!(left.is_empty(), "left behind: {left:?}");
+        self.scene.assert_no_files_left();
     }
-}
-
-fn two_cases() -> PathBuf {
-    fixture("cases/flip-two")
 }
 
 #[test]
@@ -201,25 +179,15 @@ fn a_ce_the_profile_cannot_mend_suggests_nothing() {
 
 /// A class: alice and bob wrote for POJ's g++, carol for its gcc, dave for today's g++.
 fn class(sandbox: &Sandbox) {
+    let class = testkit::class::Class::at(sandbox.path("class"));
     for (to, from) in [
-        ("class/alice.cpp", "poj/poj_hash.cpp"),
-        ("class/bob.cpp", "poj/poj_no_headers.cpp"),
-        ("class/sec/carol/main.c", "poj/poj_inline.c"),
-        ("class/dave.cpp", "flip/ac_rows.cpp"),
+        ("alice.cpp", "poj/poj_hash.cpp"),
+        ("bob.cpp", "poj/poj_no_headers.cpp"),
+        ("sec/carol/main.c", "poj/poj_inline.c"),
+        ("dave.cpp", "flip/ac_rows.cpp"),
     ] {
-        let to = sandbox.path(to);
-        fs::create_dir_all(to.parent().unwrap()).unwrap();
-        fs::copy(fixture(from), to).unwrap();
+        class.copy(to, &fixture(from));
     }
-}
-
-fn student<'a>(book: &'a Value, name: &str) -> &'a Value {
-    book["students"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["student"] == name)
-        .unwrap_or_else(|| panic!("no {name} in {book:#}"))
 }
 
 #[test]

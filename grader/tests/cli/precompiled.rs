@@ -9,7 +9,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use super::{grader, has_tools, write};
+use testkit::files::write;
+use testkit::grader::grader;
+use testkit::paths::two_cases;
+use testkit::tools::has_tools;
 
 /// A flip solution in the contest style: everything from `bits/stdc++.h`.
 const FLIP: &str = r#"#include <bits/stdc++.h>
@@ -39,11 +42,6 @@ int main() {
     if (best == INT_MAX) puts("Impossible"); else printf("%d\n", best);
 }
 "#;
-
-/// The bundled two flip cases.
-fn two_cases() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cases/flip-two")
-}
 
 /// `grader test flip SOURCE` on two cases with `cache`, in `sandbox`, with `extra` flags.
 fn test(source: &Path, cache: &Path, sandbox: &str, extra: &[&str]) -> Output {

@@ -14,7 +14,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use super::write;
+use testkit::boards::FLIP_SOLVED;
+use testkit::cases::CaseFolder;
+use testkit::files::write;
+use testkit::grader::grader_path;
+use testkit::paths::repo;
+use testkit::scripts::{language_table, script};
 
 /// How long any one step may take on a loaded machine before the test gives up.
 const PATIENCE: Duration = Duration::from_mins(2);
@@ -30,10 +35,9 @@ impl Scene {
         let scene = Scene {
             dir: tempfile::tempdir().unwrap(),
         };
-        write(scene.path(), "cases/01.in", "bbbb\nbbbb\nbbbb\nbbbb\n");
-        write(scene.path(), "cases/01.ans", "0\n");
-        write(scene.path(), "cases/02.in", "wwww\nwwww\nwwww\nwwww\n");
-        write(scene.path(), "cases/02.ans", "0\n");
+        CaseFolder::at(scene.path().join("cases"))
+            .case("01", FLIP_SOLVED, "0\n")
+            .case("02", "wwww\nwwww\nwwww\nwwww\n", "0\n");
         fs::create_dir(scene.path().join("cache")).unwrap();
         fs::set_permissions(
             scene.path().join("cache"),
@@ -68,7 +72,7 @@ impl Scene {
     /// A language table with `slow`: its compiler waits for `gate-compile`, then makes the
     /// source (a shell script) the program.
     fn slow_compiler(&self) -> PathBuf {
-        let compiler = write(
+        let compiler = script(
             self.path(),
             "slowcc",
             format!(
@@ -79,7 +83,6 @@ impl Scene {
                 self.path().display()
             ),
         );
-        fs::set_permissions(&compiler, fs::Permissions::from_mode(0o755)).unwrap();
         write(
             self.path(),
             "zero.sl",
@@ -88,10 +91,11 @@ impl Scene {
         write(
             self.path(),
             "languages.toml",
-            format!(
-                "[slow]\nextensions = [\"sl\"]\ncompile = [\"{}\", \"{{src}}\", \"{{out}}\"]\n\
-                 run = [\"{{out}}\"]\ncompile_limits = {{ wall_secs = 100 }}\n",
-                compiler.display()
+            language_table(
+                "slow",
+                "sl",
+                &compiler,
+                "compile_limits = { wall_secs = 100 }\n",
             ),
         )
     }
@@ -128,7 +132,7 @@ impl Scene {
     /// `grader ARGS` with stdout (and stderr) on a pseudo-terminal of its own, or with
     /// stdout a pipe (`on_terminal` false: stderr stays on the terminal).
     fn start(&self, args: &[String], on_terminal: bool, env: &[(&str, &str)]) -> Screen {
-        let grader = assert_cmd::cargo::cargo_bin("grader");
+        let grader = grader_path();
         let mut line = std::iter::once(grader.display().to_string())
             .chain(args.iter().cloned())
             .map(|word| format!("'{}'", word.replace('\'', r"'\''")))
@@ -439,8 +443,7 @@ fn off_a_terminal_the_report_is_printed_whole_as_before_and_the_status_goes_to_s
     let cache = scene.path().join("cache-again");
     fs::create_dir(&cache).unwrap();
     fs::set_permissions(&cache, fs::Permissions::from_mode(0o700)).unwrap();
-    let output = assert_cmd::Command::cargo_bin("grader")
-        .unwrap()
+    let output = assert_cmd::Command::new(grader_path())
         .args(&args)
         .env("GRADER_CACHE_DIR", &cache)
         .env("TMPDIR", scene.path().join("tmp"))
@@ -508,7 +511,7 @@ fn fuzz_prints_its_header_before_compiling_on_a_terminal_and_in_a_pipe() {
         "zero.sl",
         "#!/bin/sh\ncat >/dev/null\necho  0\n",
     );
-    let mut grader = Command::new(assert_cmd::cargo::cargo_bin("grader"));
+    let mut grader = Command::new(grader_path());
     grader
         .args(&args)
         .env("GRADER_CACHE_DIR", scene.path().join("cache"))
@@ -536,7 +539,7 @@ fn fuzz_prints_its_header_before_compiling_on_a_terminal_and_in_a_pipe() {
 
 #[test]
 fn the_readmes_first_command_shows_the_build_and_is_what_ci_runs() {
-    let root = super::repo();
+    let root = repo();
     let readme = fs::read_to_string(root.join("README.md")).unwrap();
     let block = readme.split("```sh\n").nth(1).unwrap();
     let first = block
@@ -564,15 +567,14 @@ fn a_setup_fault_after_the_header_is_one_error_line_and_no_status_line_is_left()
     let config = write(
         scene.path(),
         "languages.toml",
-        "[gone]\nextensions = [\"gn\"]\ncompile = [\"no-such-compiler-here\", \"{src}\", \"{out}\"]\nrun = [\"{out}\"]\n",
+        language_table("gone", "gn", Path::new("no-such-compiler-here"), ""),
     );
     let source = write(scene.path(), "sol.gn", "x");
     let config = ["--config", config.to_str().unwrap()];
     // The header is printed before building (fuzz: in a pipe too), so a compiler found
     // missing while building follows it: stdout has the header at most, stderr one line.
     let fuzz = scene.args("fuzz", &source, &config);
-    let output = assert_cmd::Command::cargo_bin("grader")
-        .unwrap()
+    let output = assert_cmd::Command::new(grader_path())
         .args(&fuzz)
         .env("GRADER_CACHE_DIR", scene.path().join("cache"))
         .env("TMPDIR", scene.path().join("tmp"))

@@ -6,11 +6,14 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use assert_cmd::Command;
+use testkit::class::Class;
+use testkit::gradebook::Csv;
+use testkit::paths::{fixture, two_cases};
+use testkit::scene::Scene;
+use testkit::tools::{chromium, rendered};
 
 /// Names that would add an attribute or an element to a page built by hand.
 const HTML_HOSTILE: [&str; 3] = [
@@ -24,37 +27,20 @@ const FORMULAS: [&str; 4] = ["=HYPERLINK(\"evil.example\",\"x\")", "@SUM(1)", "+
 
 /// A class of one C fixture per name, graded into `out/`; the CSV printed on stdout.
 struct Graded {
-    root: tempfile::TempDir,
+    scene: Scene,
     stdout: String,
 }
 
 fn grade(names: &[&str]) -> Graded {
-    let root = tempfile::tempdir().unwrap();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/flip/wa_off_by_one.c");
-    let class = root.path().join("class");
-    fs::create_dir(&class).unwrap();
-    let source = fs::read_to_string(fixture).unwrap();
-    for name in names.iter().chain(&["alice"]) {
-        // Each its own source: no student's build is another's from the cache.
-        let text = format!("{source}\n/* {} */\n", name.replace('*', "-"));
-        fs::write(class.join(format!("{name}.c")), text).unwrap();
-    }
-    // The graders' TMPDIR, open to the workers' uids as /tmp is.
-    fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
-    let tmp = root.path().join("tmp");
-    fs::create_dir(&tmp).unwrap();
-    fs::set_permissions(&tmp, fs::Permissions::from_mode(0o1777)).unwrap();
-    let output = Command::cargo_bin("grader")
-        .unwrap()
-        .env("NO_COLOR", "1")
-        .env("GRADER_CACHE_DIR", root.path().join("cache"))
-        .env("TMPDIR", &tmp)
-        .current_dir(root.path())
+    let scene = Scene::new(Duration::from_mins(5));
+    let source = fs::read_to_string(fixture("flip/wa_off_by_one.c")).unwrap();
+    Class::at(scene.path("class")).distinct(names.iter().chain(&["alice"]), "c", &source);
+    let output = scene
+        .grader()
         .args([
             "batch", "flip", "class", "--out", "out", "--report", "csv", "--cases",
         ])
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cases/flip-two"))
-        .timeout(Duration::from_mins(5))
+        .arg(two_cases())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -62,13 +48,13 @@ fn grade(names: &[&str]) -> Graded {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     Graded {
         stdout: String::from_utf8(output.stdout).unwrap(),
-        root,
+        scene,
     }
 }
 
 impl Graded {
     fn path(&self, rel: &str) -> PathBuf {
-        self.root.path().join(rel)
+        self.scene.path(rel)
     }
 }
 
@@ -166,11 +152,11 @@ fn hostile_names_add_no_attribute_or_element_to_the_html_gradebook() {
             .replace('"', "&quot;");
         assert!(html.contains(&escaped), "{name} is shown, escaped");
     }
-    let Some(chromium) = super::chromium() else {
+    let Some(chromium) = chromium() else {
         eprintln!("skipped the browser: no chromium on this machine");
         return;
     };
-    let dom = super::rendered(chromium, &graded.path("chromium"), &page);
+    let dom = rendered(chromium, &graded.path("chromium"), &page);
     assert_eq!(dom.matches("<tr class=\"student\">").count(), 4, "{dom}");
     assert_no_injected_markup(&dom, "the browser's DOM");
 }
@@ -180,20 +166,20 @@ fn names_a_spreadsheet_would_run_begin_with_a_quote_in_the_csv() {
     let graded = grade(&FORMULAS);
     let csv = fs::read_to_string(graded.path("out/gradebook.csv")).unwrap();
     assert_eq!(graded.stdout, csv, "--report csv prints the file");
-    let mut reader = csv::Reader::from_reader(csv.as_bytes());
-    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let table = Csv::parse(&csv);
+    let rows = table.rows();
     assert_eq!(rows.len(), FORMULAS.len() + 1, "{csv}");
     for name in FORMULAS {
         let row = rows
             .iter()
             .find(|r| r[0] == format!("'{name}"))
             .unwrap_or_else(|| panic!("{name}: no row whose student is '{name}: {csv}"));
-        assert_eq!(&row[1], format!("'{name}.c"), "the submission too");
+        assert_eq!(row[1], format!("'{name}.c"), "the submission too");
     }
-    let alice = rows.iter().find(|r| &r[0] == "alice").unwrap();
-    assert_eq!(&alice[1], "alice.c", "other names are kept as they are");
-    assert_eq!(&alice[4], "WA", "{csv}");
-    for row in &rows {
+    let alice = rows.iter().find(|r| r[0] == "alice").unwrap();
+    assert_eq!(alice[1], "alice.c", "other names are kept as they are");
+    assert_eq!(alice[4], "WA", "{csv}");
+    for row in rows {
         for cell in row {
             assert!(
                 !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),

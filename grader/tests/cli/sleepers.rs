@@ -4,22 +4,20 @@
 //! decides exactly as the first; `--stop-after-wall-tles 0` runs every case.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/flip")
-        .join(name)
-}
+use testkit::class::Class;
+use testkit::paths::fixture;
+use testkit::tools::{chromium, rendered};
 
-/// A class of a sleeper and an honest student, six generated cases, and a cache.
+/// A class of a sleeper and an honest student, six generated cases, and a scene of their
+/// own (TMPDIR and compile cache).
 struct Scene {
-    root: tempfile::TempDir,
-    cache: tempfile::TempDir,
+    scene: testkit::scene::Scene,
 }
 
 /// What one batch gave.
@@ -33,12 +31,11 @@ struct Batch {
 impl Scene {
     fn new() -> Scene {
         let scene = Scene {
-            root: tempfile::tempdir().unwrap(),
-            cache: tempfile::tempdir().unwrap(),
+            scene: testkit::scene::Scene::new(Duration::from_mins(5)),
         };
-        fs::create_dir(scene.path("class")).unwrap();
-        fs::copy(fixture("tle_sleep.py"), scene.path("class/sleeper.py")).unwrap();
-        fs::copy(fixture("ac_rows.py"), scene.path("class/honest.py")).unwrap();
+        Class::at(scene.path("class"))
+            .copy("sleeper.py", &fixture("flip/tle_sleep.py"))
+            .copy("honest.py", &fixture("flip/ac_rows.py"));
         scene
             .command()
             .args([
@@ -50,16 +47,11 @@ impl Scene {
     }
 
     fn path(&self, rel: &str) -> PathBuf {
-        self.root.path().join(rel)
+        self.scene.path(rel)
     }
 
     fn command(&self) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .current_dir(self.root.path())
-            .timeout(Duration::from_mins(5));
-        cmd
+        self.scene.grader()
     }
 
     /// `grader batch` of the class into `out` on one worker, the sleeper's runs a second
@@ -177,10 +169,10 @@ fn the_pages_say_a_student_was_stopped_early_and_why() {
     let not_run = 6 - case_names(sleeper(&book)).len();
     let gradebook = scene.path("out/gradebook.html");
     let feedback = scene.path("fb/sleeper.html");
-    let (gradebook, feedback) = if let Some(browser) = super::chromium() {
+    let (gradebook, feedback) = if let Some(browser) = chromium() {
         (
-            super::rendered(browser, &scene.path("chromium"), &gradebook),
-            super::rendered(browser, &scene.path("chromium"), &feedback),
+            rendered(browser, &scene.path("chromium"), &gradebook),
+            rendered(browser, &scene.path("chromium"), &feedback),
         )
     } else {
         eprintln!("the pages are not rendered: no chromium on this machine");

@@ -13,42 +13,42 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
+use testkit::files::{copy_tree, write};
+use testkit::grader::{grader, grader_path, one_error_line};
+use testkit::output::{case_verdicts, json_of};
+use testkit::paths::{fixtures, repo, two_cases};
+use testkit::processes;
+use testkit::scene::Scene;
+use testkit::tools::is_root;
+
 /// Generous: a loaded CI machine compiling Rust fixtures must not fail a test.
 const TIMEOUT: Duration = Duration::from_mins(2);
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
 
 fn fixture(name: &str) -> PathBuf {
     fixtures().join("flip").join(name)
 }
 
-fn two_cases() -> PathBuf {
-    fixtures().join("cases/flip-two")
-}
-
-/// `grader test flip` on the two-case folder, with its own cache and temporary folders.
+/// `grader test flip` on the two-case folder, in a scene of its own (TMPDIR and compile
+/// cache).
 struct Run {
-    cache: tempfile::TempDir,
-    tmp: tempfile::TempDir,
+    scene: Scene,
 }
 
 impl Run {
     fn new() -> Run {
         Run {
-            cache: tempfile::tempdir().unwrap(),
-            tmp: tempfile::tempdir().unwrap(),
+            scene: Scene::new(TIMEOUT),
         }
     }
 
+    /// `grader` in the scene.
+    fn grader(&self) -> Command {
+        self.scene.grader()
+    }
+
     fn command(&self) -> Command {
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("TMPDIR", self.tmp.path())
-            .env("GRADER_CACHE_DIR", self.cache.path())
-            .timeout(TIMEOUT)
-            .args(["test", "flip"]);
+        let mut cmd = self.grader();
+        cmd.args(["test", "flip"]);
         cmd
     }
 
@@ -67,20 +67,12 @@ impl Run {
             .test(submission, &[&["--report", "json"], extra].concat())
             .output()
             .unwrap();
-        let text = String::from_utf8(output.stdout).unwrap();
-        let value = serde_json::from_str(&text).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {text}\nstderr: {}",
-                String::from_utf8_lossy(&output.stderr)
-            )
-        });
-        (value, output.status.code().unwrap())
+        (json_of(&output), output.status.code().unwrap())
     }
 
     /// Nothing of a run is left in the temporary folder the grader used.
     fn assert_no_files_left(&self) {
-        let left: Vec<_> = fs::read_dir(self.tmp.path()).unwrap().collect();
-        assert!(left.is_empty(), "left behind: {left:?}");
+        self.scene.assert_no_files_left();
     }
 }
 
@@ -97,15 +89,6 @@ fn expect(name: &str, verdict: &str, message: &str, extra: &[&str]) -> Value {
     assert_eq!(status, i32::from(verdict != "AC"), "{name}: exit status");
     run.assert_no_files_left();
     report
-}
-
-fn case_verdicts(report: &Value) -> Vec<&str> {
-    report["cases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["verdict"].as_str().unwrap())
-        .collect()
 }
 
 // ------------------------------------------------------------------ one fixture per verdict
@@ -255,24 +238,18 @@ fn grandchildren_that_hold_stdout_or_escape_the_group_neither_hang_nor_survive()
     // The orphans sleep 300 s: finishing well before shows the grader did not wait.
     expect("ac_orphan_keeps_stdout.c", "AC", "", &[]);
     assert!(start.elapsed() < Duration::from_mins(1));
-    let survivors: Vec<String> = fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| fs::read_to_string(e.path().join("comm")).ok())
-        .filter(|comm| comm.trim() == "grader-orphan")
-        .collect();
-    assert!(survivors.is_empty(), "{} orphans survived", survivors.len());
+    let survivors = processes::named("grader-orphan");
+    assert!(survivors == 0, "{survivors} orphans survived");
 }
+
+/// A C program that prints 4 and reads nothing: the sample's answer, wrong on a solved
+/// board.
+const PRINTS_4: &str = "#include <stdio.h>\nint main(void) { puts(\"4\"); return 0; }\n";
 
 #[test]
 fn a_trivial_c_program_reports_under_4_mib() {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("trivial.c");
-    fs::write(
-        &source,
-        "#include <stdio.h>\nint main(void) { puts(\"4\"); return 0; }\n",
-    )
-    .unwrap();
+    let source = write(dir.path(), "trivial.c", PRINTS_4);
     let run = Run::new();
     let (report, _) = run.json(&source, &[]);
     for case in report["cases"].as_array().unwrap() {
@@ -286,18 +263,13 @@ fn without_the_small_launcher_the_grader_launches_itself_with_the_same_figures()
     // A copy of `grader` alone in a folder: no `grader-launcher` beside it.
     let alone = tempfile::tempdir().unwrap();
     let grader = alone.path().join("grader");
-    fs::copy(assert_cmd::cargo::cargo_bin("grader"), &grader).unwrap();
+    fs::copy(grader_path(), &grader).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("trivial.c");
-    fs::write(
-        &source,
-        "#include <stdio.h>\nint main(void) { puts(\"4\"); return 0; }\n",
-    )
-    .unwrap();
+    let source = write(dir.path(), "trivial.c", PRINTS_4);
     let run = Run::new();
     let output = Command::new(&grader)
-        .env("TMPDIR", run.tmp.path())
-        .env("GRADER_CACHE_DIR", run.cache.path())
+        .env("TMPDIR", run.scene.tmp())
+        .env("GRADER_CACHE_DIR", run.scene.cache())
         .timeout(TIMEOUT)
         .args(["test", "flip"])
         .arg(&source)
@@ -387,14 +359,6 @@ fn as_root_the_program_runs_as_a_uid_of_its_worker() {
         .and_then(|m| m.parse().ok())
         .unwrap_or_else(|| panic!("{message}"));
     assert!((990_000..991_000).contains(&uid), "{message}");
-}
-
-fn is_root() -> bool {
-    fs::read_to_string("/proc/self/status")
-        .unwrap()
-        .lines()
-        .find(|l| l.starts_with("Uid:"))
-        .is_some_and(|l| l.split_whitespace().nth(2) == Some("0"))
 }
 
 // ------------------------------------------------------------------ reports
@@ -490,7 +454,7 @@ fn fail_fast_stops_starting_cases() {
 
 #[test]
 fn the_readme_main_command_grades_a_bundled_example() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let repo = &repo();
     let run = Run::new();
     run.command()
         .current_dir(repo)
@@ -508,7 +472,7 @@ fn the_readme_main_command_grades_a_bundled_example() {
 
 #[test]
 fn every_bundled_example_gets_the_verdict_its_name_says() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let repo = &repo();
     let run = Run::new();
     for problem in ["flip", "fourinrow", "swap"] {
         let mut examples: Vec<PathBuf> = fs::read_dir(repo.join("examples").join(problem))
@@ -520,12 +484,8 @@ fn every_bundled_example_gets_the_verdict_its_name_says() {
         for example in examples {
             let name = example.file_name().unwrap().to_str().unwrap();
             let want = name.split('_').next().unwrap().to_uppercase();
-            let mut cmd = Command::cargo_bin("grader").unwrap();
-            let output = cmd
-                .env("NO_COLOR", "1")
-                .env("TMPDIR", run.tmp.path())
-                .env("GRADER_CACHE_DIR", run.cache.path())
-                .timeout(TIMEOUT)
+            let output = run
+                .grader()
                 .current_dir(repo)
                 .args(["test", problem])
                 .arg(&example)
@@ -548,12 +508,7 @@ fn every_bundled_example_gets_the_verdict_its_name_says() {
 
 /// A usage error is exactly one line on stderr and exit status 2.
 fn refused(cmd: &mut Command, contains: &str) {
-    let output = cmd.output().unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.starts_with("grader: error: "), "{stderr}");
-    assert!(stderr.contains(contains), "{stderr:?} lacks {contains:?}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    cmd.assert().code(2).stderr(one_error_line(contains));
 }
 
 #[test]
@@ -602,26 +557,9 @@ fn bad_calls_are_one_line_errors_with_status_2() {
 /// A copy of the two-case folder with `file` (relative to it) replaced by `text`.
 fn broken_cases(file: &str, text: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for entry in walk(&two_cases()) {
-        let to = dir.path().join(entry.strip_prefix(two_cases()).unwrap());
-        fs::create_dir_all(to.parent().unwrap()).unwrap();
-        fs::copy(&entry, to).unwrap();
-    }
-    fs::write(dir.path().join(file), text).unwrap();
+    copy_tree(&two_cases(), dir.path());
+    write(dir.path(), file, text);
     dir
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(walk(&path));
-        } else {
-            files.push(path);
-        }
-    }
-    files
 }
 
 /// Whether anything was compiled into the cache: a call refused up front compiles nothing.
@@ -650,21 +588,21 @@ fn a_broken_case_is_the_calls_fault_named_by_file_line_and_column_before_any_com
             .arg("--cases")
             .arg(cases.path());
         refused(&mut cmd, error);
-        assert_nothing_compiled(run.cache.path());
+        assert_nothing_compiled(run.scene.cache());
         run.assert_no_files_left();
     }
 }
 
 #[test]
 fn another_problems_case_folder_is_refused_as_such() {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let repo = &repo();
     let run = Run::new();
     let mut cmd = run.command();
     cmd.arg(fixture("ac_rows.cpp"))
         .arg("--cases")
         .arg(repo.join("cases/fourinrow"));
     refused(&mut cmd, "a board of `fourinrow`, not of `flip`");
-    assert_nothing_compiled(run.cache.path());
+    assert_nothing_compiled(run.scene.cache());
 }
 
 #[test]
@@ -675,16 +613,12 @@ fn batch_refuses_a_broken_case_before_grading_anyone() {
     fs::copy(fixture("ac_rows.cpp"), class.join("alice.cpp")).unwrap();
     let cases = broken_cases("sample/01.ans", "5\n");
     let run = Run::new();
-    let mut cmd = Command::cargo_bin("grader").unwrap();
-    cmd.env("NO_COLOR", "1")
-        .env("TMPDIR", run.tmp.path())
-        .env("GRADER_CACHE_DIR", run.cache.path())
-        .timeout(TIMEOUT)
-        .current_dir(root.path())
+    let mut cmd = run.grader();
+    cmd.current_dir(root.path())
         .args(["batch", "flip", "class", "--out", "book", "--cases"])
         .arg(cases.path());
     refused(&mut cmd, "01.ans:1:1: not a correct answer");
-    assert_nothing_compiled(run.cache.path());
+    assert_nothing_compiled(run.scene.cache());
     assert!(
         !root.path().join("book/gradebook.csv").exists(),
         "a gradebook of marks from a broken case"
@@ -701,12 +635,8 @@ fn fuzz_locates_a_broken_regression_before_anything_runs() {
     )
     .unwrap();
     let run = Run::new();
-    let mut cmd = Command::cargo_bin("grader").unwrap();
-    cmd.env("NO_COLOR", "1")
-        .env("TMPDIR", run.tmp.path())
-        .env("GRADER_CACHE_DIR", run.cache.path())
-        .timeout(TIMEOUT)
-        .current_dir(dir.path())
+    let mut cmd = run.grader();
+    cmd.current_dir(dir.path())
         .args(["fuzz", "flip"])
         .arg(fixture("wa_off_by_one.c"))
         .arg("--regressions")
@@ -715,7 +645,7 @@ fn fuzz_locates_a_broken_regression_before_anything_runs() {
         &mut cmd,
         "r.txt:3:19: this flip regression is not a valid input: its line 1, column 3: ",
     );
-    assert_nothing_compiled(run.cache.path());
+    assert_nothing_compiled(run.scene.cache());
 }
 
 #[test]
@@ -737,8 +667,8 @@ fn a_killed_graders_staging_folders_in_the_compile_cache_go_at_the_next_compile(
                 .unwrap();
         }
     }
-    let source = crate::repo().join("examples/flip/ac_bfs.c");
-    crate::grader()
+    let source = repo().join("examples/flip/ac_bfs.c");
+    grader()
         .args(["test", "flip"])
         .arg(&source)
         .arg("--cache-dir")

@@ -22,7 +22,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{FLIP_SAMPLE, write};
+use testkit::boards::FLIP_SAMPLE;
+use testkit::cases::CaseFolder;
+use testkit::class::Class;
+use testkit::files::{copy_tree, write};
+use testkit::grader::grader_path;
+use testkit::paths::repo;
 
 /// A correct answer for the flip sample after 0.6 s of CPU: 1.2 s of wall time on a core
 /// shared with one other such run, 0.6 s alone.
@@ -38,12 +43,11 @@ int main(void) {
 
 /// Two cases, both the flip sample.
 fn two_cases(dir: &Path) -> PathBuf {
-    let cases = dir.join("cases");
+    let cases = CaseFolder::at(dir.join("cases"));
     for name in ["a", "b"] {
-        write(&cases, &format!("{name}.in"), FLIP_SAMPLE);
-        write(&cases, &format!("{name}.ans"), "4\n");
+        cases.case(name, FLIP_SAMPLE, "4\n");
     }
-    cases
+    cases.path().to_path_buf()
 }
 
 /// How long a busy loop lives at most, whatever becomes of the test that started it.
@@ -103,7 +107,7 @@ fn pinned(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 fn grader_on(cores: Option<&str>, dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     let tmp = dir.join("tmp");
     fs::create_dir_all(&tmp).unwrap();
-    let grader = assert_cmd::cargo::cargo_bin("grader");
+    let grader = grader_path();
     let mut command = match cores {
         Some(cores) => {
             let mut taskset = Command::new("taskset");
@@ -267,17 +271,9 @@ print("Impossible")
 /// The class: one student, the solver above; the six hardest-answer cases of the
 /// project's flip folder (answer 6). Returns the case folder.
 fn flip_class(dir: &Path) -> PathBuf {
-    write(&dir.join("class"), "alice.py", BFS_PY);
+    Class::at(dir.join("class")).write("alice.py", BFS_PY);
     let cases = dir.join("cases");
-    let hardest = super::repo().join("cases/flip/data/secret/hardest");
-    for entry in fs::read_dir(hardest).unwrap() {
-        let path = entry.unwrap().path();
-        write(
-            &cases,
-            path.file_name().unwrap().to_str().unwrap(),
-            fs::read(&path).unwrap(),
-        );
-    }
+    copy_tree(&repo().join("cases/flip/data/secret/hardest"), &cases);
     cases
 }
 

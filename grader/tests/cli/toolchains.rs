@@ -18,16 +18,16 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use assert_cmd::Command;
-use serde_json::Value;
 
-use super::{has_tools, repo, write};
+use testkit::files::write;
+use testkit::grader::grader;
+use testkit::output::{case_verdicts, json_of};
+use testkit::paths::{fixture, repo, two_cases};
+use testkit::scripts::script;
+use testkit::tools::has_tools;
 
 /// Generous: a loaded machine compiling must not fail a test.
 const TIMEOUT: Duration = Duration::from_mins(5);
-
-fn two_cases() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cases/flip-two")
-}
 
 fn ac_bfs() -> PathBuf {
     repo().join("examples/flip/ac_bfs.c")
@@ -78,9 +78,7 @@ impl Home {
 
     /// An executable script at `name`.
     fn script(&self, name: &str, text: &str) -> PathBuf {
-        let path = write(self.home.path(), name, text);
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-        path
+        script(self.home.path(), name, text)
     }
 
     /// A link at `name` to `target` (relative targets are relative to its folder).
@@ -119,9 +117,8 @@ impl Home {
                 .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
         )
         .unwrap();
-        let mut cmd = Command::cargo_bin("grader").unwrap();
-        cmd.env("NO_COLOR", "1")
-            .env("PATH", path)
+        let mut cmd = grader();
+        cmd.env("PATH", path)
             .env("HOME", self.home.path())
             .env("TMPDIR", self.tmp.path())
             .env("GRADER_CACHE_DIR", cache)
@@ -157,24 +154,16 @@ impl Home {
             .args(extra)
             .output()
             .unwrap();
-        let text = String::from_utf8_lossy(&output.stdout);
-        let report: Value = serde_json::from_str(&text).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {text}\nstderr: {}",
-                String::from_utf8_lossy(&output.stderr)
-            )
-        });
+        let report = json_of(&output);
         assert!(
             fs::read_dir(self.tmp.path()).unwrap().next().is_none(),
             "files left in TMPDIR"
         );
         let verdicts = match report["compile_error"].as_str() {
             Some(message) => vec![format!("CE: {message}")],
-            None => report["cases"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c["verdict"].as_str().unwrap().to_owned())
+            None => case_verdicts(&report)
+                .into_iter()
+                .map(str::to_owned)
                 .collect(),
         };
         (verdicts, output.status.code().unwrap())
@@ -436,8 +425,7 @@ fn an_interpreter_behind_a_shim_runs_as_what_the_shim_chose() {
         "languages.toml",
         "[shimmed]\nextensions = []\nrun = [\"flip-python\", \"{src}\"]\n",
     );
-    let source =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/languages/ac_bfs_pypy.py");
+    let source = fixture("languages/ac_bfs_pypy.py");
     let shims = home.path("shims");
     for tier in [&["--sandbox", "strict"][..], &[]] {
         let mut extra = vec!["--config", config.to_str().unwrap(), "--lang", "shimmed"];

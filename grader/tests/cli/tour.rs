@@ -15,7 +15,12 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use super::{FLIP_SAMPLE, FOURINROW_SAMPLE, repo, write};
+use testkit::boards::{FLIP_SAMPLE, FOURINROW_SAMPLE};
+use testkit::class::Class;
+use testkit::files::{copy, copy_tree, write};
+use testkit::grader::grader_path;
+use testkit::packages;
+use testkit::paths::{repo, two_cases};
 
 /// What a row feeds the grader on standard input.
 #[derive(Clone, Copy)]
@@ -130,12 +135,8 @@ fn world(root: &Path) {
     write(root, "crlf.txt", FLIP_SAMPLE.replace('\n', "\r\n"));
     write(root, "out-4.txt", "4\n");
     write(root, "out-junk.txt", "four\n");
-    write(root, "ac.c", fs::read(flip.join("ac_bfs.c")).unwrap());
-    write(
-        root,
-        "wa.py",
-        fs::read(flip.join("wa_one_colour.py")).unwrap(),
-    );
+    copy(&flip.join("ac_bfs.c"), root.join("ac.c"));
+    copy(&flip.join("wa_one_colour.py"), root.join("wa.py"));
     write(root, "sol.cobol", "IDENTIFICATION DIVISION.\n");
     write(root, "afile", "not a folder\n");
     write(root, "junk.toml", "this is = = not toml [\n");
@@ -162,7 +163,7 @@ fn world(root: &Path) {
 
 /// The world's case folders: a good one, and one fault each beside its two good cases.
 fn world_cases(root: &Path) {
-    let two = repo().join("grader/tests/fixtures/cases/flip-two");
+    let two = two_cases();
     for name in [
         "cases",
         "c-fifo",
@@ -209,19 +210,12 @@ fn world_cases(root: &Path) {
 /// each.
 fn world_packages(root: &Path) {
     let flip = repo().join("examples/flip");
-    write(
-        root,
-        "class/alice.c",
-        fs::read(flip.join("ac_bfs.c")).unwrap(),
-    );
-    write(
-        root,
-        "class/bob.py",
-        fs::read(flip.join("wa_one_colour.py")).unwrap(),
-    );
+    Class::at(root.join("class"))
+        .copy("alice.c", &flip.join("ac_bfs.c"))
+        .copy("bob.py", &flip.join("wa_one_colour.py"));
     write(root, "class-notes/readme.txt", "no submissions here\n");
 
-    let halves = repo().join("grader/tests/fixtures/packages/halves");
+    let halves = packages::fixture("halves");
     for name in [
         "pkg",
         "p-costum",
@@ -280,20 +274,6 @@ fn world_packages(root: &Path) {
 
     fs::create_dir_all(root.join("tmp")).unwrap();
     fs::create_dir_all(root.join("cache")).unwrap();
-}
-
-/// Copies the tree `from` to `to` (files and folders only).
-fn copy_tree(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }
 
 /// The rows, a function a kind. Paths are the world's (`world`); `tmp` and `cache` are the
@@ -621,7 +601,7 @@ fn every_row_of_the_bad_input_tour_gets_the_contracts_answer() {
 
 /// Runs `row` in `root`; why it does not get the contract's answer, if it does not.
 fn run(root: &Path, row: &Row) -> Result<(), String> {
-    let grader = assert_cmd::cargo::cargo_bin("grader");
+    let grader = grader_path();
     let mut command = if let Some(limit) = row.limit {
         let mut prlimit = Command::new("prlimit");
         prlimit.arg(limit).arg("--").arg(grader);
