@@ -39,10 +39,16 @@ pub fn verdicts(book: &Value) -> Vec<(String, String, u64)> {
         .collect()
 }
 
-/// The keys of the journal's lines at `path`, in order.
+/// The journal's first line: its version (docs/cli.md, "Resuming").
+pub const JOURNAL_HEADER: &str = r#"{"journal_version":2}"#;
+
+/// The keys of the runs of the journal at `path`, in order; it must start with its
+/// version's line.
 pub fn journal_keys(path: &Path) -> Vec<String> {
     let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(JOURNAL_HEADER), "{}", path.display());
+    lines
         .map(|line| {
             let value: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
             value["key"]

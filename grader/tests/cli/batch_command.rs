@@ -168,6 +168,53 @@ fn a_rerun_with_nothing_changed_runs_nothing_and_a_changed_case_reruns_alone() {
     assert_eq!(student(&after, "bob")["passed"], 2);
 }
 
+#[test]
+fn an_older_graders_journal_is_made_again_with_a_note_and_a_newer_ones_is_refused_untouched() {
+    let class = Class::new(&[("alice.c", "wa_off_by_one.c"), ("bob.cpp", "ac_rows.cpp")]);
+    let (first, code) = class.batch("out", &[]);
+    assert_eq!(code, 1);
+    let journal = class.path("out/journal.jsonl");
+    assert_eq!(journal_keys(&journal).len(), 4);
+    // As an older grader left it: its runs, without the version line (version 1).
+    let text = fs::read_to_string(&journal).unwrap();
+    let (_, runs) = text.split_once('\n').unwrap();
+    fs::write(&journal, runs).unwrap();
+    let again = class
+        .command()
+        .args(["batch", "flip", "class", "--out", "out", "--report", "json", "--cases"])
+        .arg(two_cases())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        stderr.contains(
+            "grader: note: journal.jsonl was written by an older grader, whose keys this one \
+             cannot match: its 4 runs are made again, and the journal starts anew"
+        ),
+        "{stderr}"
+    );
+    let book: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(verdicts(&book), verdicts(&first));
+    assert_eq!(journal_keys(&journal).len(), 4, "started anew: each run once");
+    // A newer grader's journal is not this grader's to rewrite: exit 2, left as it was.
+    let newer = "{\"journal_version\":3}\n{\"runs\":\"of a newer kind\"}\n";
+    fs::write(&journal, newer).unwrap();
+    let book_before = fs::read(class.path("out/gradebook.json")).unwrap();
+    class
+        .command()
+        .args(["batch", "flip", "class", "--out", "out", "--cases"])
+        .arg(two_cases())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(one_error_line(
+            "journal.jsonl: written by a newer grader (journal version 3; this grader reads \
+             version 2): run that grader, or give another --out",
+        ));
+    assert_eq!(fs::read_to_string(&journal).unwrap(), newer);
+    assert_eq!(fs::read(class.path("out/gradebook.json")).unwrap(), book_before);
+}
+
 /// The files of a batch's folder `out` and of its feedback folder `feedback`, by name:
 /// the journal's aside.
 fn written(out: &Path, feedback: &Path) -> Vec<(String, Vec<u8>)> {

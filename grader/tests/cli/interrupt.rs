@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use testkit::boards::FLIP_SAMPLE;
 use testkit::cases::CaseFolder;
 use testkit::files::{names, write};
+use testkit::gradebook::JOURNAL_HEADER;
 use testkit::grader::{grader, grader_path};
 use testkit::paths::repo;
 use testkit::processes::{self, wait_until};
@@ -119,10 +120,9 @@ fn sigterm_stops_a_batch_keeps_the_finished_runs_and_leaves_nothing() {
     // The journal holds every run of the correct student, each whole, and nothing of a
     // run the grader killed on its way out.
     let journal = fs::read_to_string(out.join("journal.jsonl")).unwrap();
-    let records: Vec<serde_json::Value> = journal
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let mut lines = journal.lines();
+    assert_eq!(lines.next(), Some(JOURNAL_HEADER), "{journal}");
+    let records: Vec<serde_json::Value> = lines.map(|l| serde_json::from_str(l).unwrap()).collect();
     assert!(!records.is_empty());
     assert!(
         records

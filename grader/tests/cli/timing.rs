@@ -369,7 +369,8 @@ fn a_correct_solver_graded_beside_busy_loops_then_on_the_idle_machine_is_ac() {
     for line in busy.journal.lines() {
         assert!(idle.journal.contains(line), "{line}\n{}", idle.journal);
     }
-    assert_eq!(idle.journal.lines().count(), 6, "{}", idle.journal);
+    // Its version line, and a line a run.
+    assert_eq!(idle.journal.lines().count(), 7, "{}", idle.journal);
     assert_eq!(idle.code, Some(0));
 }
 
@@ -379,9 +380,9 @@ fn a_correct_solver_graded_on_the_idle_machine_then_beside_busy_loops_keeps_its_
     let dir = tempfile::tempdir().unwrap();
     flip_class(dir.path());
     let idle = graded_idle(dir.path());
-    // Half the runs journaled, as a batch stopped midway leaves them; the busy batch
-    // grades the others, and takes the journaled ones as they are.
-    let kept: Vec<&str> = idle.journal.lines().take(3).collect();
+    // Half the runs journaled (after the version line), as a batch stopped midway leaves
+    // them; the busy batch grades the others, and takes the journaled ones as they are.
+    let kept: Vec<&str> = idle.journal.lines().take(4).collect();
     fs::write(dir.path().join("out/journal.jsonl"), kept.join("\n") + "\n").unwrap();
     let busy = {
         let _hogs = Hogs::start(3);
@@ -391,11 +392,11 @@ fn a_correct_solver_graded_on_the_idle_machine_then_beside_busy_loops_keeps_its_
         assert!(busy.journal.contains(line), "{line}\n{}", busy.journal);
     }
     match busy.mark.as_str() {
-        "AC" => assert_eq!(busy.journal.lines().count(), 6, "{}", busy.journal),
+        "AC" => assert_eq!(busy.journal.lines().count(), 7, "{}", busy.journal),
         _ => assert!(busy.stderr.contains("too busy"), "{}", busy.stderr),
     }
     // Once more beside nothing: `AC`, whatever the busy batch could not judge.
-    assert_eq!(graded_idle(dir.path()).journal.lines().count(), 6);
+    assert_eq!(graded_idle(dir.path()).journal.lines().count(), 7);
 }
 
 #[test]
@@ -407,12 +408,13 @@ fn a_journaled_tle_of_an_older_rule_is_judged_again_and_its_run_made_again() {
     // The journal as the older grader left it in the scenario: one case
     // journaled as a `TLE` at the wall limit, without the figures of its runs.
     let mut lines: Vec<String> = idle.journal.lines().map(str::to_owned).collect();
-    let mut old: Value = serde_json::from_str(&lines[0]).unwrap();
+    // The first run's line, after the version's.
+    let mut old: Value = serde_json::from_str(&lines[1]).unwrap();
     old["result"]["verdict"] = "TLE".into();
     old["result"]["wall_ms"] = 316.079.into();
     old["result"]["message"] =
         "wall time over the 200 ms limit with 13 ms of CPU: the program slept or waited".into();
-    lines[0] = old.to_string();
+    lines[1] = old.to_string();
     fs::write(
         dir.path().join("out/journal.jsonl"),
         lines.join("\n") + "\n",
@@ -428,7 +430,7 @@ fn a_journaled_tle_of_an_older_rule_is_judged_again_and_its_run_made_again() {
     );
     // The old line stays in the file, and is left out each time it is read: the run
     // made again is the one that counts.
-    assert_eq!(again.journal.lines().count(), 7, "{}", again.journal);
+    assert_eq!(again.journal.lines().count(), 8, "{}", again.journal);
     assert!(
         again
             .journal
