@@ -78,10 +78,10 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     let _hold = crate::batch::journal::hold(&args.out)?;
     let (journal, known) = Journal::open(&args.out.join(JOURNAL), limits.wall)?;
     if let Some(older) = journal.older() {
-        let runs = if older == 1 { "run" } else { "runs" };
+        let runs = if older == 1 { "run is" } else { "runs are" };
         report::note(&format!(
             "grader: note: {JOURNAL} was written by an older grader, whose keys this one \
-             cannot match: its {older} {runs} are made again, and the journal starts anew"
+             cannot match: its {older} {runs} made again, and the journal starts anew"
         ));
     }
     let rejudged = journal.rejudged();

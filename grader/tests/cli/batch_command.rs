@@ -13,7 +13,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 use testkit::cases::CaseFolder;
-use testkit::gradebook::{Csv, journal_keys, student, verdicts};
+use testkit::gradebook::{Csv, JOURNAL_HEADER, journal_keys, student, verdicts};
 use testkit::grader::one_error_line;
 use testkit::output::json_of;
 use testkit::paths::{fixture, repo, two_cases};
@@ -1186,7 +1186,7 @@ fn a_resumed_students_journaled_failure_counts_for_its_progress_line_and_for_fai
     let text = fs::read_to_string(&journal).unwrap();
     let failure: Vec<&str> = text.lines().filter(|l| l.contains("\"WA\"")).collect();
     assert_eq!(failure.len(), 1, "{text}");
-    fs::write(&journal, format!("{}\n", failure[0])).unwrap();
+    fs::write(&journal, format!("{JOURNAL_HEADER}\n{}\n", failure[0])).unwrap();
     // With --fail-fast-per-submission her earlier failure ends her grading: no run made.
     let stderr = run(&["--fail-fast-per-submission"]);
     assert!(
