@@ -74,7 +74,7 @@ fn priced(
     let mut points = given;
     for rule in rules {
         if !groups.contains_key(&rule.group) {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::call(format!(
                 "--points {}={}: the cases have no group `{}` (their groups: {})",
                 rule.group,
                 rule.points,
