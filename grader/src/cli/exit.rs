@@ -237,6 +237,59 @@ mod tests {
             Fault::at(Path::new("board.txt"), &error).cause(),
             Cause::Input
         );
-        assert_eq!(Fault::internal("oops").to_string(), "internal error: oops");
+    }
+
+    /// The statuses cli.md promises, one for each cause: scripts branch on them.
+    #[test]
+    fn each_cause_has_the_status_cli_md_gives_it() {
+        for (fault, status, users) in [
+            (Fault::call("--jobs -1: expected a whole number"), 2, true),
+            (Fault::input("board.in: cannot read"), 2, true),
+            (Fault::output("report.html: cannot write"), 2, true),
+            (Fault::setup("gcc: not found"), 2, true),
+            (Fault::internal("oops"), 3, false),
+            (Fault::interrupted(Signal::SIGINT), 130, false),
+            (Fault::interrupted(Signal::SIGHUP), 129, false),
+            (Fault::interrupted(Signal::SIGTERM), 143, false),
+        ] {
+            assert_eq!(fault.cause().exit_code(), status, "{fault:?}");
+            assert_eq!(fault.exit_code(), ExitCode::from(status), "{fault:?}");
+            assert_eq!(fault.cause().users_to_fix(), users, "{fault:?}");
+        }
+        assert_eq!(Fault::INTERNAL_EXIT, 3);
+        assert_eq!(
+            Fault::from(sandbox::Error::Refused("no box here".to_owned())).cause(),
+            Cause::Setup
+        );
+    }
+
+    /// What the user reads is the message as given, an internal error's prefixed, a
+    /// signal's in its one sentence: the same bytes whatever the cause.
+    #[test]
+    fn each_cause_is_told_as_it_was() {
+        for (fault, told) in [
+            (Fault::call("--layout weird"), "--layout weird"),
+            (Fault::input("a.in:1:1: bad"), "a.in:1:1: bad"),
+            (Fault::output("out: cannot write"), "out: cannot write"),
+            (Fault::setup("TMPDIR /x: is full"), "TMPDIR /x: is full"),
+            (Fault::internal("oops"), "internal error: oops"),
+            (
+                Fault::interrupted(Signal::SIGINT),
+                "interrupted by SIGINT: the runs were stopped and the temporary folders removed",
+            ),
+            (
+                Fault::from(sandbox::Error::Refused("no box".to_owned())),
+                "no box",
+            ),
+        ] {
+            assert_eq!(fault.to_string(), told);
+        }
+        assert_eq!(Fault::internal("oops").message(), "oops");
+        let told = Fault::setup("gcc: not found, or use --cmd")
+            .map_message(|m| m.replace(", or use --cmd", ""));
+        assert_eq!(
+            (told.cause(), told.message()),
+            (Cause::Setup, "gcc: not found")
+        );
     }
 }

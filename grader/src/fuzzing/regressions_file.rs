@@ -215,7 +215,9 @@ mod tests {
             "# note\nswap seed=1 run=1 input=\"x\"\nflip seed=1 run=2 input=\"bwxb\"\n",
         )
         .unwrap();
-        let error = read(&path, Problem::Flip).unwrap_err().to_string();
+        let error = read(&path, Problem::Flip).unwrap_err();
+        assert_eq!(error.cause(), crate::cli::exit::Cause::Input);
+        let error = error.to_string();
         assert!(
             error.contains("r.txt:3:19: this flip regression is not a valid input: its line 1"),
             "{error}"

@@ -86,6 +86,9 @@ mod tests {
             Cause::Output,
         );
         assert!(said.ends_with("f.txt: cannot create a folder: is a file, not a folder"));
+        // The same file in the way of a folder of the grader's own is the setup's.
+        let said = message(&create_own(&file).unwrap_err(), Cause::Setup);
+        assert!(said.ends_with("f.txt: cannot create a folder: is a file, not a folder"));
     }
 
     #[test]
