@@ -91,7 +91,7 @@ fn install_panic_hook() {
             .map(|s| (*s).to_owned())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned());
-        report::error(&Fault::Internal(format!("{what}{place} (please report this)")).to_string());
+        report::error(&Fault::internal(format!("{what}{place} (please report this)")).to_string());
         paths::temp::remove_own();
         std::process::exit(Fault::INTERNAL_EXIT);
     }));

@@ -127,7 +127,7 @@ pub(crate) fn grade_class<T>(
     let standings = book::standings(&head, students.len(), &reports).map_err(|e| {
         crate::cli::interrupt::check()
             .err()
-            .unwrap_or_else(|| Fault::Usage(e.to_string()))
+            .unwrap_or_else(|| Fault::output(e.to_string()))
     })?;
     let written = write(&Book::new(&head, &standings, &reports))?;
     drop(reports);

@@ -7,7 +7,7 @@ use std::ffi::OsString;
 
 use super::lang_for::LangChoices;
 use super::students::Student;
-use crate::cli::exit::Fault;
+use crate::cli::exit::{Cause, Fault};
 use crate::submission::{self, Built, Options, Program, Submission};
 
 /// A student's build.
@@ -95,7 +95,7 @@ impl Builds for Builder<'_> {
                 Build::CompileError { language, message }
             }
             // The machine failed the grader: labelled so, not the student's.
-            Err(e @ Fault::Internal(_)) => Build::Error(format!("grader fault: {e}")),
+            Err(e) if e.cause() == Cause::Internal => Build::Error(format!("grader fault: {e}")),
             Err(e) => Build::Error(e.to_string()),
         }
     }

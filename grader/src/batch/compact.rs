@@ -45,7 +45,7 @@ pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compac
     let meta = journal
         .file()
         .metadata()
-        .map_err(|e| files::cannot(&path, "read", &e))?;
+        .map_err(|e| Fault::output(files::cannot(&path, "read", &e)))?;
     if !worth_it(journal.line_count(), live.len() as u64) {
         return Ok(None);
     }
@@ -55,7 +55,7 @@ pub(crate) fn compact(journal: Journal, places: &Places) -> Result<Option<Compac
     atomic
         .out()
         .write_all(&header)
-        .map_err(|e| files::cannot(&path, "compact", &e))?;
+        .map_err(|e| Fault::output(files::cannot(&path, "compact", &e)))?;
     copy(&journal, &live, atomic.out())?;
     // Nothing reads the old journal from now on.
     drop(journal);
@@ -76,9 +76,10 @@ fn copy(journal: &Journal, live: &[Place], out: &mut dyn Write) -> Result<(), Fa
             .filter(|l| l.ends_with(b"\n"))
             .ok_or_else(|| journal.changed(place))?;
         out.write_all(line)
-            .map_err(|e| files::cannot(path, "compact", &e))
+            .map_err(|e| Fault::output(files::cannot(path, "compact", &e)))
     })?;
-    out.flush().map_err(|e| files::cannot(path, "compact", &e))
+    out.flush()
+        .map_err(|e| Fault::output(files::cannot(path, "compact", &e)))
 }
 
 #[cfg(test)]

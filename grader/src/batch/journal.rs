@@ -50,15 +50,15 @@ pub(crate) struct OutputHold {
 /// when another grader holds it.
 pub(crate) fn hold(folder: &Path) -> Result<OutputHold, Fault> {
     crate::paths::folders::create(folder)?;
-    let dir = File::open(folder).map_err(|e| files::cannot(folder, "open", &e))?;
+    let dir = File::open(folder).map_err(|e| Fault::output(files::cannot(folder, "open", &e)))?;
     match nix::fcntl::Flock::lock(dir, nix::fcntl::FlockArg::LockExclusiveNonblock) {
         Ok(lock) => Ok(OutputHold { _lock: lock }),
-        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Err(Fault::Usage(format!(
+        Err((_, nix::errno::Errno::EWOULDBLOCK)) => Err(Fault::output(format!(
             "{}: another grader batch is writing into this folder; wait for it to end, or \
              give another --out",
             folder.display()
         ))),
-        Err((_, e)) => Err(files::cannot(folder, "lock", &e.into())),
+        Err((_, e)) => Err(Fault::output(files::cannot(folder, "lock", &e.into()))),
     }
 }
 
@@ -204,9 +204,10 @@ impl Journal {
         }
         // Read a line at a time: the journal of a large class is tens of megabytes.
         let index = match File::open(path) {
-            Ok(file) => index(file, wall_limit).map_err(|e| files::cannot(path, "read", &e))?,
+            Ok(file) => index(file, wall_limit)
+                .map_err(|e| Fault::output(files::cannot(path, "read", &e)))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Index::default(),
-            Err(e) => return Err(files::cannot(path, "read", &e)),
+            Err(e) => return Err(Fault::output(files::cannot(path, "read", &e))),
         };
         let Index {
             mut known,
@@ -217,7 +218,7 @@ impl Journal {
             version,
         } = index;
         if let Some(newer) = version.filter(|v| *v > VERSION) {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::output(format!(
                 "{}: written by a newer grader (journal version {newer}; this grader reads \
                  version {VERSION}): run that grader, or give another --out",
                 path.display()
@@ -239,11 +240,11 @@ impl Journal {
             .read(true)
             .append(true)
             .open(path)
-            .map_err(|e| files::cannot(path, "open", &e))?;
+            .map_err(|e| Fault::output(files::cannot(path, "open", &e)))?;
         if start_anew {
             file.set_len(0)
                 .and_then(|()| (&file).write_all(&header_line()))
-                .map_err(|e| files::cannot(path, "write", &e))?;
+                .map_err(|e| Fault::output(files::cannot(path, "write", &e)))?;
             let journal = Journal {
                 path: path.to_path_buf(),
                 file,
@@ -255,7 +256,7 @@ impl Journal {
         }
         if whole < length {
             file.set_len(whole)
-                .map_err(|e| files::cannot(path, "repair", &e))?;
+                .map_err(|e| Fault::output(files::cannot(path, "repair", &e)))?;
         }
         let journal = Journal {
             path: path.to_path_buf(),
@@ -294,8 +295,8 @@ impl Journal {
         let mut line = serde_json::to_vec(record).expect("records serialise");
         line.push(b'\n');
         let len = u32::try_from(line.len())
-            .map_err(|_| Fault::Internal("a journal line over 4 GiB".to_owned()))?;
-        let cannot = |e: std::io::Error| files::cannot(&self.path, "write", &e);
+            .map_err(|_| Fault::internal("a journal line over 4 GiB".to_owned()))?;
+        let cannot = |e: std::io::Error| Fault::output(files::cannot(&self.path, "write", &e));
         self.file.write_all(&line).map_err(cannot)?;
         self.lines += 1;
         // Where the line went, asked of the file: appended at its end, wherever that was.
@@ -351,7 +352,7 @@ impl Journal {
             bytes.clear();
             bytes.resize(span, 0);
             let read = read_at(&self.file, &mut bytes, first.offset)
-                .map_err(|e| files::cannot(&self.path, "read", &e))?;
+                .map_err(|e| Fault::output(files::cannot(&self.path, "read", &e)))?;
             bytes.truncate(read);
             for &place in &sorted[at..last] {
                 let from = usize::try_from(place.offset - first.offset).unwrap_or(usize::MAX);
@@ -365,7 +366,7 @@ impl Journal {
 
     /// The fault of a line not found where the index saw it.
     pub(super) fn changed(&self, place: Place) -> Fault {
-        Fault::Usage(format!(
+        Fault::output(format!(
             "{}: changed while the batch read it (no line the batch wrote at byte {}): run the \
              batch again",
             self.path.display(),
@@ -586,8 +587,11 @@ mod tests {
         let (journal, _) = Journal::open(&path, WALL).unwrap();
         std::fs::File::create(&path).unwrap();
         let fault = journal.read(&[place]).unwrap_err();
+        assert_eq!(fault.cause(), crate::cli::exit::Cause::Output);
         assert!(
-            matches!(&fault, Fault::Usage(m) if m.starts_with(&format!("{}: changed", path.display()))),
+            fault
+                .message()
+                .starts_with(&format!("{}: changed", path.display())),
             "{fault}"
         );
     }

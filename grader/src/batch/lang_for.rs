@@ -46,7 +46,7 @@ impl LangChoices {
     pub(crate) fn new(rules: Vec<LangFor>, languages: &Languages) -> Result<LangChoices, Fault> {
         for rule in &rules {
             if !languages.names().contains(&rule.language.as_str()) {
-                return Err(Fault::Usage(format!(
+                return Err(Fault::call(format!(
                     "--lang-for '{}={}': unknown language (known: {})",
                     rule.pattern,
                     rule.language,
@@ -129,8 +129,13 @@ mod tests {
         }
         let languages = Languages::load(None).unwrap();
         let refused = LangChoices::new(vec![parse("alice=cobol").unwrap()], &languages);
+        let refused = refused.unwrap_err();
+        assert_eq!(refused.cause(), crate::cli::exit::Cause::Call);
         assert!(
-            matches!(refused, Err(Fault::Usage(m)) if m.starts_with("--lang-for 'alice=cobol': unknown language (known: c, "))
+            refused
+                .message()
+                .starts_with("--lang-for 'alice=cobol': unknown language (known: c, "),
+            "{refused}"
         );
     }
 

@@ -18,7 +18,7 @@ use super::run_keys::Keys;
 use super::sleepers::Sleepers;
 use super::students::Student;
 use crate::cases::find::Case;
-use crate::cli::exit::Fault;
+use crate::cli::exit::{Cause, Fault};
 use crate::report::progress::BatchProgress;
 use crate::results::case::CaseResult;
 use crate::run::grade::RunsCases;
@@ -238,7 +238,7 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
             self.started = true;
         }
         let Some(program) = self.class.builds[s].program() else {
-            return Err(Fault::Internal("a run of a program not built".to_owned()));
+            return Err(Fault::internal("a run of a program not built".to_owned()));
         };
         // Under `--fail-fast-per-submission` no run starts before the last one is judged.
         let then = next
@@ -247,7 +247,7 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
         match self.worker.run_then(program, c, then) {
             Ok(result) => Ok(Outcome::Ran(result)),
             // Stopping is the batch's end, not this student's fault.
-            Err(e @ Fault::Interrupted(_)) => Err(e),
+            Err(e) if matches!(e.cause(), Cause::Interrupted(_)) => Err(e),
             Err(e) => {
                 let case = &self.class.cases[c].name;
                 let why = format!("the grader could not run case {case}: {e}");
@@ -363,7 +363,7 @@ impl<'a, P> Reporter<'a, P> {
     /// Journals one run and counts it.
     fn journal_run(&mut self, run: &Run, result: CaseResult) -> Result<(), Fault> {
         let Some(hash) = self.class.builds[run.student].hash() else {
-            return Err(Fault::Internal("a run of a program not built".to_owned()));
+            return Err(Fault::internal("a run of a program not built".to_owned()));
         };
         let record = Record {
             key: self.class.keys.run(hash, run.case).hex(),
@@ -647,7 +647,7 @@ mod tests {
         let scene = Scene::new(3);
         let answers = |program: &str, case: usize| {
             if program == "alice" && case == 1 {
-                Err(Fault::Internal("the launcher died".to_owned()))
+                Err(Fault::internal("the launcher died".to_owned()))
             } else {
                 Ok(Verdict::Accepted)
             }
@@ -682,7 +682,7 @@ mod tests {
         let scene = Scene::new(3);
         let answers = |program: &str, case: usize| {
             if program == "alice" && case == 2 {
-                Err(Fault::Interrupted(nix::sys::signal::Signal::SIGINT))
+                Err(Fault::interrupted(nix::sys::signal::Signal::SIGINT))
             } else {
                 Ok(Verdict::Accepted)
             }
@@ -690,7 +690,10 @@ mod tests {
         let Graded {
             runs, ran, starts, ..
         } = scene.grade(1, false, &answers, &[]);
-        assert!(matches!(ran, Err(Fault::Interrupted(_))));
+        assert!(matches!(
+            ran.map_err(|e| e.cause()),
+            Err(Cause::Interrupted(_))
+        ));
         assert_eq!(runs.len(), 3, "nothing after the stop");
         assert_eq!(starts, 1, "no fresh worker for a stop");
         assert_eq!(scene.journaled().len(), 2);

@@ -103,7 +103,7 @@ pub(crate) fn discover(
 ) -> Result<Roster, Fault> {
     crate::paths::folders::existing(dir, "list submissions in")?;
     let real = fs::canonicalize(dir)
-        .map_err(|e| crate::paths::files::cannot(dir, "list submissions in", &e))?;
+        .map_err(|e| Fault::input(crate::paths::files::cannot(dir, "list submissions in", &e)))?;
     let walk = Walk {
         root: dir,
         real: &real,

@@ -109,7 +109,7 @@ pub(crate) fn discover(dir: &Path) -> Result<Vec<Case>, Fault> {
         }
     }
     if let Some((path, what)) = odd {
-        return Err(Fault::Usage(format!("{}: is {what}", path.display())));
+        return Err(Fault::input(format!("{}: is {what}", path.display())));
     }
     cases.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(cases)
@@ -137,7 +137,7 @@ enum Kind {
 
 /// The entries of `folder` by name.
 fn list(folder: &Path) -> Result<HashMap<OsString, Kind>, Fault> {
-    let failed = |e: &std::io::Error| files::cannot(folder, "list", e);
+    let failed = |e: &std::io::Error| Fault::input(files::cannot(folder, "list", e));
     let mut listing = HashMap::new();
     for entry in fs::read_dir(folder).map_err(|e| failed(&e))? {
         let entry = entry.map_err(|e| failed(&e))?;
@@ -251,8 +251,9 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_folder_is_a_usage_fault() {
+    fn a_missing_folder_is_a_fault_of_the_input() {
         let fault = discover(Path::new("/nonexistent/cases")).unwrap_err();
-        assert!(matches!(fault, Fault::Usage(m) if m.contains("/nonexistent/cases")));
+        assert_eq!(fault.cause(), crate::cli::exit::Cause::Input);
+        assert!(fault.message().contains("/nonexistent/cases"), "{fault}");
     }
 }

@@ -86,7 +86,7 @@ fn verify_case<'c>(
     }
     let reference = problem
         .solve(&input)
-        .map_err(|e| Fault::Internal(format!("{}: valid, yet {e}", case.input.display())))?;
+        .map_err(|e| Fault::internal(format!("{}: valid, yet {e}", case.input.display())))?;
     if let Some(first) = seen.get(&input) {
         faults.push(format!(
             "{}: the same board as {first}.in",

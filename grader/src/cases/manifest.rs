@@ -117,7 +117,7 @@ pub(crate) fn load(path: &Path, expected: Problem) -> Result<Manifest, Fault> {
             &String::from_utf8_lossy(&e.as_bytes()[..e.utf8_error().valid_up_to()]),
             usize::MAX,
         );
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}:{line}:{column}: not valid UTF-8",
             path.display()
         ))
@@ -180,7 +180,7 @@ impl Reader<'_> {
     /// A fault at `span`: `FILE:LINE:COL: message`.
     fn fail(&self, span: Range<usize>, message: impl std::fmt::Display) -> Fault {
         let (line, column) = self.at(span);
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}:{line}:{column}: {message}",
             self.path.display()
         ))

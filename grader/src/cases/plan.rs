@@ -57,7 +57,7 @@ struct Planner<'m> {
 impl Planner<'_> {
     /// A fault of the manifest at `at`.
     fn located(&self, at: (usize, usize), message: impl std::fmt::Display) -> Fault {
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}:{}:{}: {message}",
             self.manifest.path.display(),
             at.0,
@@ -72,7 +72,7 @@ impl Planner<'_> {
             .manifest
             .problem
             .solve(board.as_bytes())
-            .map_err(|e| Fault::Internal(format!("{name}.in is invalid: {e}")))?;
+            .map_err(|e| Fault::internal(format!("{name}.in is invalid: {e}")))?;
         self.tree.insert(format!("{name}.ans"), answer.into_bytes());
         self.tree
             .insert(format!("{name}.in"), board.clone().into_bytes());

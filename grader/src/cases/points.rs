@@ -74,7 +74,7 @@ fn priced(
     let mut points = given;
     for rule in rules {
         if !groups.contains_key(&rule.group) {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::call(format!(
                 "--points {}={}: the cases have no group `{}` (their groups: {})",
                 rule.group,
                 rule.points,
@@ -273,6 +273,7 @@ mod tests {
             assert!(bad.parse::<PointsRule>().is_err(), "{bad}");
         }
         let unknown = choose(None, &["secret/nope=3".parse().unwrap()], &groups()).unwrap_err();
+        assert_eq!(unknown.cause(), crate::cli::exit::Cause::Call);
         assert!(
             unknown.to_string().contains("the cases have no group `secret/nope` (their groups: sample, secret/answers, secret/hard)"),
             "{unknown}"

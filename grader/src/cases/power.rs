@@ -56,7 +56,7 @@ pub(crate) fn measure(problem: Problem, dir: &Path) -> Result<Power, Fault> {
             .or_insert_with(|| vec![0; mutants.len()]);
         for (index, killed) in row.iter_mut().enumerate() {
             let internal = |e: &dyn std::fmt::Display| {
-                Fault::Internal(format!("{}: sound, yet {e}", case.input.display()))
+                Fault::internal(format!("{}: sound, yet {e}", case.input.display()))
             };
             let output = problem
                 .run_mutant(index, &input)

@@ -42,8 +42,13 @@ pub(crate) fn read_tree(data: &Path) -> Result<Tree, Fault> {
         .into_iter()
         .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
     for entry in walker {
-        let entry = entry
-            .map_err(|e| files::cannot(data, "read", &std::io::Error::other(e.to_string())))?;
+        let entry = entry.map_err(|e| {
+            Fault::input(files::cannot(
+                data,
+                "read",
+                &std::io::Error::other(e.to_string()),
+            ))
+        })?;
         if !entry.file_type().is_file() {
             continue;
         }
@@ -84,11 +89,11 @@ pub(crate) fn preflight(folder: &Path) -> Result<(), Fault> {
         let path = folder.join(name);
         match fs::symlink_metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(files::cannot(&path, "inspect", &e)),
+            Err(e) => return Err(Fault::output(files::cannot(&path, "inspect", &e))),
             // A link to a folder is followed, as everywhere a case folder is read.
             Ok(_) if path.is_dir() => {}
             Ok(_) => {
-                return Err(Fault::Usage(format!(
+                return Err(Fault::output(format!(
                     "{}: is not a folder; `grader cases regen` keeps the cases there: move it \
                      away and run it again (nothing was changed)",
                     path.display()
@@ -157,8 +162,9 @@ mod tests {
         preflight(dir.path()).unwrap();
         fs::write(dir.path().join(".data.old"), "mine").unwrap();
         let fault = preflight(dir.path()).unwrap_err();
+        assert_eq!(fault.cause(), crate::cli::exit::Cause::Output);
         assert!(
-            matches!(&fault, Fault::Usage(m) if m.contains(".data.old: is not a folder")),
+            fault.message().contains(".data.old: is not a folder"),
             "{fault:?}"
         );
         fs::remove_file(dir.path().join(".data.old")).unwrap();

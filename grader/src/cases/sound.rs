@@ -51,9 +51,9 @@ impl fmt::Display for CaseFault {
 }
 
 impl From<CaseFault> for Fault {
-    /// A broken case is the call's fault (exit 2), never a contestant's verdict.
+    /// A broken case is a fault of the input (exit 2), never a contestant's verdict.
     fn from(fault: CaseFault) -> Fault {
-        Fault::Usage(fault.to_string())
+        Fault::input(fault.to_string())
     }
 }
 

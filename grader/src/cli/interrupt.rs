@@ -6,7 +6,7 @@
 //! The signals are blocked in every thread and taken by one thread of their own, which
 //! records the signal and kills every launcher (each takes its box, or its run, with it).
 //! The command's threads then see their runs fail, ask [`check`], and return
-//! [`Fault::Interrupted`] up to `main`, dropping workers, cgroups and temp folders on the
+//! [`Fault::interrupted`] up to `main`, dropping workers, cgroups and temp folders on the
 //! way. A command busy with something else (a long computation) gets [`GRACE`]; after it,
 //! or at a second signal, the temp folders are removed and the grader exits at once. A
 //! command that has started no program's work exits at once.
@@ -81,11 +81,11 @@ pub(crate) fn received() -> Option<Signal> {
     Signal::try_from(SIGNAL.load(Ordering::SeqCst)).ok()
 }
 
-/// `Err(Fault::Interrupted)` once a signal was received: asked by every loop that starts
+/// `Err(Fault::interrupted(..))` once a signal was received: asked by every loop that starts
 /// work, and after every run (a run the grader killed on its way out earns no verdict).
 pub(crate) fn check() -> Result<(), Fault> {
     match received() {
-        Some(signal) => Err(Fault::Interrupted(signal)),
+        Some(signal) => Err(Fault::interrupted(signal)),
         None => Ok(()),
     }
 }

@@ -39,7 +39,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         pattern: args
             .entry
             .as_deref()
-            .map(|p| glob::Pattern::new(p).map_err(|e| Fault::Usage(format!("--entry `{p}`: {e}"))))
+            .map(|p| glob::Pattern::new(p).map_err(|e| Fault::call(format!("--entry `{p}`: {e}"))))
             .transpose()?,
         layout: match args.layout {
             BatchLayout::Auto => Layout::Auto,
@@ -58,7 +58,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         report::note(&format!("grader: warning: {warning}"));
     }
     if students.is_empty() {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: no submissions in it ({} other files)",
             args.dir.display(),
             skipped.len()

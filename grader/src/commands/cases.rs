@@ -50,7 +50,7 @@ fn chosen(named: &[Problem], root: &Path, marker: &str) -> Result<Vec<Problem>, 
         .filter(|&p| cases::folder(root, p).join(marker).exists())
         .collect();
     if found.is_empty() {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: no problem folder with a `{marker}` (expected {}/flip/{marker}, ...)",
             root.display(),
             root.display()

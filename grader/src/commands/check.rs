@@ -44,7 +44,7 @@ pub(crate) fn run(
         .map_err(|e| match e {
             CheckError::Input(e) => Fault::at(input_path, &e),
             CheckError::Answer(e) => Fault::at(answer_path.unwrap_or(input_path), &e),
-            CheckError::Wrong(message) => Fault::Usage(format!(
+            CheckError::Wrong(message) => Fault::input(format!(
                 "{}: not a correct answer: {message}",
                 answer_path.unwrap_or(input_path).display()
             )),

@@ -26,7 +26,7 @@ pub(super) fn gradable_cases(
     let folder = case_folder(problem, dir);
     let cases = find::discover(&case_folders::data_dir(&folder))?;
     if cases.is_empty() {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: no cases (`*.in` files) below it",
             folder.display()
         )));
@@ -167,7 +167,7 @@ pub(super) fn build(
     let submission = match (&args.cmd, &args.submission) {
         (Some(line), _) => Submission::Command(line.clone()),
         (None, Some(path)) => Submission::File(path.clone()),
-        (None, None) => return Err(Fault::Usage("a SUBMISSION or --cmd is required".to_owned())),
+        (None, None) => return Err(Fault::call("a SUBMISSION or --cmd is required")),
     };
     let shown = submission.shown();
     let options = Options::new(

@@ -38,7 +38,7 @@ pub(super) fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault
         return Err(gradescope_is_for_test());
     }
     if args.exhaustive && problem.enumerate().is_none() {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::call(format!(
             "--exhaustive: the inputs of {problem} are too many to enumerate; use --runs or --duration"
         )));
     }
@@ -312,7 +312,7 @@ pub(super) fn report_and_status(
 
 /// `--report gradescope` scores cases, which a fuzz run has none of.
 pub(super) fn gradescope_is_for_test() -> Fault {
-    Fault::Usage(
+    Fault::call(
         "--report gradescope: a fuzz run has no cases to score; use it with `grader test`"
             .to_owned(),
     )

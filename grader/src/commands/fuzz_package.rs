@@ -40,7 +40,7 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
     })?;
     let package = graded
         .package()
-        .ok_or_else(|| Fault::Internal("a package read as a built-in problem".to_owned()))?;
+        .ok_or_else(|| Fault::internal("a package read as a built-in problem".to_owned()))?;
     let limits = graded.limits;
     let languages = Languages::load(args.submission.config.as_deref())?;
     let options = Options::new(
@@ -99,12 +99,12 @@ fn refuse_what_a_package_lacks(args: &FuzzArgs, path: &Path) -> Result<(), Fault
         return Err(super::fuzz::gradescope_is_for_test());
     }
     if args.exhaustive {
-        return Err(Fault::Usage(
+        return Err(Fault::call(
             "--exhaustive: a package's inputs come from its generator, one seed at a time; use --runs or --duration".to_owned(),
         ));
     }
     if let Some(file) = &args.regressions {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::call(format!(
             "--regressions {}: the regressions file holds the built-in problems' findings; a package's is found again by the replay command its report prints",
             file.display()
         )));

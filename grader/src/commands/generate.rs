@@ -13,7 +13,7 @@ pub(crate) fn run(args: &GenArgs) -> Result<Status, Fault> {
     let problem = args.problem;
     problem
         .parse_kind(&args.kind)
-        .map_err(|e| Fault::Usage(format!("--kind {}: {e}", args.kind)))?;
+        .map_err(|e| Fault::call(format!("--kind {}: {e}", args.kind)))?;
     if let Some(dir) = &args.out {
         // Its files are refused one by one below unless --force.
         outputs::folder(dir, &[], &outputs::Inputs::default())?;
@@ -24,7 +24,7 @@ pub(crate) fn run(args: &GenArgs) -> Result<Status, Fault> {
     let boards: Vec<String> = (0..args.count)
         .map(|_| problem.generate(&args.kind, &mut rng))
         .collect::<Result<_, _>>()
-        .map_err(|e| Fault::Internal(format!("kind `{}` failed: {e}", args.kind)))?;
+        .map_err(|e| Fault::internal(format!("kind `{}` failed: {e}", args.kind)))?;
     match &args.out {
         None => report::out(&boards.join("\n")),
         Some(dir) => write_pairs(problem, dir, &boards, args.force)?,
@@ -47,7 +47,7 @@ fn write_pairs(
             for ext in ["in", "ans"] {
                 let path = dir.join(format!("{name}.{ext}"));
                 if path.exists() {
-                    return Err(Fault::Usage(format!(
+                    return Err(Fault::output(format!(
                         "{}: already exists (use --force to overwrite)",
                         path.display()
                     )));
@@ -58,7 +58,7 @@ fn write_pairs(
     for (name, board) in names.iter().zip(boards) {
         let answer = problem
             .solve(board.as_bytes())
-            .map_err(|e| Fault::Internal(format!("a generated board is invalid: {e}")))?;
+            .map_err(|e| Fault::internal(format!("a generated board is invalid: {e}")))?;
         files::write_atomic(&dir.join(format!("{name}.in")), board.as_bytes())?;
         files::write_atomic(&dir.join(format!("{name}.ans")), answer.as_bytes())?;
     }

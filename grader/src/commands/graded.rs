@@ -119,14 +119,15 @@ impl Graded {
 /// validators, its judge and points.
 fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
     if let Some(dir) = asked.cases {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::call(format!(
             "--cases {}: a package's cases are its data/ folder; give --cases only with a built-in problem",
             dir.display()
         )));
     }
     crate::paths::folders::existing(path, "read a package in")?;
     if let Some(graded) = asked.graded {
-        std::fs::metadata(graded).map_err(|e| crate::paths::files::cannot(graded, "read", &e))?;
+        std::fs::metadata(graded)
+            .map_err(|e| Fault::input(crate::paths::files::cannot(graded, "read", &e)))?;
     }
     let config = config::load(path)?;
     let flags = asked.limits;

@@ -23,10 +23,10 @@ pub(crate) fn run(args: &MergeArgs) -> Result<Status, Fault> {
         let mut book = read(path)?;
         book.upgrade_not_graded();
         let name = crate::paths::spelling::path(path);
-        gradebook_check::validate(&book).map_err(|e| Fault::Usage(format!("{name}: {e}")))?;
+        gradebook_check::validate(&book).map_err(|e| Fault::input(format!("{name}: {e}")))?;
         books.push((name, book));
     }
-    let mut merged = Gradebook::merge(books).map_err(Fault::Usage)?;
+    let mut merged = Gradebook::merge(books).map_err(Fault::input)?;
     for student in merged.rejudge() {
         report::note(&format!(
             "grader: warning: `{student}` is not graded: a TLE at the wall limit that its \
@@ -69,7 +69,7 @@ fn read(path: &Path) -> Result<Gradebook, Fault> {
         } else {
             format!("{at}: ")
         };
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}:{}:{}: not a gradebook: {field}{}",
             crate::paths::spelling::path(path),
             inner.line(),

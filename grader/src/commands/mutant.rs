@@ -15,7 +15,7 @@ pub(crate) fn run(args: &MutantArgs) -> Result<Status, Fault> {
         .position(|(name, _)| *name == args.name)
         .ok_or_else(|| {
             let names: Vec<&str> = mutants.iter().map(|m| m.0).collect();
-            Fault::Usage(format!(
+            Fault::call(format!(
                 "unknown {problem} mutant `{}` (expected one of: {})",
                 args.name,
                 names.join(", ")

@@ -24,10 +24,10 @@ pub(crate) fn read(path: &Path, problem: Problem) -> Result<Vec<Regression>, Fau
     }
     let text = files::read_capped(path)?;
     let text = String::from_utf8(text)
-        .map_err(|_| Fault::Usage(format!("{}: not UTF-8 text", path.display())))?;
+        .map_err(|_| Fault::input(format!("{}: not UTF-8 text", path.display())))?;
     // The whole file first: a malformed line is named before any regression is used.
     regressions::parse(&text).map_err(|bad| {
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}:{}:{}: {}",
             path.display(),
             bad.line,
@@ -51,7 +51,7 @@ fn of_problem(path: &Path, text: &str, problem: Problem) -> Result<Vec<Regressio
             }
             if let Err(e) = problem.validate(r.input.as_bytes()) {
                 let column = line.find("input=").map_or(1, |at| at + 1);
-                return Err(Fault::Usage(format!(
+                return Err(Fault::input(format!(
                     "{}:{}:{column}: this {problem} regression is not a valid input: its line \
                      {}, column {}: {}",
                     path.display(),
@@ -215,7 +215,9 @@ mod tests {
             "# note\nswap seed=1 run=1 input=\"x\"\nflip seed=1 run=2 input=\"bwxb\"\n",
         )
         .unwrap();
-        let error = read(&path, Problem::Flip).unwrap_err().to_string();
+        let error = read(&path, Problem::Flip).unwrap_err();
+        assert_eq!(error.cause(), crate::cli::exit::Cause::Input);
+        let error = error.to_string();
         assert!(
             error.contains("r.txt:3:19: this flip regression is not a valid input: its line 1"),
             "{error}"

@@ -18,7 +18,7 @@ pub(crate) fn save(
 ) -> Result<Vec<PathBuf>, Fault> {
     let answer = problem
         .solve(found.shrunk.input.as_bytes())
-        .map_err(|e| Fault::Internal(format!("the shrunk input does not parse: {e}")))?;
+        .map_err(|e| Fault::internal(format!("the shrunk input does not parse: {e}")))?;
     save_answered(dir, problem.id(), seed, found, &answer)
 }
 

@@ -47,7 +47,7 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
             1 => String::new(),
             n => format!(" (and {} more; `grader cases check` lists them)", n - 1),
         };
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: {first}{more}: the package's data is at fault",
             package.display()
         )));
@@ -85,7 +85,7 @@ fn unchecked(package: &Path, checked: &data_check::Checked) -> Result<(), Fault>
         return Ok(());
     }
     if checked.ran.is_empty() {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: no input validator of the package could run ({}), so its data would go \
              unchecked (docs/packages.md)",
             package.display(),

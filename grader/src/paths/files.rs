@@ -23,9 +23,9 @@ pub(crate) fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Fault> {
             .lock()
             .take(READ_CAP + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| Fault::Usage(format!("<stdin>: cannot read: {e}")))?;
+            .map_err(|e| Fault::input(format!("<stdin>: cannot read: {e}")))?;
         if bytes.len() as u64 > READ_CAP {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::input(format!(
                 "<stdin>: larger than {} MiB; not a board",
                 READ_CAP >> 20
             )));
@@ -38,7 +38,7 @@ pub(crate) fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Fault> {
 pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
     let (bytes, whole) = read_prefix(path)?;
     if !whole {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: larger than {} MiB; too large to be a board or a source file",
             spelling::path(path),
             READ_CAP >> 20
@@ -49,7 +49,7 @@ pub(crate) fn read_capped(path: &Path) -> Result<Vec<u8>, Fault> {
 
 /// `path` opened for reading, with a one-line error naming it.
 fn open_file(path: &Path) -> Result<fs::File, Fault> {
-    fs::File::open(path).map_err(|e| cannot(path, "read", &e))
+    fs::File::open(path).map_err(|e| Fault::input(cannot(path, "read", &e)))
 }
 
 /// Why reading `path` failed, in one line. A folder opens, and is told by its first read
@@ -57,11 +57,11 @@ fn open_file(path: &Path) -> Result<fs::File, Fault> {
 /// reads before its first run.
 fn read_failed(path: &Path, error: &io::Error) -> Fault {
     match error.kind() {
-        io::ErrorKind::IsADirectory => Fault::Usage(format!(
+        io::ErrorKind::IsADirectory => Fault::input(format!(
             "{}: is a folder, expected a file",
             spelling::path(path)
         )),
-        _ => cannot(path, "read", error),
+        _ => Fault::input(cannot(path, "read", error)),
     }
 }
 
@@ -101,7 +101,7 @@ pub(crate) fn folder_if_any(path: &Path) -> Result<bool, Fault> {
         Ok(target) => kind_in_words(target.file_type()).to_owned(),
         Err(_) => not_a_file(path).unwrap_or_else(|| "unreadable".to_owned()),
     };
-    Err(Fault::Usage(format!(
+    Err(Fault::input(format!(
         "{}: is {what}, not a folder",
         path.display()
     )))
@@ -141,7 +141,7 @@ fn kind_in_words(kind: fs::FileType) -> &'static str {
 /// FIFO, fill the cap from `/dev/zero`, or, asked only `is_file()`, be skipped as absent.
 pub(crate) fn read_file_of_data(path: &Path) -> Result<Vec<u8>, Fault> {
     if let Some(what) = not_a_file(path) {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: is {what}, not a file",
             path.display()
         )));
@@ -156,9 +156,9 @@ pub(crate) fn read_file_of_data(path: &Path) -> Result<Vec<u8>, Fault> {
 /// stop at (`/dev/zero` as a gradebook grew the grader to 24 GB), so it is refused, never
 /// opened.
 pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
-    let meta = fs::metadata(path).map_err(|e| cannot(path, "read", &e))?;
-    if let Some(fault) = not_regular(path, &meta) {
-        return Err(fault);
+    let meta = fs::metadata(path).map_err(|e| Fault::input(cannot(path, "read", &e)))?;
+    if let Some(why) = not_regular(path, &meta) {
+        return Err(Fault::input(why));
     }
     // Without blocking: a regular file never does, and a FIFO swapped in since the check
     // above would block this open until a writer came.
@@ -166,17 +166,19 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
-        .map_err(|e| cannot(path, "read", &e))?;
-    let meta = file.metadata().map_err(|e| cannot(path, "read", &e))?;
-    if let Some(fault) = not_regular(path, &meta) {
-        return Err(fault);
+        .map_err(|e| Fault::input(cannot(path, "read", &e)))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Fault::input(cannot(path, "read", &e)))?;
+    if let Some(why) = not_regular(path, &meta) {
+        return Err(Fault::input(why));
     }
     let bound = meta.len().saturating_add(READ_CAP);
     let mut bytes = Vec::new();
     bytes
         .try_reserve_exact(usize::try_from(meta.len()).unwrap_or(usize::MAX))
         .map_err(|_| {
-            Fault::Usage(format!(
+            Fault::input(format!(
                 "{}: too large to read ({} bytes)",
                 spelling::path(path),
                 meta.len()
@@ -186,7 +188,7 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
         .read_to_end(&mut bytes)
         .map_err(|e| read_failed(path, &e))?;
     if bytes.len() as u64 > bound {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: grew by more than {} MiB while it was read; read it again once it is \
              written",
             spelling::path(path),
@@ -196,21 +198,22 @@ pub(crate) fn read_whole(path: &Path) -> Result<Vec<u8>, Fault> {
     Ok(bytes)
 }
 
-/// The fault of reading `path` (whose metadata, links followed, is `meta`) as a file when
-/// it is not a regular one: a folder, or a device, a FIFO or a socket, none of which ends
-/// where a file does. `None` for a regular file.
-pub(crate) fn not_regular(path: &Path, meta: &fs::Metadata) -> Option<Fault> {
+/// What to say of reading `path` (whose metadata, links followed, is `meta`) as a file
+/// when it is not a regular one: a folder, or a device, a FIFO or a socket, none of which
+/// ends where a file does. `None` for a regular file. Whose fault it is (an input's, an
+/// output's) is the caller's to say.
+pub(crate) fn not_regular(path: &Path, meta: &fs::Metadata) -> Option<String> {
     (!meta.is_file()).then(|| {
-        Fault::Usage(format!(
+        format!(
             "{}: is {}, expected a file",
             spelling::path(path),
             kind_in_words(meta.file_type())
-        ))
+        )
     })
 }
 
 /// Reads the first [`READ_CAP`] bytes of a file, and whether that was all of it: a
-/// contestant's output may be any size, and its size is a verdict, not a usage error.
+/// contestant's output may be any size, and its size is a verdict, not a fault.
 pub(crate) fn read_prefix(path: &Path) -> Result<(Vec<u8>, bool), Fault> {
     read_head(path, READ_CAP)
 }
@@ -268,7 +271,7 @@ impl Atomic {
         let temp = tempfile::Builder::new()
             .prefix(".grader-")
             .tempfile_in(parent_or_here(path))
-            .map_err(|e| cannot(path, action, &e))?;
+            .map_err(|e| Fault::output(cannot(path, action, &e)))?;
         let pending = crate::paths::temp::Pending::new(temp.path());
         // The temporary file is private (0600); the result keeps the mode of the file it
         // replaces, or gets the usual 0644 (reports and case files are meant to be read).
@@ -307,11 +310,11 @@ impl Atomic {
         temp.as_file()
             .set_permissions(std::os::unix::fs::PermissionsExt::from_mode(mode))
             .and_then(|()| temp.as_file().sync_all())
-            .map_err(|e| cannot(&path, action, &e))?;
+            .map_err(|e| Fault::output(cannot(&path, action, &e)))?;
         temp.persist(&path)
-            .map_err(|e| cannot(&path, action, &e.error))?;
+            .map_err(|e| Fault::output(cannot(&path, action, &e.error)))?;
         drop(pending);
-        sync_folder(parent_or_here(&path)).map_err(|e| cannot(&path, action, &e))
+        sync_folder(parent_or_here(&path)).map_err(|e| Fault::output(cannot(&path, action, &e)))
     }
 }
 
@@ -329,7 +332,7 @@ pub(crate) fn write_tree(staging: &Path, tree: &Tree) -> Result<(), Fault> {
         if let Some(folder) = path.parent()
             && !folders.contains(folder)
         {
-            fs::create_dir_all(folder).map_err(|e| cannot(folder, "create", &e))?;
+            fs::create_dir_all(folder).map_err(|e| Fault::output(cannot(folder, "create", &e)))?;
             // Every folder made, the ones between included, is synced below.
             folders.extend(
                 folder
@@ -338,15 +341,16 @@ pub(crate) fn write_tree(staging: &Path, tree: &Tree) -> Result<(), Fault> {
                     .map(Path::to_path_buf),
             );
         }
-        let mut file = fs::File::create(&path).map_err(|e| cannot(&path, "write", &e))?;
+        let mut file =
+            fs::File::create(&path).map_err(|e| Fault::output(cannot(&path, "write", &e)))?;
         file.write_all(bytes)
             .and_then(|()| file.sync_all())
-            .map_err(|e| cannot(&path, "write", &e))?;
+            .map_err(|e| Fault::output(cannot(&path, "write", &e)))?;
     }
     // A folder sorts after the folders above it: backwards, each folder's entries are
     // durable before its parent's.
     for folder in folders.iter().rev().chain([&staging.to_path_buf()]) {
-        sync_folder(folder).map_err(|e| cannot(folder, "write", &e))?;
+        sync_folder(folder).map_err(|e| Fault::output(cannot(folder, "write", &e)))?;
     }
     Ok(())
 }
@@ -366,17 +370,17 @@ pub(crate) fn replace_tree(dest: &Path, tree: &Tree) -> Result<(), Fault> {
     let staging = tempfile::Builder::new()
         .prefix(&format!(".{name}.new-"))
         .tempdir_in(parent)
-        .map_err(|e| cannot(dest, "write", &e))?;
+        .map_err(|e| Fault::output(cannot(dest, "write", &e)))?;
     write_tree(staging.path(), tree)?;
     fs::set_permissions(
         staging.path(),
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )
-    .map_err(|e| cannot(staging.path(), "write", &e))?;
+    .map_err(|e| Fault::output(cannot(staging.path(), "write", &e)))?;
     let old = parent.join(format!(".{name}.old"));
     let occupied = fs::read_dir(dest).is_ok_and(|mut e| e.next().is_some());
     if occupied {
-        fs::rename(dest, &old).map_err(|e| cannot(dest, "move aside", &e))?;
+        fs::rename(dest, &old).map_err(|e| Fault::output(cannot(dest, "move aside", &e)))?;
     }
     let staged = staging.keep();
     if let Err(e) = fs::rename(&staged, dest) {
@@ -385,12 +389,13 @@ pub(crate) fn replace_tree(dest: &Path, tree: &Tree) -> Result<(), Fault> {
             let _ = fs::rename(&old, dest);
         }
         let _ = sandbox::remove::remove_tree(&staged);
-        return Err(cannot(dest, "replace", &e));
+        return Err(Fault::output(cannot(dest, "replace", &e)));
     }
     // The swap is durable before the old tree goes.
-    sync_folder(parent).map_err(|e| cannot(dest, "replace", &e))?;
+    sync_folder(parent).map_err(|e| Fault::output(cannot(dest, "replace", &e)))?;
     if occupied {
-        sandbox::remove::remove_tree(&old).map_err(|e| cannot(&old, "remove", &e))?;
+        sandbox::remove::remove_tree(&old)
+            .map_err(|e| Fault::output(cannot(&old, "remove", &e)))?;
     }
     Ok(())
 }
@@ -405,9 +410,10 @@ pub(crate) fn recover_tree(dest: &Path) -> Result<(), Fault> {
     if fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
         if dest.exists() {
             // The new tree was in place; only the cleanup was lost.
-            sandbox::remove::remove_tree(&old).map_err(|e| cannot(&old, "remove", &e))?;
+            sandbox::remove::remove_tree(&old)
+                .map_err(|e| Fault::output(cannot(&old, "remove", &e)))?;
         } else {
-            fs::rename(&old, dest).map_err(|e| cannot(&old, "restore", &e))?;
+            fs::rename(&old, dest).map_err(|e| Fault::output(cannot(&old, "restore", &e)))?;
         }
     }
     let staged = format!(".{name}.new-");
@@ -440,17 +446,20 @@ pub(crate) fn sync_folder(dir: &Path) -> io::Result<()> {
     fs::File::open(dir)?.sync_all()
 }
 
-/// The fault of an `action` on `path` that failed: the grader's stop, when it was told to
-/// stop (a writer reading students stops between two), else the error.
+/// The fault of an `action` on `path`, an output, that failed: the grader's stop, when it
+/// was told to stop (a writer reading students stops between two), else the error.
 pub(crate) fn stopped_or(path: &Path, action: &str, error: &io::Error) -> Fault {
     match crate::cli::interrupt::check() {
         Err(stopped) => stopped,
-        Ok(()) => cannot(path, action, error),
+        Ok(()) => Fault::output(cannot(path, action, error)),
     }
 }
 
-/// A one-line usage fault for an I/O error on `path`.
-pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> Fault {
+/// `PATH: cannot ACTION: REASON`, the one line of an I/O error on `path`. Whose fault it
+/// is, the caller says by the path's part in the call: an input it reads
+/// ([`Fault::input`]), an output it writes ([`Fault::output`]), a place of the grader's own
+/// work such as the temp folder or the compile cache ([`Fault::setup`]).
+pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> String {
     let reason = match error.kind() {
         io::ErrorKind::NotFound => "no such file or folder".to_owned(),
         io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
@@ -469,10 +478,7 @@ pub(crate) fn cannot(path: &Path, action: &str, error: &io::Error) -> Fault {
         // .../.grader-Xy12"), a name the user never gave and cannot find.
         _ => os_words(error),
     };
-    Fault::Usage(format!(
-        "{}: cannot {action}: {reason}",
-        spelling::path(path)
-    ))
+    format!("{}: cannot {action}: {reason}", spelling::path(path))
 }
 
 /// `error` in the OS's own words: an error of `tempfile` adds the temp file's path to
@@ -500,6 +506,7 @@ fn is_file(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::exit::Cause;
 
     #[test]
     fn a_folder_read_as_a_file_is_named_as_a_folder() {
@@ -531,18 +538,25 @@ mod tests {
     }
 
     #[test]
-    fn missing_and_oversized_files_are_usage_faults() {
+    fn missing_and_oversized_files_are_faults_of_the_input() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("nope.in");
         let fault = read_capped(&missing).unwrap_err();
+        assert_eq!(fault.cause(), Cause::Input);
         assert!(
-            matches!(&fault, Fault::Usage(m) if m.ends_with("nope.in: cannot read: no such file or folder"))
+            fault
+                .message()
+                .ends_with("nope.in: cannot read: no such file or folder"),
+            "{fault}"
         );
         let big = dir.path().join("big.in");
         fs::write(&big, vec![b'b'; READ_CAP as usize + 1]).unwrap();
-        assert!(matches!(read_capped(&big), Err(Fault::Usage(m)) if m.contains("too large")));
-        assert!(
-            matches!(read_capped(dir.path()), Err(Fault::Usage(m)) if m.contains("is a folder"))
-        );
+        for (fault, told) in [
+            (read_capped(&big).unwrap_err(), "too large"),
+            (read_capped(dir.path()).unwrap_err(), "is a folder"),
+        ] {
+            assert_eq!(fault.cause(), Cause::Input);
+            assert!(fault.message().contains(told), "{fault}");
+        }
     }
 }

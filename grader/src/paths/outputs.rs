@@ -98,7 +98,7 @@ impl Inputs {
 
 /// Checks a file output: see the module's rule.
 pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> Result<(), Fault> {
-    let refuse = |why: String| Err(Fault::Usage(format!("{}: {why}", path.display())));
+    let refuse = |why: String| Err(Fault::output(format!("{}: {why}", path.display())));
     let folder = files::parent_or_here(path);
     let ready = match parent {
         Parent::MustExist => existing_folder(folder, inputs),
@@ -117,20 +117,24 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
     }
     match fs::metadata(path) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(files::cannot(path, "inspect", &e)),
+        Err(e) => Err(Fault::output(files::cannot(path, "inspect", &e))),
         Ok(meta) if meta.is_dir() => refuse("is a folder, not a file".to_owned()),
         // A device, a FIFO or a socket is never one of ours, and reading it to find out
         // could block or never end.
-        Ok(meta) if !meta.is_file() => Err(files::not_regular(path, &meta)
-            .unwrap_or_else(|| Fault::Usage(format!("{}: not a file", path.display())))),
+        Ok(meta) if !meta.is_file() => Err(Fault::output(
+            files::not_regular(path, &meta)
+                .unwrap_or_else(|| format!("{}: not a file", path.display())),
+        )),
         Ok(_) => {
             // A file is known by its head first: parsing a gradebook of a few thousand
             // students whole as one JSON value, to check what its head shows, was the
             // largest thing in a rerun's memory (28 MB for a 4.7 MB gradebook; a 16 MiB
             // one, cut at the cap, failed at the cut after a twentieth of the rerun).
-            let (head, whole) = files::read_head(path, HEAD)?;
+            // A file there that cannot be read to tell is an output the call cannot use.
+            let unusable = |unread: Fault| Fault::output(unread.message());
+            let (head, whole) = files::read_head(path, HEAD).map_err(unusable)?;
             let mine = (whole && ours(kind, &head)) || ours_by_its_head(kind, &head) || {
-                let (bytes, whole) = files::read_prefix(path)?;
+                let (bytes, whole) = files::read_prefix(path).map_err(unusable)?;
                 if whole {
                     ours(kind, &bytes)
                 } else {
@@ -155,10 +159,13 @@ pub(crate) fn file(path: &Path, kind: Kind, parent: Parent, inputs: &Inputs) -> 
 pub(crate) fn folder(dir: &Path, files: &[(&str, Kind)], inputs: &Inputs) -> Result<(), Fault> {
     // A file at `dir` or above it is named as every command names one (`folders.rs`).
     if let Some(file) = crate::paths::files::file_in_the_way(dir) {
-        return Err(crate::paths::folders::not_a_folder(file, "write into"));
+        return Err(Fault::output(crate::paths::folders::not_a_folder(
+            file,
+            "write into",
+        )));
     }
     folder_to_write(dir, inputs)
-        .map_err(|why| Fault::Usage(format!("{}: {why}", dir.display())))?;
+        .map_err(|why| Fault::output(format!("{}: {why}", dir.display())))?;
     if !dir.is_dir() {
         // Made by the call: nothing in it yet to lose.
         return Ok(());
@@ -331,6 +338,7 @@ fn human(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::exit::Cause;
 
     #[test]
     fn our_formats_are_told_from_the_users_files() {
@@ -445,10 +453,8 @@ mod tests {
         inputs.add(&source, "submission");
         for path in [&source, &link] {
             let fault = file(path, Kind::Report, Parent::MustExist, &inputs).unwrap_err();
-            assert!(
-                matches!(&fault, Fault::Usage(m) if m.contains("is the submission")),
-                "{fault:?}"
-            );
+            assert_eq!(fault.cause(), Cause::Output);
+            assert!(fault.message().contains("is the submission"), "{fault:?}");
         }
         inputs.add(dir.path(), "class folder");
         assert!(folder(dir.path(), &[], &inputs).is_err());
@@ -460,10 +466,8 @@ mod tests {
         let none = Inputs::default();
         let deep = dir.path().join("no/such/report.json");
         let fault = file(&deep, Kind::Report, Parent::MustExist, &none).unwrap_err();
-        assert!(
-            matches!(&fault, Fault::Usage(m) if m.contains("does not exist")),
-            "{fault:?}"
-        );
+        assert_eq!(fault.cause(), Cause::Output);
+        assert!(fault.message().contains("does not exist"), "{fault:?}");
         // One missing level may be made for a folder output, not two.
         let files = [("gradebook.json", Kind::Gradebook)];
         assert_eq!(folder(&dir.path().join("new"), &files, &none), Ok(()));
@@ -472,8 +476,9 @@ mod tests {
         let a_file = dir.path().join("notes.txt");
         fs::write(&a_file, "mine").unwrap();
         let fault = folder(&a_file, &[], &none).unwrap_err();
+        assert_eq!(fault.cause(), Cause::Output);
         assert!(
-            matches!(&fault, Fault::Usage(m) if m.contains("is a file, not a folder")),
+            fault.message().contains("is a file, not a folder"),
             "{fault:?}"
         );
         // Nothing of the checks is left behind.

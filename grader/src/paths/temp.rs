@@ -114,7 +114,7 @@ pub(crate) fn usable() -> Result<(), Fault> {
             }
             _ => e.to_string(),
         };
-        Fault::Usage(format!(
+        Fault::setup(format!(
             "{named}: {why}: the grader keeps its temporary files there (set TMPDIR to a \
              folder you can write, or unset it for /tmp)"
         ))

@@ -101,7 +101,7 @@ impl<T: ?Sized> Exporter<T> {
             Err(e) if out.failed => terminal::stdout_failed(&e),
             Err(e) => {
                 crate::cli::interrupt::check()?;
-                Err(Fault::Usage(format!("cannot print the report: {e}")))
+                Err(Fault::output(format!("cannot print the report: {e}")))
             }
         }
     }

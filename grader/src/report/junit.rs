@@ -73,9 +73,10 @@ pub(crate) fn fuzz(result: &FuzzResult, out: &mut dyn Write) -> io::Result<()> {
 ///
 /// Written a student at a time: the report quick-junit would hold whole is some 500 bytes
 /// a case, the largest thing a batch of thousands kept in memory. The totals come first,
-/// from the students' standings (each suite's [`counts`]); then each student's suite is
-/// laid out as a report of its own, and its suite lines go out as they are (the same
-/// bytes a whole report gives).
+/// from the students' standings (each suite's
+/// [`counts`](super::junit_suite::counts)); then each student's suite is laid out as a
+/// report of its own, and its suite lines go out as they are (the same bytes a whole
+/// report gives).
 pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
     let name = format!("grader batch {}", book.head.problem);
     let Some(last) = book.standings.len().checked_sub(1) else {

@@ -26,7 +26,7 @@ pub(crate) fn stdout_failed(error: &io::Error) -> Result<(), Fault> {
     let message = format!("cannot write standard output: {error}");
     let mut failed = FAILED.locked();
     failed.get_or_insert_with(|| message.clone());
-    Err(Fault::Usage(message))
+    Err(Fault::output(message))
 }
 
 /// Checks a write to stdout: see [`stdout_failed`].
@@ -38,7 +38,7 @@ fn checked(written: io::Result<()>) -> Result<(), Fault> {
 pub(crate) fn finish() -> Result<(), Fault> {
     checked(io::stdout().lock().flush())?;
     match FAILED.locked().take() {
-        Some(message) => Err(Fault::Usage(message)),
+        Some(message) => Err(Fault::output(message)),
         None => Ok(()),
     }
 }

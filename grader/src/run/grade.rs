@@ -237,7 +237,7 @@ impl RunsCases for CaseWorker<'_> {
         // Stopping (Ctrl-C) ends the command before another run starts.
         crate::cli::interrupt::check()?;
         let (Some(runner), Some(&(case, text))) = (&mut self.runner, self.cases.get(case)) else {
-            return Err(Fault::Internal(format!(
+            return Err(Fault::internal(format!(
                 "case {case} run on a worker not started, or past the last case"
             )));
         };
@@ -305,7 +305,7 @@ pub(crate) struct SoundCase {
 /// The answer file of a case that must have one.
 fn answer_path(case: &Case) -> Result<&std::path::Path, Fault> {
     case.answer.as_deref().ok_or_else(|| {
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}: no answer file beside it (.ans or .out)",
             case.input.display()
         ))
@@ -585,7 +585,7 @@ mod tests {
     fn a_run_that_cannot_be_made_is_the_commands_error_and_stops_the_cases() {
         let answers = |_: &str, case: usize| {
             if case == 2 {
-                Err(Fault::Internal("no launcher".to_owned()))
+                Err(Fault::internal("no launcher".to_owned()))
             } else {
                 Ok(Verdict::Accepted)
             }

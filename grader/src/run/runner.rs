@@ -36,7 +36,7 @@ fn too_busy(stalls: &[Option<Stall>], last: &Outcome, limits: &Limits) -> Fault 
     } else {
         "twice, the second time alone, held back by the machine".to_owned()
     };
-    Fault::Internal(format!(
+    Fault::internal(format!(
         "the machine is too busy to judge fairly: a run went over the {} wall limit {how} \
          (the last time with {} of CPU and {} waiting for a CPU); run it again on a quieter \
          machine",
@@ -75,7 +75,7 @@ impl Runner {
             headers: None,
         };
         let worker = Worker::start(&config)
-            .map_err(|e| Fault::Internal(format!("cannot start a worker: {e}")))?;
+            .map_err(|e| Fault::internal(format!("cannot start a worker: {e}")))?;
         Ok(Runner {
             worker,
             lane: Lane::new(),
@@ -123,7 +123,7 @@ impl Runner {
                 // A run started ahead would go beside it.
                 self.worker
                     .abandon()
-                    .map_err(|e| Fault::Internal(format!("cannot end a run: {e}")))?;
+                    .map_err(|e| Fault::internal(format!("cannot end a run: {e}")))?;
                 self.lane.leave();
                 let worker = &mut self.worker;
                 self.lane
@@ -219,5 +219,5 @@ fn run_once(
     // A run the grader killed on its way out earns no verdict.
     crate::cli::interrupt::check()?;
     ran.map(|(outcome, _)| outcome)
-        .map_err(|e| Fault::Usage(format!("{}: {e}", program.argv[0])))
+        .map_err(|e| Fault::setup(format!("{}: {e}", program.argv[0])))
 }

@@ -38,7 +38,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
         Submission::Command(line) => {
             let words = shlex::split(line)
                 .filter(|w| !w.is_empty())
-                .ok_or_else(|| Fault::Usage(format!("--cmd {line:?}: not a command line")))?;
+                .ok_or_else(|| Fault::call(format!("--cmd {line:?}: not a command line")))?;
             (
                 stage_command(words, &mut staging)?,
                 "command".to_owned(),
@@ -47,10 +47,11 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
             )
         }
         Submission::File(path) => {
-            let metadata = fs::metadata(path).map_err(|e| files::cannot(path, "read", &e))?;
+            let metadata =
+                fs::metadata(path).map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
             // A device or a FIFO has no end to read or hash to.
-            if let Some(fault) = files::not_regular(path, &metadata) {
-                return Err(fault);
+            if let Some(why) = files::not_regular(path, &metadata) {
+                return Err(Fault::input(why));
             }
             let chosen = options.language_of(path)?;
             match chosen {
@@ -75,7 +76,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                     )
                 }
                 None => {
-                    return Err(Fault::Usage(format!(
+                    return Err(Fault::input(format!(
                         "{}: unknown extension `.{}` (known: {}){}",
                         path.display(),
                         path.extension().unwrap_or_default().to_string_lossy(),

@@ -94,12 +94,12 @@ pub(super) fn publish(
     let work = tempfile::Builder::new()
         .prefix(".compile-")
         .tempdir_in(cache)
-        .map_err(|e| files::cannot(cache, "write into", &e))?;
+        .map_err(|e| Fault::setup(files::cannot(cache, "write into", &e)))?;
     // Readable by all (the cache itself is the grader's user's alone): a precompiled
     // header's entry is shown to boxes whose programs run as another uid.
     let open = |dir: &Path| {
         fs::set_permissions(dir, fs::Permissions::from_mode(0o755))
-            .map_err(|e| files::cannot(dir, "write", &e))
+            .map_err(|e| Fault::setup(files::cannot(dir, "write", &e)))
     };
     open(work.path())?;
     let program = work.path().join(name);
@@ -110,19 +110,20 @@ pub(super) fn publish(
         .flat_map(Path::components)
     {
         dir.push(folder);
-        fs::create_dir(&dir).map_err(|e| files::cannot(&dir, "write", &e))?;
+        fs::create_dir(&dir).map_err(|e| Fault::setup(files::cannot(&dir, "write", &e)))?;
         open(&dir)?;
     }
-    let to = fs::File::create(&program).map_err(|e| files::cannot(&program, "write", &e))?;
+    let to = fs::File::create(&program)
+        .map_err(|e| Fault::setup(files::cannot(&program, "write", &e)))?;
     // Hashed as it is written: the record is of these very bytes.
     let mut to = Hashing::new(to);
-    io::copy(built, &mut to).map_err(|e| files::cannot(&program, "write", &e))?;
+    io::copy(built, &mut to).map_err(|e| Fault::setup(files::cannot(&program, "write", &e)))?;
     let hash = to.hex();
     let mode = if name == PROGRAM { 0o755 } else { 0o644 };
     fs::set_permissions(&program, fs::Permissions::from_mode(mode))
-        .map_err(|e| files::cannot(&program, "write", &e))?;
+        .map_err(|e| Fault::setup(files::cannot(&program, "write", &e)))?;
     let record = work.path().join(format!("{name}.sha256"));
-    fs::write(&record, hash).map_err(|e| files::cannot(&record, "write", &e))?;
+    fs::write(&record, hash).map_err(|e| Fault::setup(files::cannot(&record, "write", &e)))?;
     // A stale entry (it failed verification) makes way; a whole one stays (another
     // grader published it meanwhile, and may be using it).
     let whole = |entry: &Path| verified(entry, name) || intact(entry);
@@ -136,6 +137,6 @@ pub(super) fn publish(
             let _ = fs::remove_dir_all(&staged);
             Ok(())
         }
-        Err(e) => Err(files::cannot(entry, "write", &e)),
+        Err(e) => Err(Fault::setup(files::cannot(entry, "write", &e))),
     }
 }

@@ -63,25 +63,26 @@ pub(crate) fn default_cache() -> PathBuf {
 /// else, or others may write it.
 fn checked_cache(dir: &Path) -> Result<(), Fault> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        crate::paths::folders::create(parent)?;
+        crate::paths::folders::create_own(parent)?;
     }
     match fs::DirBuilder::new().mode(0o700).create(dir) {
         Ok(()) => return Ok(()),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(files::cannot(dir, "create", &e)),
+        Err(e) => return Err(Fault::setup(files::cannot(dir, "create", &e))),
     }
-    let meta = fs::symlink_metadata(dir).map_err(|e| files::cannot(dir, "read", &e))?;
+    let meta =
+        fs::symlink_metadata(dir).map_err(|e| Fault::setup(files::cannot(dir, "read", &e)))?;
     let refuse = |why: &str| {
-        Err(Fault::Usage(format!(
+        Err(Fault::setup(format!(
             "{}: the compile cache {why}; a program in it could be planted (use a folder of your own, mode 0700, or --cache-dir)",
             dir.display()
         )))
     };
     if meta.is_file() {
-        return Err(crate::paths::folders::not_a_folder(
+        return Err(Fault::setup(crate::paths::folders::not_a_folder(
             dir,
             "use as the compile cache",
-        ));
+        )));
     }
     if !meta.is_dir() {
         return refuse("is not a folder");
@@ -117,7 +118,7 @@ pub(crate) fn usable_cache(dir: &Path) -> Result<(), Fault> {
     tempfile::Builder::new()
         .prefix(".probe-")
         .tempdir_in(dir)
-        .map_err(|e| files::cannot(dir, "write into the compile cache", &e))?;
+        .map_err(|e| Fault::setup(files::cannot(dir, "write into the compile cache", &e)))?;
     let mut usable = USABLE.locked();
     if !found(&usable) {
         usable.push(dir.to_path_buf());

@@ -55,16 +55,16 @@ pub(super) fn run_compiler(
     // The compiler runs beside a copy of the source under its own name (or the one its
     // language gives it), so its messages say `sol.cpp:4:23`, not a path of this machine.
     let copy = staging.path().join(file_name);
-    fs::write(&copy, bytes).map_err(|e| files::cannot(&copy, "write", &e))?;
+    fs::write(&copy, bytes).map_err(|e| Fault::setup(files::cannot(&copy, "write", &e)))?;
     fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
-        .map_err(|e| files::cannot(&copy, "write", &e))?;
+        .map_err(|e| Fault::setup(files::cannot(&copy, "write", &e)))?;
     let config = sandbox::Config {
         tier: limits.sandbox,
         memory: limits.memory,
         toolchain: toolchain.folders.clone(),
         headers: headers.map(Path::to_path_buf),
     };
-    let fault = |e: io::Error| Fault::Internal(format!("cannot compile {}: {e}", source.display()));
+    let fault = |e: io::Error| Fault::internal(format!("cannot compile {}: {e}", source.display()));
     let mut worker = Worker::start(&config).map_err(fault)?;
     let out = worker.work_dir().join(PROGRAM);
     let mut argv = vec![toolchain.compiler.clone()];

@@ -151,7 +151,7 @@ impl Languages {
         if let Some(path) = config {
             let bytes = files::read_capped(path)?;
             let text = String::from_utf8(bytes)
-                .map_err(|_| Fault::Usage(format!("{}: not valid UTF-8", path.display())))?;
+                .map_err(|_| Fault::input(format!("{}: not valid UTF-8", path.display())))?;
             for (name, language) in parse(path, &text)? {
                 match entries.iter_mut().find(|(n, _)| *n == name) {
                     Some(entry) => entry.1 = language,
@@ -169,7 +169,7 @@ impl Languages {
             .find(|(n, _)| n == name)
             .map(|(n, l)| (n.as_str(), l))
             .ok_or_else(|| {
-                Fault::Usage(format!(
+                Fault::call(format!(
                     "--lang {name}: unknown language (known: {})",
                     self.names().join(", ")
                 ))
@@ -205,27 +205,27 @@ fn parse(path: &Path, text: &str) -> Result<Vec<(String, Language)>, Fault> {
     // names in order from the document and the entries from the map.
     let table: BTreeMap<String, Language> = toml::from_str(text).map_err(|e| {
         let (line, column) = line_column(text, e.span().map_or(0, |s| s.start));
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}:{line}:{column}: {}",
             path.display(),
             e.message().trim_end().replace('\n', " ")
         ))
     })?;
-    let order: toml::Table = toml::from_str(text).map_err(|e| Fault::Usage(e.to_string()))?;
+    let order: toml::Table = toml::from_str(text).map_err(|e| Fault::input(e.to_string()))?;
     let words: BTreeMap<String, Words> =
-        toml::from_str(text).map_err(|e| Fault::Usage(e.to_string()))?;
+        toml::from_str(text).map_err(|e| Fault::input(e.to_string()))?;
     let mut entries = Vec::new();
     for name in order.keys() {
         let language = table[name].clone();
         if language.run.is_empty() {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::input(format!(
                 "{}: language `{name}` has an empty `run`",
                 path.display()
             )));
         }
         words[name].check(name).map_err(|(offset, why)| {
             let (line, column) = line_column(text, offset);
-            Fault::Usage(format!("{}:{line}:{column}: {why}", path.display()))
+            Fault::input(format!("{}:{line}:{column}: {why}", path.display()))
         })?;
         entries.push((name.clone(), language));
     }
@@ -381,7 +381,7 @@ fn placeholders(word: &str) -> Vec<(usize, &str)> {
 /// The fault of a toolchain that is missing (`what`, of the source `source`): the
 /// setup's, exit 2, saying what to install.
 pub(crate) fn not_installed(source: &Path, what: &str, language: &Language) -> Fault {
-    Fault::Usage(format!(
+    Fault::setup(format!(
         "{}: {what}: {}{ANOTHER_LANGUAGE}",
         source.display(),
         language.install_hint()
@@ -406,6 +406,7 @@ pub(crate) fn without_flag_advice(why: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::exit::Cause;
 
     #[test]
     fn the_builtin_table_knows_the_contract_languages() {
@@ -454,9 +455,9 @@ mod tests {
                 .contains(&"-std=gnu++98".to_owned())
         );
         assert!(languages.for_extension("cob").is_none());
-        assert!(
-            matches!(languages.named("cobol"), Err(Fault::Usage(m)) if m.contains("known: c, cpp"))
-        );
+        let unknown = languages.named("cobol").unwrap_err();
+        assert_eq!(unknown.cause(), Cause::Call);
+        assert!(unknown.message().contains("known: c, cpp"), "{unknown}");
     }
 
     #[test]
@@ -472,9 +473,9 @@ mod tests {
         ] {
             assert_eq!(languages.chosen(name, extension).unwrap().0, chosen);
         }
-        assert!(
-            matches!(languages.chosen("cobol", "c"), Err(Fault::Usage(m)) if m.contains("--lang cobol"))
-        );
+        let unknown = languages.chosen("cobol", "c").unwrap_err();
+        assert_eq!(unknown.cause(), Cause::Call);
+        assert!(unknown.message().contains("--lang cobol"), "{unknown}");
     }
 
     #[test]
@@ -489,8 +490,11 @@ mod tests {
         );
         assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
         std::fs::write(&config, "[cpp]\nrun = 3\n").unwrap();
+        let malformed = Languages::load(Some(&config)).unwrap_err();
+        assert_eq!(malformed.cause(), Cause::Input);
         assert!(
-            matches!(Languages::load(Some(&config)), Err(Fault::Usage(m)) if m.contains("grader.toml:2:7"))
+            malformed.message().contains("grader.toml:2:7"),
+            "{malformed}"
         );
     }
 
@@ -501,7 +505,7 @@ mod tests {
         let refused = |text: &str| {
             std::fs::write(&config, text).unwrap();
             match Languages::load(Some(&config)) {
-                Err(Fault::Usage(m)) => m,
+                Err(fault) if fault.cause() == Cause::Input => fault.message().to_owned(),
                 other => panic!("{text}: {other:?}"),
             }
         };

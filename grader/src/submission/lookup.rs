@@ -39,13 +39,14 @@ const MAX_LINKS: usize = 40;
 pub(super) fn resolve(command: &str, search: &str) -> Result<String, Fault> {
     if command.contains('/') {
         let path = Path::new(command);
-        let absolute = std::path::absolute(path).map_err(|e| files::cannot(path, "find", &e))?;
+        let absolute =
+            std::path::absolute(path).map_err(|e| Fault::input(files::cannot(path, "find", &e)))?;
         if !absolute.is_file() {
-            return Err(files::cannot(
+            return Err(Fault::input(files::cannot(
                 path,
                 "run",
                 &std::io::Error::from(std::io::ErrorKind::NotFound),
-            ));
+            )));
         }
         return Ok(absolute.to_string_lossy().into_owned());
     }
@@ -55,7 +56,7 @@ pub(super) fn resolve(command: &str, search: &str) -> Result<String, Fault> {
         .map(|dir| Path::new(dir).join(command))
         .find(|p| p.is_file())
         .map(|p| p.to_string_lossy().into_owned())
-        .ok_or_else(|| Fault::Usage(format!("`{command}`: not found in {search}")))
+        .ok_or_else(|| Fault::setup(format!("`{command}`: not found in {search}")))
 }
 
 /// Where compilers are looked up: the user's own `PATH` first (a toolchain installed by

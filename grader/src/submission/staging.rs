@@ -38,7 +38,7 @@ impl Staging {
     /// A staging folder to be, with nothing in it yet.
     pub(crate) fn reserve() -> Result<Staging, Fault> {
         let path = crate::paths::temp::reserve("staged")
-            .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))?;
+            .map_err(|e| Fault::internal(format!("cannot create a staging folder: {e}")))?;
         Ok(Staging {
             path,
             files: Vec::new(),
@@ -76,16 +76,17 @@ impl Staging {
             .get_or_init(|| self.make().map_err(|e| e.to_string()));
         match made {
             Ok(()) => Ok(&self.path),
-            Err(why) => Err(Fault::Internal(format!(
+            Err(why) => Err(Fault::internal(format!(
                 "cannot create a staging folder: {why}"
             ))),
         }
     }
 
     fn make(&self) -> Result<(), Fault> {
-        fs::create_dir(&self.path).map_err(|e| files::cannot(&self.path, "create", &e))?;
+        fs::create_dir(&self.path)
+            .map_err(|e| Fault::setup(files::cannot(&self.path, "create", &e)))?;
         fs::set_permissions(&self.path, fs::Permissions::from_mode(0o755))
-            .map_err(|e| files::cannot(&self.path, "create", &e))?;
+            .map_err(|e| Fault::setup(files::cannot(&self.path, "create", &e)))?;
         for (name, part) in &self.files {
             let to = self.path.join(name);
             match part {
@@ -106,7 +107,8 @@ impl Staging {
             let read;
             let bytes: &[u8] = match part {
                 Part::Copy(from) => {
-                    read = fs::read(from).map_err(|e| files::cannot(from, "read", &e))?;
+                    read = fs::read(from)
+                        .map_err(|e| Fault::input(files::cannot(from, "read", &e)))?;
                     &read
                 }
                 Part::Bytes(bytes) => bytes,
@@ -177,12 +179,12 @@ pub(super) fn stage_command(
             .file_name()
             .map_or_else(|| format!("file-{i}"), |n| n.to_string_lossy().into_owned());
         if staging.holds(&name) {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::call(format!(
                 "--cmd: two files named `{name}`; give them different names"
             )));
         }
         // Read now, so that a file that cannot be read is the call's fault at once.
-        fs::File::open(path).map_err(|e| files::cannot(path, "read", &e))?;
+        fs::File::open(path).map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
         let to = staging.copy(&name, &absolute);
         staged.push(to.to_string_lossy().into_owned());
     }
@@ -192,22 +194,22 @@ pub(super) fn stage_command(
 /// A folder any user can enter, for a compile's copy of its source.
 pub(super) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
     crate::paths::temp::dir("run")
-        .map_err(|e| Fault::Internal(format!("cannot create a staging folder: {e}")))
+        .map_err(|e| Fault::internal(format!("cannot create a staging folder: {e}")))
 }
 
 /// Writes `bytes` to `to`, readable by all.
 fn write_readable(bytes: &[u8], to: &Path) -> Result<(), Fault> {
-    fs::write(to, bytes).map_err(|e| files::cannot(to, "write", &e))?;
+    fs::write(to, bytes).map_err(|e| Fault::setup(files::cannot(to, "write", &e)))?;
     fs::set_permissions(to, fs::Permissions::from_mode(0o644))
-        .map_err(|e| files::cannot(to, "write", &e))
+        .map_err(|e| Fault::setup(files::cannot(to, "write", &e)))
 }
 
 /// Copies `from` to `to`, readable (and, when `from` is executable, executable) by all.
 fn copy_readable(from: &Path, to: &Path) -> Result<(), Fault> {
     // A hard link is free, but would let the run change the cached file's mode.
-    fs::copy(from, to).map_err(|e| files::cannot(from, "copy", &e))?;
+    fs::copy(from, to).map_err(|e| Fault::setup(files::cannot(from, "copy", &e)))?;
     let executable = fs::metadata(from).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
     let mode = if executable { 0o755 } else { 0o644 };
     fs::set_permissions(to, fs::Permissions::from_mode(mode))
-        .map_err(|e| files::cannot(to, "copy", &e))
+        .map_err(|e| Fault::setup(files::cannot(to, "copy", &e)))
 }

@@ -181,7 +181,9 @@ fn an_older_graders_journal_is_made_again_with_a_note_and_a_newer_ones_is_refuse
     fs::write(&journal, runs).unwrap();
     let again = class
         .command()
-        .args(["batch", "flip", "class", "--out", "out", "--report", "json", "--cases"])
+        .args([
+            "batch", "flip", "class", "--out", "out", "--report", "json", "--cases",
+        ])
         .arg(two_cases())
         .output()
         .unwrap();
@@ -195,7 +197,11 @@ fn an_older_graders_journal_is_made_again_with_a_note_and_a_newer_ones_is_refuse
     );
     let book: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(verdicts(&book), verdicts(&first));
-    assert_eq!(journal_keys(&journal).len(), 4, "started anew: each run once");
+    assert_eq!(
+        journal_keys(&journal).len(),
+        4,
+        "started anew: each run once"
+    );
     // A newer grader's journal is not this grader's to rewrite: exit 2, left as it was.
     let newer = "{\"journal_version\":3}\n{\"runs\":\"of a newer kind\"}\n";
     fs::write(&journal, newer).unwrap();
@@ -212,7 +218,10 @@ fn an_older_graders_journal_is_made_again_with_a_note_and_a_newer_ones_is_refuse
              version 2): run that grader, or give another --out",
         ));
     assert_eq!(fs::read_to_string(&journal).unwrap(), newer);
-    assert_eq!(fs::read(class.path("out/gradebook.json")).unwrap(), book_before);
+    assert_eq!(
+        fs::read(class.path("out/gradebook.json")).unwrap(),
+        book_before
+    );
 }
 
 /// The files of a batch's folder `out` and of its feedback folder `feedback`, by name:

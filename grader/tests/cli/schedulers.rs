@@ -74,7 +74,7 @@ impl Place {
         for (name, from) in students {
             write(
                 root.path(),
-                &format!("class/{name}"),
+                format!("class/{name}"),
                 fs::read(from).unwrap(),
             );
         }
@@ -212,7 +212,7 @@ fn small_class() -> tempfile::TempDir {
     ] {
         write(
             dir.path(),
-            &format!("class/{name}"),
+            format!("class/{name}"),
             fs::read(fixture("flip").join(from)).unwrap(),
         );
     }

@@ -97,15 +97,15 @@ pub(crate) fn check(
         match build(&source, &setup.options) {
             Ok(Ok(program)) => programs.push((name, program)),
             Ok(Err(message)) => {
-                return Err(Fault::Usage(format!(
+                return Err(Fault::input(format!(
                     "{}: the input validator does not compile: {}",
                     source.display(),
                     first_line(&message)
                 )));
             }
-            Err(Fault::Usage(why)) => {
+            Err(fault) if fault.cause().users_to_fix() => {
                 // The line names the validator: its path need not lead the reason.
-                let why = first_line(&why);
+                let why = first_line(fault.message());
                 let why = why
                     .strip_prefix(&format!("{}: ", source.display()))
                     .unwrap_or(why);
@@ -239,7 +239,7 @@ impl Earliest {
     ) -> Result<Option<T>, Fault> {
         match found {
             Ok(found) => Ok(found),
-            Err(fault @ Fault::Usage(_)) => {
+            Err(fault) if fault.cause().users_to_fix() => {
                 self.stop.store(true, Ordering::Relaxed);
                 let mut noted = self.fault.locked();
                 if noted.as_ref().is_none_or(|(earlier, _)| run < *earlier) {

@@ -242,7 +242,7 @@ fn some_accepted_runs(
             _ => None,
         })
         .unwrap_or_default();
-    Err(Fault::Usage(format!(
+    Err(Fault::input(format!(
         "{}: no accepted submission runs here{why}; the time limit is set from them{or_else}",
         package.join("submissions/accepted").display()
     )))

@@ -23,7 +23,7 @@ pub(crate) fn check(dir: &Path, force: bool, inputs: &Inputs) -> Result<(), Faul
     if entries.next().is_none() {
         return Ok(());
     }
-    let refuse = |why: &str| Err(Fault::Usage(format!("{}: {why}", dir.display())));
+    let refuse = |why: &str| Err(Fault::output(format!("{}: {why}", dir.display())));
     if !force {
         return refuse("exists and is not empty (use --force to replace the package in it)");
     }
@@ -91,10 +91,8 @@ mod tests {
         fs::write(dir.join("notes.txt"), "keep").unwrap();
         for force in [false, true] {
             let fault = check(&dir, force, &Inputs::default()).unwrap_err();
-            assert!(
-                matches!(&fault, Fault::Usage(m) if m.contains("mine: ")),
-                "{fault:?}"
-            );
+            assert_eq!(fault.cause(), crate::cli::exit::Cause::Output);
+            assert!(fault.message().contains("mine: "), "{fault:?}");
         }
         fs::write(dir.join("problem.yaml"), "name: x\n").unwrap();
         check(&dir, true, &Inputs::default()).unwrap();

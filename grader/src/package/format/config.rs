@@ -317,14 +317,14 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
     let path = package.join("problem.yaml");
     let bytes = files::read_file_of_data(&path)?;
     let text = std::str::from_utf8(&bytes)
-        .map_err(|e| Fault::Usage(format!("{}: not UTF-8 text: {e}", path.display())))?;
+        .map_err(|e| Fault::input(format!("{}: not UTF-8 text: {e}", path.display())))?;
     let folder = package
         .canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_owned());
     let (config, warnings) =
-        parse(text, &folder).map_err(|e| Fault::Usage(format!("{}:{e}", path.display())))?;
+        parse(text, &folder).map_err(|e| Fault::input(format!("{}:{e}", path.display())))?;
     for warning in warnings {
         warn_once(&format!("grader: warning: {}:{warning}", path.display()));
     }

@@ -39,7 +39,7 @@ pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
     let data = package.join("data");
     let cases = find::discover(&data)?;
     if cases.is_empty() {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: no test data (`*.in` files) below it",
             data.display()
         )));
@@ -49,7 +49,7 @@ pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
         .map(|case| {
             let answer = case.input.with_extension("ans");
             if !answer.is_file() {
-                return Err(Fault::Usage(format!(
+                return Err(Fault::input(format!(
                     "{}: no answer file (`{}`) beside it",
                     case.input.display(),
                     answer.display()
@@ -73,7 +73,7 @@ pub(crate) fn rules_for(package: &Path, group: &str) -> Result<Rules, Fault> {
     let (read, file) = nearest(&data, &data.join(group))?;
     read.scoring.rules().map_err(|why| {
         let file = file.unwrap_or_else(|| data.join("testdata.yaml"));
-        Fault::Usage(format!("{}: {why}", file.display()))
+        Fault::input(format!("{}: {why}", file.display()))
     })
 }
 
@@ -98,7 +98,7 @@ fn nearest(data: &Path, folder: &Path) -> Result<(TestData, Option<PathBuf>), Fa
             }
             let read = serde_yaml_ng::from_str(&text).map_err(|e| {
                 let at = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-                Fault::Usage(format!("{}:{}:{}: {e}", file.display(), at.0, at.1))
+                Fault::input(format!("{}:{}:{}: {e}", file.display(), at.0, at.1))
             })?;
             return Ok((read, Some(file)));
         }

@@ -22,13 +22,13 @@ const NOT_PROGRAMS: [&str; 5] = ["yaml", "yml", "md", "txt", "json"];
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let dir = package.join("generators");
     if !crate::paths::files::folder_if_any(&dir)? {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: no generators/ folder, so nothing to draw inputs from: `grader fuzz` on a package needs a generator (`generators/fuzz.py SEED` printing one input; docs/packages.md)",
             package.display()
         )));
     }
     let mut programs: Vec<PathBuf> = fs::read_dir(&dir)
-        .map_err(|e| crate::paths::files::cannot(&dir, "list", &e))?
+        .map_err(|e| Fault::input(crate::paths::files::cannot(&dir, "list", &e)))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| is_program(p))
         .collect();
@@ -38,11 +38,11 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     }
     match programs.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(Fault::Usage(format!(
+        [] => Err(Fault::input(format!(
             "{}: no generator in it (`fuzz.py SEED` printing one input; docs/packages.md)",
             dir.display()
         ))),
-        several => Err(Fault::Usage(format!(
+        several => Err(Fault::input(format!(
             "{}: several generators ({}); name the one to fuzz with `fuzz` (`fuzz.py`, or a folder `fuzz/`)",
             dir.display(),
             several

@@ -95,7 +95,7 @@ fn merge(
     out: &mut Vec<u8>,
 ) -> Result<(), Fault> {
     if depth > DEPTH {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: headers included more than {DEPTH} deep",
             file.display()
         )));

@@ -73,7 +73,7 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
         }
     }
     if found.is_empty() {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: no submissions (`submissions/accepted/...`) to verify",
             root.display()
         )));
@@ -85,7 +85,7 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
 fn sorted(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
     crate::paths::folders::existing(dir, "list submissions in")?;
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| files::cannot(dir, "list", &e))?
+        .map_err(|e| Fault::input(files::cannot(dir, "list", &e)))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();

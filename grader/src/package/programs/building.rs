@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sandbox::Limits;
 
-use crate::cli::exit::Fault;
+use crate::cli::exit::{Cause, Fault};
 use crate::package::format::sources::{self, Source};
 use crate::package::format::submissions::Entry;
 use crate::submission::{self, Built, Options, Program, Submission};
@@ -74,17 +74,20 @@ fn built_or_why(
             NotBuilt::NotRun("language not supported (Python 2)".to_owned()),
         ),
         Ok(Err(message)) => Err(NotBuilt::CompileError(first_line(&message).to_owned())),
-        Err(Fault::Usage(why)) if why.contains("unknown extension") => {
+        Err(fault) if matches!(fault.cause(), Cause::Interrupted(_)) => return Err(fault),
+        Err(fault)
+            if fault.cause().users_to_fix() && fault.message().contains("unknown extension") =>
+        {
             Err(NotBuilt::NotRun("language not supported".to_owned()))
         }
-        // A toolchain this machine cannot run (Usage), or cannot run for the tier's uid
+        // A toolchain this machine cannot run (Setup), or cannot run for the tier's uid
         // (Internal: a compiler in a folder only root may enter): one language's
         // submissions are not run, the others are. `verify` refuses to go on when no
         // accepted submission runs at all.
-        Err(Fault::Usage(why) | Fault::Internal(why)) => {
-            Err(NotBuilt::NotRun(format!("not run: {}", first_line(&why))))
-        }
-        Err(fault) => return Err(fault),
+        Err(fault) => Err(NotBuilt::NotRun(format!(
+            "not run: {}",
+            first_line(fault.message())
+        ))),
     })
 }
 
@@ -106,7 +109,7 @@ pub(in crate::package) fn joined(
         .into_iter()
         .map(|w| {
             w.join()
-                .unwrap_or_else(|_| Err(Fault::Internal("a worker thread panicked".to_owned())))
+                .unwrap_or_else(|_| Err(Fault::internal("a worker thread panicked".to_owned())))
         })
         .collect::<Result<Vec<()>, Fault>>()
         .map(drop)
@@ -128,15 +131,15 @@ pub(in crate::package) fn build(
     let merged;
     let file = if path.is_dir() {
         match sources::single(path)
-            .map_err(|why| Fault::Usage(format!("{}: {why}", path.display())))?
+            .map_err(|why| Fault::input(format!("{}: {why}", path.display())))?
         {
             Source::File(file) => file,
             Source::Merged { name, text } => {
                 merged = crate::paths::temp::dir("package-source")
-                    .map_err(|e| Fault::Internal(format!("cannot write a merged source: {e}")))?;
+                    .map_err(|e| Fault::internal(format!("cannot write a merged source: {e}")))?;
                 let file = merged.path().join(name);
                 std::fs::write(&file, text)
-                    .map_err(|e| crate::paths::files::cannot(&file, "write", &e))?;
+                    .map_err(|e| Fault::setup(crate::paths::files::cannot(&file, "write", &e)))?;
                 file
             }
         }
@@ -145,11 +148,13 @@ pub(in crate::package) fn build(
     };
     let submission = Submission::File(file);
     // The advice of a fault names `--lang` and `--cmd`, which choose no package program.
-    let built =
-        submission::build_one(&submission, options, |_| {}).map_err(|fault| match fault {
-            Fault::Usage(why) => Fault::Usage(submission::without_flag_advice(&why)),
-            fault => fault,
-        })?;
+    let built = submission::build_one(&submission, options, |_| {}).map_err(|fault| {
+        if fault.cause().users_to_fix() {
+            fault.map_message(|why| submission::without_flag_advice(&why))
+        } else {
+            fault
+        }
+    })?;
     match built {
         Built::Ready(program) => Ok(Ok(program)),
         Built::CompileError { message, .. } => Ok(Err(message)),

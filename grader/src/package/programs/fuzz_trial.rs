@@ -42,7 +42,7 @@ impl Programs {
         let source = generator::source(package)?;
         let shown = shown(package, &source);
         let program = build(&source, options)?.map_err(|message| {
-            Fault::Usage(format!(
+            Fault::input(format!(
                 "{shown}: the generator does not compile: {message}"
             ))
         })?;
@@ -59,7 +59,7 @@ impl Programs {
                 Err(fault) => why = format!(" ({fault})"),
             }
         }
-        Err(Fault::Usage(format!(
+        Err(Fault::input(format!(
             "{}: no accepted submission builds here{}; fuzzing compares with one",
             package.join("submissions/accepted").display(),
             why.lines().next().unwrap_or_default()
@@ -116,7 +116,7 @@ impl<'a> PackageTrial<'a> {
         let judged =
             crate::run::judge::judge(&ran.outcome, &self.limits, |_| Judgement::accepted());
         if judged.verdict != Verdict::Accepted {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::input(format!(
                 "{name}: the reference (an accepted submission) got {} ({}) on the generated input `{}`: the package's fault, not the submission's",
                 judged.verdict,
                 judged.message,
@@ -124,7 +124,7 @@ impl<'a> PackageTrial<'a> {
             )));
         }
         String::from_utf8(ran.outcome.stdout).map_err(|_| {
-            Fault::Usage(format!(
+            Fault::input(format!(
                 "{name}: the reference printed bytes that are not UTF-8 text"
             ))
         })
@@ -146,12 +146,12 @@ impl Trial for PackageTrial<'_> {
         })?;
         let shown = self.generator.shown.clone();
         if let Some(how) = failed(&outcome) {
-            return Err(Fault::Usage(format!(
+            return Err(Fault::input(format!(
                 "{shown}: the generator {how} on seed {own}: the package's fault, not the submission's"
             )));
         }
         let input = String::from_utf8(outcome.stdout).map_err(|_| {
-            Fault::Usage(format!(
+            Fault::input(format!(
                 "{shown}: the generator printed bytes that are not UTF-8 text on seed {own}"
             ))
         })?;
@@ -175,7 +175,7 @@ impl Trial for PackageTrial<'_> {
         let answer = self.answer(input)?;
         // The files a custom validator reads, beside each other for this run.
         let folder = crate::paths::temp::dir("fuzz-case")
-            .map_err(|e| Fault::Internal(format!("cannot make a run's folder: {e}")))?;
+            .map_err(|e| Fault::internal(format!("cannot make a run's folder: {e}")))?;
         let (input_path, answer_path) = (folder.path().join("in"), folder.path().join("ans"));
         crate::paths::files::write_atomic(&input_path, input.as_bytes())?;
         crate::paths::files::write_atomic(&answer_path, answer.as_bytes())?;

@@ -49,7 +49,7 @@ impl<'p> PackageProgram<'p> {
             headers: None,
         };
         let worker = Worker::start(&config)
-            .map_err(|e| Fault::Internal(format!("cannot start a worker: {e}")))?;
+            .map_err(|e| Fault::internal(format!("cannot start a worker: {e}")))?;
         Ok(PackageProgram {
             program,
             shown: shown.to_owned(),
@@ -64,23 +64,27 @@ impl<'p> PackageProgram<'p> {
         call: Call<'_, A>,
     ) -> Result<(Outcome, String), Fault> {
         let folder = crate::paths::temp::dir("package-run")
-            .map_err(|e| Fault::Internal(format!("cannot make a run's folder: {e}")))?;
+            .map_err(|e| Fault::internal(format!("cannot make a run's folder: {e}")))?;
         let staged = self.program.staging.path()?;
-        for entry in
-            fs::read_dir(staged).map_err(|e| crate::paths::files::cannot(staged, "list", &e))?
+        for entry in fs::read_dir(staged)
+            .map_err(|e| Fault::setup(crate::paths::files::cannot(staged, "list", &e)))?
         {
-            let entry = entry.map_err(|e| crate::paths::files::cannot(staged, "list", &e))?;
+            let entry =
+                entry.map_err(|e| Fault::setup(crate::paths::files::cannot(staged, "list", &e)))?;
             let to = folder.path().join(entry.file_name());
             fs::hard_link(entry.path(), &to)
                 .or_else(|_| fs::copy(entry.path(), &to).map(drop))
-                .map_err(|e| crate::paths::files::cannot(&entry.path(), "copy", &e))?;
+                .map_err(|e| {
+                    Fault::setup(crate::paths::files::cannot(&entry.path(), "copy", &e))
+                })?;
         }
         // Written anew, not linked: a new file is readable by the run's uid whatever the
         // case file's own mode.
         for (name, from) in call.files {
             let bytes = crate::paths::files::read_capped(from)?;
             let to = folder.path().join(name);
-            fs::write(&to, bytes).map_err(|e| crate::paths::files::cannot(&to, "write", &e))?;
+            fs::write(&to, bytes)
+                .map_err(|e| Fault::setup(crate::paths::files::cannot(&to, "write", &e)))?;
         }
         let shown_files = self.worker.files_dir(folder.path());
         let mut argv = self.program.argv_in(&shown_files, self.limits.memory);
@@ -102,7 +106,7 @@ impl<'p> PackageProgram<'p> {
         let (outcome, kept) = self
             .worker
             .run(&job, &self.limits)
-            .map_err(|e| Fault::Usage(format!("{}: {e}", self.shown)))?;
+            .map_err(|e| Fault::setup(format!("{}: {e}", self.shown)))?;
         crate::cli::interrupt::check()?;
         let mut text = String::new();
         if let Some(file) = kept {
@@ -142,7 +146,7 @@ impl<'p> PackageProgram<'p> {
                 }
             }
         };
-        Some(Fault::Usage(format!(
+        Some(Fault::input(format!(
             "{}: the {role} {how} on {case}: the package's fault, not the submission's",
             self.shown
         )))

@@ -41,7 +41,7 @@ pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
 /// The visible entries of `dir`, sorted.
 fn entries(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| crate::paths::files::cannot(dir, "list", &e))?
+        .map_err(|e| Fault::input(crate::paths::files::cannot(dir, "list", &e)))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             !p.file_name()

@@ -83,7 +83,7 @@ impl PackageJudge {
         cases: &[TestCase],
     ) -> Result<PackageJudge, Fault> {
         Flags::parse(&config.validator_flags).map_err(|why| {
-            Fault::Usage(format!(
+            Fault::input(format!(
                 "{}: validator_flags: {why}",
                 package.join("problem.yaml").display()
             ))
@@ -96,7 +96,7 @@ impl PackageJudge {
                     .map(|parsed| (name.clone(), parsed))
                     .map_err(|why| {
                         let name = name.as_deref().unwrap_or("problem.yaml");
-                        Fault::Usage(format!("{name}: output_validator_flags: {why}"))
+                        Fault::input(format!("{name}: output_validator_flags: {why}"))
                     })
             })
             .collect::<Result<_, _>>()?;
@@ -174,7 +174,7 @@ impl PackageJudge {
                     .ok_or_else(|| unknown(case.name))?;
                 worker.judge(case.name, (case.input, case.answer), flags, output)
             }
-            (How::Custom(..), None) => Err(Fault::Internal(
+            (How::Custom(..), None) => Err(Fault::internal(
                 "no worker for the output validator".to_owned(),
             )),
         }
@@ -197,7 +197,7 @@ fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<Option<String>, Vec
 }
 
 fn unknown(case: &str) -> Fault {
-    Fault::Internal(format!("{case}: not a case of the package"))
+    Fault::internal(format!("{case}: not a case of the package"))
 }
 
 #[cfg(test)]

@@ -31,13 +31,13 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     }
     let dir = package.join("output_validators");
     if !crate::paths::files::folder_if_any(&dir)? {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::input(format!(
             "{}: `validation: custom` but no output_validators/ folder",
             package.join("problem.yaml").display()
         )));
     }
     let entries: Vec<PathBuf> = fs::read_dir(&dir)
-        .map_err(|e| crate::paths::files::cannot(&dir, "list", &e))?
+        .map_err(|e| Fault::input(crate::paths::files::cannot(&dir, "list", &e)))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             !p.file_name()
@@ -47,14 +47,14 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
         })
         .collect();
     match entries.as_slice() {
-        [] => Err(Fault::Usage(format!(
+        [] => Err(Fault::input(format!(
             "{}: no output validator in it (`validation: custom` asks for one)",
             dir.display()
         ))),
         [one] if one.is_dir() => Ok(one.clone()),
         // Files right in the folder: they are the one program.
         _ if entries.iter().all(|p| p.is_file()) => Ok(dir),
-        _ => Err(Fault::Usage(format!(
+        _ => Err(Fault::input(format!(
             "{}: several output validators; the format allows one",
             dir.display()
         ))),
@@ -121,7 +121,7 @@ pub(in crate::package) fn built(
 ) -> Result<(Program, String), Fault> {
     let source = source(package)?;
     let program = build(&source, options)?.map_err(|message| {
-        Fault::Usage(format!(
+        Fault::input(format!(
             "{}: the output validator does not compile: {message}",
             source.display()
         ))

@@ -58,7 +58,7 @@ pub(crate) fn check<'a>(
     inputs: &Inputs,
 ) -> Result<(), Fault> {
     if same_folder(dir, out) {
-        return Err(Fault::Usage(format!(
+        return Err(Fault::call(format!(
             "{}: --feedback is the gradebook's --out folder; feedback pages go in a folder \
              of their own",
             dir.display()
