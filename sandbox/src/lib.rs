@@ -149,7 +149,6 @@ mod facts;
 pub mod forking_trial;
 mod host;
 pub mod launcher;
-mod meter;
 mod pidspace;
 mod protocol;
 pub mod remove;
