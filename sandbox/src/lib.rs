@@ -134,7 +134,7 @@
 //! # Unsafe code
 //!
 //! The workspace denies `unsafe_code`, here too: each module or item that needs it
-//! (`launcher.rs`, `boxed.rs`, `pidspace.rs`, [`trace`], [`bare`] whole; a few items of
+//! (`launcher.rs`, `boxed.rs`, `pidspace.rs`, `namespace.rs`, [`trace`], [`bare`] whole; a few items of
 //! `protocol.rs`, `streams.rs` and [`tiers`]) says so with an `expect` naming why, so that
 //! the reason stands beside the code and one that stops needing it is told. No blanket
 //! allowance is needed: the crate adds none.
@@ -149,6 +149,7 @@ mod facts;
 pub mod forking_trial;
 mod host;
 pub mod launcher;
+mod namespace;
 mod pidspace;
 mod protocol;
 pub mod remove;

@@ -31,7 +31,8 @@ use crate::protocol::{BoxSetup, Request, Setup, Staged};
 use crate::rlimits;
 use crate::scratch::Scratch;
 use crate::streams::{Runs, Streams};
-use crate::tiers::{self, Machine, Tier};
+use crate::tiers::machine::Machine;
+use crate::tiers::tier::{SYSTEM_READ, Tier};
 use crate::uids::{self, Lease};
 
 /// The `RLIMIT_NOFILE` of a run.
@@ -437,8 +438,7 @@ impl Worker {
         let (mut root, mut parent, mut scratch, mut boxed) = (None, None, None, None);
         if tier == Tier::Strict {
             let dir = crate::host::temp_dir("box")?;
-            let mut read_only: Vec<String> =
-                tiers::SYSTEM_READ.iter().map(|s| (*s).to_owned()).collect();
+            let mut read_only: Vec<String> = SYSTEM_READ.iter().map(|s| (*s).to_owned()).collect();
             read_only.extend(
                 config
                     .toolchain

@@ -1,6 +1,9 @@
 //! What the tests of the box groups share: the kernel's files as it writes them, fake
 //! hierarchies in a temporary folder, and for the real-kernel tests (root with cgroup
 //! v1), the hierarchy and a way to run a program in a group.
+//!
+//! Tests only, and the folder's one cycle: the tests of `group.rs`, `figures.rs`,
+//! `probe.rs` and `meter.rs` use these, which make the groups and hierarchies they test.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
