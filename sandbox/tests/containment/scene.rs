@@ -238,7 +238,7 @@ impl Scene {
 
     /// No process of the call left (those found are killed), nothing new outside, the
     /// host's folder empty.
-    pub(crate) fn check_left(&mut self, label: &str, before: &HashSet<i32>, marks: &HashSet<PathBuf>) {
+    fn check_left(&mut self, label: &str, before: &HashSet<i32>, marks: &HashSet<PathBuf>) {
         let markers = [self.root.to_string_lossy().into_owned(), self.nonce.clone()];
         let start = Instant::now();
         let left = loop {
