@@ -1,4 +1,4 @@
-//! The isolation tiers by name, and the machine's folders every box of them shows.
+//! The isolation tiers by name, and the machine's folders a box shows without being told.
 
 use std::fmt;
 

@@ -83,12 +83,11 @@ fn processes() -> HashMap<i32, Proc> {
 }
 
 /// Whether `p` belongs to a program that still runs boxes and is not this one (another
-/// test's, another worktree's): one of its ancestors is a grader, a launcher or another
-/// process of this test binary, and none is this process (what is below this process is
-/// this test's).
+/// test's, another worktree's): one of its ancestors is a grader, a launcher or a process
+/// of a build of this test binary (`containment-<hash>`, which is its workers' launcher
+/// too), and none is this process (what is below this process is this test's).
 fn under_another_runner(p: &Proc, all: &HashMap<i32, Proc>) -> bool {
     let me = i32::try_from(std::process::id()).unwrap();
-    let own_comm = all.get(&me).map(|q| q.comm.clone()).unwrap_or_default();
     let mut pid = p.ppid;
     let mut runner = false;
     for _ in 0..64 {
@@ -98,7 +97,9 @@ fn under_another_runner(p: &Proc, all: &HashMap<i32, Proc>) -> bool {
         let Some(q) = all.get(&pid) else {
             break;
         };
-        runner |= q.comm == "grader" || q.comm.starts_with("grader-launch") || q.comm == own_comm;
+        runner |= q.comm == "grader"
+            || q.comm.starts_with("grader-launch")
+            || q.comm.split('-').next() == Some("containment");
         pid = q.ppid;
     }
     runner
