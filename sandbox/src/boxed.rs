@@ -57,6 +57,7 @@ use nix::fcntl::{OFlag, openat};
 use nix::sys::stat::Mode;
 use nix::unistd::{UnlinkatFlags, unlinkat};
 
+use crate::namespace::{self, c_path, check, map_own_ids, mount, own_ids};
 use crate::protocol::{BoxSetup, Staged};
 
 /// The box's writable folder, the working directory of every run.
@@ -95,45 +96,6 @@ pub(crate) struct Boxed {
     renewals: UnixStream,
     /// The box's `/proc/sys/kernel/ns_last_pid`, open for writing.
     last_pid: File,
-}
-
-fn c_path(path: &str) -> io::Result<CString> {
-    CString::new(path).map_err(|_| io::Error::other(format!("a NUL byte in `{path}`")))
-}
-
-/// `-1` from a system call as an `io::Error` naming what failed.
-pub(super) fn check(result: libc::c_long, what: &str) -> io::Result<()> {
-    if result < 0 {
-        let e = io::Error::last_os_error();
-        return Err(io::Error::new(e.kind(), format!("{what}: {e}")));
-    }
-    Ok(())
-}
-
-/// `mount(2)`; an empty `source`, `fstype` or `data` is NULL.
-pub(super) fn mount(
-    source: &str,
-    target: &str,
-    fstype: &str,
-    flags: libc::c_ulong,
-    data: &str,
-) -> io::Result<()> {
-    let c_source = c_path(source)?;
-    let c_target = c_path(target)?;
-    let c_fstype = c_path(fstype)?;
-    let c_data = c_path(data)?;
-    let or_null = |empty: bool, p: *const libc::c_char| if empty { std::ptr::null() } else { p };
-    // SAFETY: valid NUL-terminated strings (or NULL) that outlive the call.
-    let result = unsafe {
-        libc::mount(
-            or_null(source.is_empty(), c_source.as_ptr()),
-            c_target.as_ptr(),
-            or_null(fstype.is_empty(), c_fstype.as_ptr()),
-            flags,
-            or_null(data.is_empty(), c_data.as_ptr()).cast(),
-        )
-    };
-    check(result.into(), &format!("mount {source} on {target}"))
 }
 
 fn unmount(target: &str) -> io::Result<()> {
@@ -183,28 +145,6 @@ fn seal(target: &str, recursive: bool, devices: bool) -> io::Result<()> {
         )
     };
     check(r, &format!("make {target} read-only"))
-}
-
-/// This process's effective uid and gid: read before `unshare(CLONE_NEWUSER)`, after which
-/// they read as the overflow ids until [`map_own_ids`] maps them.
-pub(super) fn own_ids() -> (u32, u32) {
-    (
-        nix::unistd::geteuid().as_raw(),
-        nix::unistd::getegid().as_raw(),
-    )
-}
-
-/// In a user namespace just made: maps this process's own ids, `outside` ([`own_ids`],
-/// read before the namespace was made), to `inside` (the only mapping an unprivileged user
-/// may write: its own ids, to any). Programs keep that uid, which is never 0 in the
-/// namespace, so they hold no capability.
-pub(super) fn map_own_ids(
-    (uid, gid): (u32, u32),
-    (inside_uid, inside_gid): (u32, u32),
-) -> io::Result<()> {
-    fs::write("/proc/self/setgroups", "deny")?;
-    fs::write("/proc/self/uid_map", format!("{inside_uid} {uid} 1"))?;
-    fs::write("/proc/self/gid_map", format!("{inside_gid} {gid} 1"))
 }
 
 /// Enters a new box. Returns in the box's init process, with the root changed; the
@@ -284,7 +224,7 @@ fn outside(pid: libc::pid_t, renewer: &UnixStream, setup: &BoxSetup) -> ! {
             break;
         }
     }
-    crate::pidspace::exit_as(pid)
+    namespace::exit_as(pid)
 }
 
 /// Builds the root file system on `setup.root` and moves into it; returns the writable

@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
+use crate::cgroup::meter::MeterSpec;
 use crate::cgroup::{Group, Usage};
 use crate::facts::{Killed, Limits, Outcome};
 use crate::launcher;
-use crate::meter::MeterSpec;
 use crate::protocol::{Message, Next, Reply, Request, Setup, receive, send};
 use crate::streams::{Kept, Runs, Streams, read_now};
 
@@ -698,7 +698,7 @@ where
                 outcome.wall = Duration::from_micros(wall_us);
                 outcome.peak_kib = peak_kib;
                 // CPU time stays the reaped children's: exact, and without the launcher,
-                // which lives in the CPU group (see `cgroup.rs`).
+                // which lives in the CPU group (see `cgroup/group.rs`).
                 if let Some(usage) = self.usage {
                     outcome.peak_kib = outcome.peak_kib.max(usage.peak.div_ceil(1024));
                     if usage.oom_killed {

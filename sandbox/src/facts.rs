@@ -6,7 +6,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::tiers::Tier;
+use crate::tiers::tier::Tier;
 
 /// The limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,8 +35,8 @@ use nix::sys::signal::{SigSet, Signal};
 use nix::sys::signalfd::{SfdFlags, SignalFd};
 
 use crate::boxed::{self, Boxed};
+use crate::cgroup::meter::{Meter, MeterSpec};
 use crate::confine;
-use crate::meter::{Meter, MeterSpec};
 use crate::pidspace;
 use crate::protocol::{Message, Next, Reply, Request, Setup, receive, send};
 use crate::rlimits::{self, Asked, Ceilings, Kind};
@@ -270,7 +270,7 @@ fn set_up(
             pidspace::enter(owner)?;
         }
         // v1's `tasks` moves the writing thread only: this process has no other, so all
-        // of it moves, without the lock a whole process's move takes (see `cgroup.rs`).
+        // of it moves, without the lock a whole process's move takes (see `cgroup/group.rs`).
         for mut group in &resident {
             io::Write::write_all(&mut group, b"0")?;
         }

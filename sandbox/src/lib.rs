@@ -12,7 +12,22 @@
 //! killed it, if one did. The program's files are shown read-only in
 //! [`Worker::files_dir`]; it starts in [`Worker::work_dir`], emptied before every run.
 //!
+//! What a program of yours needs, in order:
+//!
+//! 1. `main` calls [`launcher::serve_if_asked`] first: a worker starts its launcher from
+//!    the running executable where no `grader-launcher` binary is beside it.
+//! 2. A tier: the strongest this machine gives ([`tiers::Machine::resolve`] with
+//!    [`tiers::tried`]), or one you name.
+//! 3. A worker of it, and for each run a [`Job`] (the command line naming the program's
+//!    files where [`Worker::files_dir`] shows them, its environment, standard input) and
+//!    its [`Limits`].
+//! 4. The [`Outcome`] of each run: facts, which you judge.
+//! 5. At the end, [`drop_spare`]: the workers kept for later (a tier's trial keeps one)
+//!    end, and with them their launchers.
+//!
 //! ```rust,standalone_crate
+//! use std::fs;
+//! use std::os::unix::fs::PermissionsExt;
 //! use std::time::Duration;
 //!
 //! use sandbox::tiers::{self, Machine, Needs};
@@ -43,10 +58,16 @@
 //!         toolchain: Vec::new(),
 //!         headers: None,
 //!     })?;
-//!     // The program's own files: none here, `/bin/sh` is one of the system's.
+//!     // The program's own files: a folder, copied into a box (`strict`), or shown where
+//!     // it is; there its runs may be of a uid of their own (`basic` as root), so all may
+//!     // read it.
 //!     let files = tempfile::tempdir()?;
+//!     fs::write(files.path().join("double.sh"), "read x; echo $((x * 2))\n")?;
+//!     fs::set_permissions(files.path(), fs::Permissions::from_mode(0o755))?;
+//!     let script = worker.files_dir(files.path()).join("double.sh");
 //!     let job = Job {
-//!         argv: vec!["/bin/sh".into(), "-c".into(), "read x; echo $((x * 2))".into()],
+//!         // `/bin/sh` is one of the system's folders, which every box shows.
+//!         argv: vec!["/bin/sh".into(), script.to_string_lossy().into_owned()],
 //!         files: Files::Folder(files.path()),
 //!         in_files: false,
 //!         env: vec!["PATH=/usr/bin:/bin".into()],
@@ -74,6 +95,9 @@
 //!     Ok(())
 //! }
 //! ```
+//!
+//! The crate's containment tests (`tests/containment`) are such a program too, running
+//! hostile programs in workers of each tier.
 //!
 //! # The tiers
 //!
@@ -134,10 +158,10 @@
 //! # Unsafe code
 //!
 //! The workspace denies `unsafe_code`, here too: each module or item that needs it
-//! (`launcher.rs`, `boxed.rs`, `pidspace.rs`, [`trace`], [`bare`] whole; a few items of
-//! `protocol.rs`, `streams.rs` and [`tiers`]) says so with an `expect` naming why, so that
-//! the reason stands beside the code and one that stops needing it is told. No blanket
-//! allowance is needed: the crate adds none.
+//! (`launcher.rs`, `boxed.rs`, `pidspace.rs`, `namespace.rs`, [`trace`], [`bare`] whole; a
+//! few items of `protocol.rs`, `streams.rs` and [`tiers`]'s `machine.rs`) says so with an
+//! `expect` naming why, so that the reason stands beside the code and one that stops
+//! needing it is told. No blanket allowance is needed: the crate adds none.
 
 pub mod bare;
 mod boxed;
@@ -150,7 +174,7 @@ pub mod forking_trial;
 mod host;
 pub mod launcher;
 mod lock;
-mod meter;
+mod namespace;
 mod pidspace;
 mod protocol;
 pub mod remove;

@@ -20,7 +20,7 @@
 
 use std::io;
 
-use crate::boxed::{check, map_own_ids, mount, own_ids};
+use crate::namespace::{check, exit_as, map_own_ids, mount, own_ids};
 
 /// Enters the new namespaces. Returns in their init process; the process that called it
 /// stays outside, waits for that init and exits as it does.
@@ -61,21 +61,4 @@ pub(crate) fn enter(owner: (u32, u32)) -> io::Result<()> {
         "",
     )?;
     Ok(())
-}
-
-/// Waits for `pid`, our only child, and exits as it did, without running the launcher's
-/// exit handlers.
-pub(crate) fn exit_as(pid: libc::pid_t) -> ! {
-    // SAFETY: waiting for our only child, then `_exit`.
-    unsafe {
-        let mut status = 0;
-        while libc::waitpid(pid, &raw mut status, 0) < 0
-            && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
-        {}
-        libc::_exit(if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            1
-        })
-    }
 }

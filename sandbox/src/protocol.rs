@@ -13,7 +13,7 @@ use std::os::unix::net::UnixStream;
 use nix::sys::socket::{ControlMessage, ControlMessageOwned, MsgFlags, recvmsg, sendmsg};
 use serde::{Deserialize, Serialize};
 
-use crate::meter::{Boundary, MeterSpec};
+use crate::cgroup::meter::{Boundary, MeterSpec};
 
 /// The largest message either side sends: requests hold a few paths and arguments. (A
 /// datagram of the pair must fit the socket's send buffer, 208 KiB by default.)

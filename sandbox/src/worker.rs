@@ -31,7 +31,8 @@ use crate::protocol::{BoxSetup, Request, Setup, Staged};
 use crate::rlimits;
 use crate::scratch::Scratch;
 use crate::streams::{Runs, Streams};
-use crate::tiers::{self, Machine, Tier};
+use crate::tiers::machine::Machine;
+use crate::tiers::tier::{SYSTEM_READ, Tier};
 use crate::uids::{self, Lease};
 
 /// The `RLIMIT_NOFILE` of a run.
@@ -437,8 +438,7 @@ impl Worker {
         let (mut root, mut parent, mut scratch, mut boxed) = (None, None, None, None);
         if tier == Tier::Strict {
             let dir = crate::host::temp_dir("box")?;
-            let mut read_only: Vec<String> =
-                tiers::SYSTEM_READ.iter().map(|s| (*s).to_owned()).collect();
+            let mut read_only: Vec<String> = SYSTEM_READ.iter().map(|s| (*s).to_owned()).collect();
             read_only.extend(
                 config
                     .toolchain
@@ -552,7 +552,7 @@ impl Worker {
     ///
     /// In a box, while the workers leave a core free ([`side_by_side`]), the launcher
     /// ends a run and starts the next by itself (it reads the group between the two, see
-    /// `meter.rs`): `then` is asked for at once, and the grader is not between the two
+    /// `cgroup/meter.rs`): `then` is asked for at once, and the grader is not between the two
     /// runs. Otherwise (and outside a box, where the grader empties the working folder
     /// between runs) `then` is asked for as this run ends.
     pub fn run_then(
@@ -783,7 +783,7 @@ impl Worker {
     }
 
     /// A launcher that died in the middle of a run: a box's init lives in its memory
-    /// group (see `cgroup.rs`) and this kernel may not let it keep the OOM killer off
+    /// group (see `cgroup/group.rs`) and this kernel may not let it keep the OOM killer off
     /// itself, so a run that fills the group with memory no process maps (memory files)
     /// can have the init killed, and with it the whole box. That run was over its memory
     /// limit: `MLE`, by cause. Any other death is the grader's fault. Either way the next

@@ -4,6 +4,13 @@
 //! the run, a uid per worker, a system-call allow-list, compiles in the same kind of box, a
 //! compile cache nobody else can write, and nothing of one run left for the next.
 //!
+//! What a box holds by itself, run by run, is the sandbox's to test, through its own API
+//! (`sandbox/tests/containment`: CPU and memory of every process, the process cap, foreign
+//! process groups, kill(-1) and ptrace, sockets and io_uring, nothing of the run before
+//! nor of the host, the hostile suite). Here is what needs the grader: a class in
+//! `batch`, compiles and the compile cache, a terminal, what the reports hold, and the
+//! grader as a plain user, as `nobody` and in a container.
+//!
 //! Every call of the grader is checked as in `hostile.rs`, and more:
 //!
 //! - the verdict, per tier, as data (`None`: the tier does not promise to hold it, not run);
@@ -35,9 +42,7 @@ use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::{Read, Seek};
 use std::ops::RangeInclusive;
-use std::os::linux::net::SocketAddrExt;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-use std::os::unix::net::{SocketAddr, UnixListener};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::MutexGuard;
@@ -865,7 +870,7 @@ impl Scene {
     ) {
         for (name, count, want) in rows {
             let cases = self.sample_cases(&format!("cases-{count}"), count);
-            let mut vars = host_vars(&cases, false);
+            let mut vars = host_vars(&cases);
             if let Some(canary) = canary {
                 vars.push(("CANARY", canary.to_string_lossy().into_owned()));
             }
@@ -892,27 +897,6 @@ impl Scene {
                 .env("GRADER_CACHE_DIR", &cache)
                 .current_dir(&root);
             cmd
-        }
-    }
-
-    /// Each row's fixture, compiled with `vars`, graded on `cases` in each tier of its
-    /// row; `check` looks further at each report (the label, the report) after the verdict.
-    fn grade_rows(
-        &mut self,
-        rows: &[Row],
-        cases: &Path,
-        limits: Limits,
-        vars: &[(&str, String)],
-        mut check: impl FnMut(&mut Scene, &str, &Value),
-    ) {
-        for row in rows {
-            let binary = self.gcc(row.0, vars);
-            for (tier, want) in tiers(row) {
-                let label = format!("{} ({tier})", row.0);
-                let cmd = self.test_cmd(tier, &binary, cases, limits);
-                let report = self.test_json(&label, cmd, limits.bound(1), want);
-                check(self, &label, &report);
-            }
         }
     }
 }
@@ -962,124 +946,6 @@ fn impossible_case(scene: &Scene) -> PathBuf {
         "answers",
         &[("01.in", IMPOSSIBLE), ("01.ans", "Impossible\n")],
     )
-}
-
-// ---------------------------------------------------------------- 1. process groups
-
-/// A program that leaves its process group for a foreign one, clears its parent-death
-/// signal and ignores SIGTERM, holding stdout: the run still ends at once (the child's
-/// case) or at the wall limit (the main process's case), and nothing is left.
-const FOREIGN_GROUPS: &[Row] = &[
-    ("ac_setpgid_escape_child.c", None, "AC"),
-    ("tle_setpgid_escape_self.c", None, "TLE"),
-];
-
-#[test]
-fn a_program_in_a_foreign_process_group_neither_hangs_the_grader_nor_outlives_it() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 1);
-    let limits = Limits {
-        cpu: 1,
-        wall: 2,
-        memory_mib: 64,
-    };
-    scene.grade_rows(FOREIGN_GROUPS, &cases, limits, &[], |_, _, _| {});
-    scene.finish();
-}
-
-// ---------------------------------------------------------------- 2. CPU of every process
-
-const CPU: &[Row] = &[
-    ("tle_cpu_in_unreaped_child.c", None, "TLE"),
-    ("tle_cpu_split_over_children.c", None, "TLE"),
-];
-
-#[test]
-fn cpu_time_in_unreaped_children_counts_against_the_limit() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 1);
-    // The wall limit is far above the work, so that CPU time decides, even on a busy
-    // machine.
-    let limits = Limits {
-        cpu: 1,
-        wall: 6,
-        memory_mib: 256,
-    };
-    scene.grade_rows(CPU, &cases, limits, &[], |scene, label, report| {
-        let cpu = report["cases"][0]["cpu_ms"].as_f64().unwrap_or(0.0);
-        if cpu < 900.0 {
-            scene.fail(format!("{label}: reported {cpu} ms of CPU, not the run's"));
-        }
-    });
-    scene.finish();
-}
-
-// ---------------------------------------------------------------- 3. memory of every kind
-
-const MEMORY: &[Row] = &[
-    ("mle_child_holds_200mib.c", None, "MLE"),
-    ("mle_memfd_200mib.c", None, "MLE"),
-    ("mle_dev_shm_200mib.c", None, "MLE"),
-];
-
-#[test]
-fn memory_in_children_memfds_and_shared_memory_counts_against_the_limit() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 1);
-    let limits = Limits {
-        cpu: 2,
-        wall: 6,
-        memory_mib: 64,
-    };
-    scene.grade_rows(MEMORY, &cases, limits, &[], |scene, label, report| {
-        let kib = report["cases"][0]["memory_kib"].as_u64().unwrap_or(0);
-        if kib < 60 << 10 {
-            scene.fail(format!("{label}: reported {kib} KiB, not the run's memory"));
-        }
-    });
-    scene.finish();
-}
-
-/// Issue 37's program: four children touch memory (or spend CPU), exit and are reaped
-/// before the main process answers wrongly. In both tiers: wherever the machine gives
-/// cgroups (root, or a plain user in a delegated subtree, as the cgroup-v2 VM's user mode
-/// runs this suite), basic counts every process too.
-const CHILDREN_THAT_EXIT: &[Row] = &[
-    ("mle_four_children_touch_and_exit.c", Some("MLE"), "MLE"),
-    ("tle_four_children_spend_and_exit.c", Some("TLE"), "TLE"),
-];
-
-#[test]
-fn children_that_exit_before_the_run_ends_count_their_memory_and_cpu() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 1);
-    let limits = Limits {
-        cpu: 1,
-        wall: 6,
-        memory_mib: 256,
-    };
-    scene.grade_rows(
-        CHILDREN_THAT_EXIT,
-        &cases,
-        limits,
-        &[],
-        |scene, label, report| {
-            let case = &report["cases"][0];
-            let (kib, cpu) = (
-                case["memory_kib"].as_u64().unwrap_or(0),
-                case["cpu_ms"].as_f64().unwrap_or(0.0),
-            );
-            if label.starts_with("mle_") && kib < 250 << 10 {
-                scene.fail(format!("{label}: reported {kib} KiB, not the children's"));
-            }
-            if label.starts_with("tle_") && cpu < 900.0 {
-                scene.fail(format!(
-                    "{label}: reported {cpu} ms of CPU, not the children's"
-                ));
-            }
-        },
-    );
-    scene.finish();
 }
 
 // ---------------------------------------------------------------- 4. compile-time attacks
@@ -1413,23 +1279,6 @@ fn a_process_cap_hog_does_not_starve_an_honest_threaded_student() {
     scene.finish();
 }
 
-#[test]
-fn max_processes_caps_the_processes_of_a_run() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 1);
-    let binary = scene.gcc("ac_counts_its_processes.c", &[("CAP", "16".to_owned())]);
-    let limits = Limits {
-        cpu: 2,
-        wall: 6,
-        memory_mib: 256,
-    };
-    let mut cmd = scene.test_cmd("strict", &binary, &cases, limits);
-    cmd.args(["--max-processes", "16"]);
-    let label = "ac_counts_its_processes.c --max-processes 16";
-    scene.test_json(label, cmd, limits.bound(1), "AC");
-    scene.finish();
-}
-
 // ---------------------------------------------------------------- 6. other students, cases
 
 /// The other students of the reading test: a Python source (staged as a copy beside its
@@ -1522,45 +1371,6 @@ fn a_program_reads_neither_the_other_students_nor_the_cases_in_batch_and_with_cm
     scene.finish();
 }
 
-// ---------------------------------------------------------------- 7. kill(-1), ptrace
-
-const SIGNALS: &[Row] = &[
-    ("ac_kills_everyone.c", Some("AC"), "AC"),
-    ("ac_honest_slow.c", Some("AC"), "AC"),
-    ("ac_ptrace_everyone.c", Some("AC"), "AC"),
-];
-
-#[test]
-fn kill_minus_one_and_ptrace_reach_no_other_student() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 1);
-    let names = ["alice", "bob", "carol"];
-    for (row, name) in SIGNALS.iter().zip(names) {
-        let text = Scene::render(row.0, &[]);
-        scene.folder("class", &[(format!("{name}.c").as_str(), text.as_str())]);
-    }
-    let limits = Limits {
-        cpu: 2,
-        wall: 8,
-        memory_mib: 256,
-    };
-    for tier in ["basic", "strict"] {
-        let mut cmd = scene.batch_cmd(tier, &scene.path("class"), &cases, tier, limits);
-        cmd.args(["--jobs", "3"]);
-        let label = format!("batch ({tier})");
-        let outcome = scene.call(&label, cmd, &Call::within(BATCH_COMPILES + limits.bound(1)));
-        let book = json(&outcome.stdout);
-        for (row, name) in SIGNALS.iter().zip(names) {
-            let want = if tier == "basic" { row.1 } else { Some(row.2) };
-            let got = student_verdict(&book, name);
-            if want.is_some_and(|w| w != got) {
-                scene.fail(format!("{label}: {}: expected {want:?}, got {got}", row.0));
-            }
-        }
-    }
-    scene.finish();
-}
-
 // ---------------------------------------------------------------- 8. TIOCSTI
 
 const TERMINAL: &[Row] = &[("ac_tiocsti.c", Some("AC"), "AC")];
@@ -1605,45 +1415,6 @@ fn tiocsti_types_nothing_into_the_graders_terminal() {
             }
         }
     }
-    scene.finish();
-}
-
-// ---------------------------------------------------------------- 9. sockets, io_uring
-
-const SOCKETS: &[Row] = &[
-    ("ac_unix_sockets_strict.c", None, "AC"),
-    ("ac_socket_families_strict.c", None, "AC"),
-    ("ac_io_uring_strict.c", None, "AC"),
-];
-
-#[test]
-fn unix_sockets_outside_other_families_and_io_uring_are_out_of_reach() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 1);
-    let path = scene.path("service.sock");
-    let service = UnixListener::bind(&path).unwrap();
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o777)).unwrap();
-    service.set_nonblocking(true).unwrap();
-    let name = format!("grader-hostile-{}", scene.nonce);
-    let abstract_service =
-        UnixListener::bind_addr(&SocketAddr::from_abstract_name(name.as_bytes()).unwrap()).unwrap();
-    abstract_service.set_nonblocking(true).unwrap();
-    let vars = [
-        ("SOCKET", path.to_string_lossy().into_owned()),
-        ("ABSTRACT", name.clone()),
-    ];
-    let limits = Limits {
-        cpu: 1,
-        wall: 3,
-        memory_mib: 256,
-    };
-    scene.grade_rows(SOCKETS, &cases, limits, &vars, |scene, label, _| {
-        for (listener, which) in [(&service, "pathname"), (&abstract_service, "abstract")] {
-            if listener.accept().is_ok() {
-                scene.fail(format!("{label}: the {which} socket outside was reached"));
-            }
-        }
-    });
     scene.finish();
 }
 
@@ -1849,32 +1620,14 @@ fn a_program_planted_in_the_cache_is_never_run() {
     scene.finish();
 }
 
-// ---------------------------------------------------------------- 12. between runs
+// ---------------------------------------------------------------- a run and the host
 
-/// The values of `ac_sees_nothing_of_the_host.c`: the machine's hostname, the cases'
-/// folder, the grader's folder, and init's OOM score as the launcher can set it (`-1000`
-/// where this kernel lets `privileged` lower it and init lives in its worker's memory
-/// group, as on cgroup v1; else `0`).
-fn host_vars(cases: &Path, privileged: bool) -> Vec<(&'static str, String)> {
+/// The values of `ac_sees_nothing_of_the_host.c` for the graders that are not the
+/// machine's root ([`Scene::grade_in_strict`]): the machine's hostname, the cases' folder,
+/// the grader's folder, and init's OOM score, `0`: no such grader may lower it. (As the
+/// machine's root, the sandbox's own tests run the fixture.)
+fn host_vars(cases: &Path) -> Vec<(&'static str, String)> {
     let hostname = fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
-    // On v1 the launcher joins its worker's groups (and keeps the OOM killer off itself);
-    // on v2 it stays outside them.
-    let resident = fs::read_to_string("/proc/self/cgroup")
-        .unwrap()
-        .lines()
-        .any(|line| {
-            line.split(':')
-                .nth(1)
-                .is_some_and(|c| c.split(',').any(|c| c == "memory"))
-        });
-    let lowered = privileged
-        && resident
-        && Command::new("sh")
-            .args(["-c", "echo -1000 > /proc/self/oom_score_adj"])
-            .stderr(Stdio::null())
-            .status()
-            .unwrap()
-            .success();
     let grader = assert_cmd::cargo::cargo_bin("grader");
     vec![
         ("HOSTNAME", hostname.trim().to_owned()),
@@ -1883,77 +1636,8 @@ fn host_vars(cases: &Path, privileged: bool) -> Vec<(&'static str, String)> {
             "LAUNCHER",
             grader.parent().unwrap().to_string_lossy().into_owned(),
         ),
-        ("OOM_SCORE", if lowered { "-1000" } else { "0" }.to_owned()),
+        ("OOM_SCORE", "0".to_owned()),
     ]
-}
-
-/// A run may see nothing that an earlier run of its worker left, and reach no kernel
-/// path that needs a namespace of its own or tells what the page cache holds. `test` with
-/// one job runs every case in one worker, one after the other: each case is the next
-/// student of the one before.
-const BETWEEN_RUNS: &[Row] = &[
-    ("ac_leaves_marks_finds_none.c", None, "AC"),
-    ("ac_leaves_marks_on_its_streams_finds_none.c", None, "AC"),
-    ("ac_holds_memory_past_its_input_finds_none.c", None, "AC"),
-    ("ac_namespaces_and_cache_probes_refused.c", None, "AC"),
-];
-
-#[test]
-fn a_run_sees_nothing_of_the_run_before_and_makes_no_namespace() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 3);
-    let limits = Limits {
-        cpu: 2,
-        wall: 6,
-        memory_mib: 256,
-    };
-    scene.grade_rows(BETWEEN_RUNS, &cases, limits, &[], |scene, label, report| {
-        let verdicts = case_verdicts(report);
-        if verdicts != ["AC", "AC", "AC"] {
-            scene.fail(format!(
-                "{label}: the cases got {verdicts:?}: {}",
-                report["cases"]
-            ));
-        }
-    });
-    // A class on one worker: each student leaves every mark it can for the next, and
-    // does what an honest program does (a temporary file read back) before.
-    let text = Scene::render("ac_leaves_marks_finds_none.c", &[]);
-    let class = scene.folder(
-        "class",
-        &[
-            ("alice.c", text.as_str()),
-            ("bob.c", text.as_str()),
-            ("carol.c", text.as_str()),
-        ],
-    );
-    let mut cmd = scene.batch_cmd("strict", &class, &cases, "out", limits);
-    cmd.args(["--jobs", "1"]);
-    let bound = BATCH_COMPILES + limits.bound(9);
-    let outcome = scene.call("batch", cmd, &Call::within(bound));
-    let book = json(&outcome.stdout);
-    for student in ["alice", "bob", "carol"] {
-        let got = student_verdict(&book, student);
-        if got != "AC" {
-            scene.fail(format!("batch: {student}: expected AC, got {got}"));
-        }
-    }
-    scene.finish();
-}
-
-#[test]
-fn a_run_sees_nothing_of_the_host() {
-    let mut scene = Scene::new();
-    let cases = scene.sample_cases("cases", 2);
-    let limits = Limits {
-        cpu: 2,
-        wall: 6,
-        memory_mib: 256,
-    };
-    let vars = host_vars(&cases, true);
-    let row: Row = ("ac_sees_nothing_of_the_host.c", None, "AC");
-    scene.grade_rows(&[row], &cases, limits, &vars, |_, _, _| {});
-    scene.finish();
 }
 
 // ---------------------------------------------------------------- without root

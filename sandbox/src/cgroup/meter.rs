@@ -1,10 +1,10 @@
 //! A box group's counters as a run ends, and the reset before the next run: the files of
-//! `cgroup.rs`'s groups, read the same way by the grader (between runs it asks for one at
-//! a time) and by the launcher (between a run and the one it starts the moment the first
-//! ends, `Message::Then`: the grader then does not stand between the two).
+//! the groups (`files.rs`), read the same way by the grader (between runs it asks for one
+//! at a time, `figures.rs`) and by the launcher (between a run and the one it starts the
+//! moment the first ends, `Message::Then`: the grader then does not stand between the two).
 //!
 //! Shared with the `grader-launcher` binary, so it holds only reading and parsing: which
-//! files a group has, and when one is made anew, is `cgroup.rs`'s.
+//! files a group has, and when one is made anew, is the rest of the module's.
 
 use std::fs::File;
 use std::io;
@@ -26,7 +26,7 @@ pub(crate) enum Format {
 
 /// What comes with a run to start at once after the current one: how its group's files
 /// (attached last, in [`Meter`]'s order) write their figures, and the memory left over
-/// above which the group must be made anew before another run (v2; see `cgroup.rs`), so
+/// above which the group must be made anew before another run (v2; see `figures.rs`), so
 /// that the launcher leaves the next run to the grader instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct MeterSpec {
@@ -182,6 +182,18 @@ pub(crate) fn parse_keyed(text: &str, key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cgroup::fixtures::{V1_OOM_CONTROL, V2_CPU_STAT, V2_EVENTS};
+
+    #[test]
+    fn files_parse_as_the_kernel_writes_them() {
+        let oom_kill = |text| parse_keyed(text, "oom_kill");
+        assert_eq!(oom_kill(V1_OOM_CONTROL), Some(0));
+        assert_eq!(oom_kill(V2_EVENTS), Some(1));
+        assert_eq!(oom_kill("oom_kill_disable 0\nunder_oom 0\n"), None);
+        assert_eq!(parse_keyed(V2_CPU_STAT, "usage_usec"), Some(2500));
+        assert_eq!(parse_u64("253541361469\n"), Some(253_541_361_469));
+        assert_eq!(parse_u64("max\n"), None);
+    }
 
     fn file(dir: &std::path::Path, name: &str, content: &str) -> File {
         let path = dir.join(name);
