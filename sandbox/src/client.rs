@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
+use crate::Locked as _;
 use crate::cgroup::meter::MeterSpec;
 use crate::cgroup::{Group, Usage};
 use crate::facts::{Killed, Limits, Outcome};
@@ -52,9 +53,7 @@ static STOPPED: AtomicBool = AtomicBool::new(false);
 /// box's init, a run's last processes) to the machine's init, which in a container may
 /// never reap them.
 pub fn stop_all() {
-    let launchers = LAUNCHERS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let launchers = LAUNCHERS.locked();
     STOPPED.store(true, Ordering::SeqCst);
     for (_, socket) in launchers.iter() {
         let _ = socket.shutdown(std::net::Shutdown::Both);
@@ -66,8 +65,7 @@ pub fn stop_all() {
 /// reaped meanwhile is simply gone.
 pub fn reap_all(within: Duration) {
     let pids: Vec<nix::unistd::Pid> = LAUNCHERS
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .locked()
         .iter()
         .map(|(pid, _)| nix::unistd::Pid::from_raw(pid.cast_signed()))
         .collect();
@@ -153,9 +151,7 @@ impl Client {
         command.arg0("grader-launcher");
         let handle = ours.try_clone()?;
         let process = {
-            let mut launchers = LAUNCHERS
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut launchers = LAUNCHERS.locked();
             if STOPPED.load(Ordering::SeqCst) {
                 return Err(io::Error::other("the grader is stopping"));
             }
@@ -386,8 +382,7 @@ impl Drop for Client {
         // child and goes on.
         let _ = self.process.wait();
         LAUNCHERS
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .locked()
             .retain(|(pid, _)| *pid != self.process.id());
     }
 }

@@ -19,10 +19,11 @@ use std::fs::{self, File};
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
+use crate::Locked as _;
 use crate::boxed;
 use crate::cgroup::Group;
 use crate::client::{self, Client, Flight, Ran, Stderr};
@@ -311,7 +312,7 @@ const IDLE_MAX: usize = 8;
 /// Keeps `worker`, made with `config`, for the next [`Worker::start`] of that config.
 pub fn keep_spare(config: Config, worker: Worker) {
     let oldest = {
-        let mut idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut idle = IDLE.locked();
         idle.push((config, worker));
         (idle.len() > IDLE_MAX).then(|| idle.remove(0))
     };
@@ -342,19 +343,16 @@ static RETIRING: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new()
 /// for it.
 pub fn retire(worker: Worker) {
     let handle = std::thread::spawn(move || drop(worker));
-    RETIRING
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .push(handle);
+    RETIRING.locked().push(handle);
 }
 
 /// Stops every idle worker, and waits for those retiring: before the grader removes its
 /// folders and exits, so that their launchers are reaped here, not left to the machine's
 /// init.
 pub fn drop_spare() {
-    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(PoisonError::into_inner));
+    let idle = std::mem::take(&mut *IDLE.locked());
     drop(idle);
-    let retiring = std::mem::take(&mut *RETIRING.lock().unwrap_or_else(PoisonError::into_inner));
+    let retiring = std::mem::take(&mut *RETIRING.locked());
     for handle in retiring {
         let _ = handle.join();
     }
@@ -366,10 +364,7 @@ static PID_SPACE_REFUSED: Mutex<Option<String>> = Mutex::new(None);
 
 /// Why `basic`'s launchers go without a PID space of their own, when one was refused.
 pub(crate) fn pid_space_refused() -> Option<String> {
-    PID_SPACE_REFUSED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone()
+    PID_SPACE_REFUSED.locked().clone()
 }
 
 /// Whether `basic`'s programs are kept from the grader's processes and other runs in
@@ -401,7 +396,7 @@ impl Worker {
     /// config kept by [`keep_spare`] is taken instead, when there is one.
     pub fn start(config: &Config) -> io::Result<Worker> {
         let idle = {
-            let mut idle = IDLE.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut idle = IDLE.locked();
             let found = idle.iter().position(|(made, _)| made == config);
             found.map(|i| idle.swap_remove(i).1)
         };
@@ -481,9 +476,7 @@ impl Worker {
                 // `doctor`, when the launcher that went without it works.
                 setup.own_pids = None;
                 let client = Client::start(&setup)?;
-                let mut refused = PID_SPACE_REFUSED
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner);
+                let mut refused = PID_SPACE_REFUSED.locked();
                 refused.get_or_insert_with(|| e.to_string());
                 client
             }

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::machine::Machine;
 use super::tier::Tier;
+use crate::Locked as _;
 use crate::client::Stderr;
 use crate::facts::{Input, Limits};
 use crate::launcher::{OOM_SCORE, shield_from_oom};
@@ -26,20 +27,13 @@ pub fn try_ahead(asked: Option<Tier>, needs: Needs) {
     let handle = std::thread::spawn(move || {
         let _ = Machine::get().resolve(asked, |tier| tried(tier, needs));
     });
-    AHEAD
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .push(handle);
+    AHEAD.locked().push(handle);
 }
 
 /// Waits for the trials started ahead: before the grader stops its idle workers and
 /// removes its folders, so that none is set up behind their backs.
 pub fn settle() {
-    let ahead = std::mem::take(
-        &mut *AHEAD
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-    );
+    let ahead = std::mem::take(&mut *AHEAD.locked());
     for handle in ahead {
         let _ = handle.join();
     }
@@ -72,9 +66,7 @@ pub fn tried(tier: Tier, needs: Needs) -> Result<(), String> {
     type Trial = std::sync::Arc<OnceLock<Result<(), String>>>;
     static TRIED: Mutex<Vec<(Tier, Needs, Trial)>> = Mutex::new(Vec::new());
     let trial = {
-        let mut tried = TRIED
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut tried = TRIED.locked();
         let found = tried
             .iter()
             .find(|(t, n, _)| *t == tier && *n == needs)
