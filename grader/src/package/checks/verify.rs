@@ -1,6 +1,6 @@
 //! `grader package verify`: every submission of a package run on its test data in the box,
-//! judged by the package's validator, and its verdict compared with the one its folder
-//! asks for.
+//! judged by the package's validator, and its verdict compared with those its folder or
+//! its `@EXPECTED_RESULTS@:` comment allow (`format::submissions`).
 //!
 //! The time limit is the package's when it fixes one; otherwise it is set as the format
 //! says from the accepted submissions: they run first (under a ceiling, [`CEILING`] unless
@@ -176,22 +176,23 @@ pub(crate) fn verify(
         .collect();
     let fixed = config.limits.time;
     let mut first = work.run_all(&accepted, &built, fixed.unwrap_or(ceiling), 1.0)?;
-    let (time_limit, from) = match fixed {
-        Some(limit) => (limit, LimitFrom::Fixed(config.limits.time_from)),
-        None => {
-            let (limit, from) = set_limit(&first, &config);
-            if from == LimitFrom::Ceiling {
-                (ceiling, from)
-            } else {
-                // The ceiling's TLE is no verdict: those that hit it run again under
-                // the limit now set, above the ceiling or below it (where the run is
-                // short, and its message names the problem's limit).
-                let hit = hit_ceiling(&first);
+    let (time_limit, from) = if let Some(limit) = fixed {
+        (limit, LimitFrom::Fixed(config.limits.time_from))
+    } else {
+        let (limit, from) = set_limit(&first, &config);
+        if from == LimitFrom::Ceiling {
+            (ceiling, from)
+        } else {
+            // The ceiling's TLE is no verdict: those that hit it run again under the limit
+            // now set, above the ceiling or below it (where the run is short, and its
+            // message names the problem's limit).
+            let hit = hit_ceiling(&first);
+            if !hit.is_empty() {
                 let again = work.run_all(&hit, &built, limit, 1.0)?;
                 first.retain(|(index, _)| !hit.contains(index));
                 first.extend(again);
-                (limit, LimitFrom::Accepted { again: hit.len() })
             }
+            (limit, LimitFrom::Accepted { again: hit.len() })
         }
     };
     let rest = work.run_all(&others, &built, time_limit, config.limits.safety_margin)?;
