@@ -313,3 +313,37 @@ fn a_timelimit_file_fixes_the_limit_problem_yaml_does_not() {
             )));
     }
 }
+
+/// `grader test` on a package whose one accepted submission goes past the 10 s ceiling:
+/// there is no limit to grade at, and the call says to give one (exit 2), rather than
+/// grading at a limit nothing measured. With `--time-limit`, nothing runs to set it.
+#[test]
+fn test_asks_for_a_time_limit_when_no_accepted_submission_passes_within_the_ceiling() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(dir.path(), &[("accepted/slow.py", &burner(12.0))]);
+    let sum = write(
+        dir.path(),
+        "sum.py",
+        "a, b = map(float, input().split())\nprint(a + b)\n",
+    );
+    grader()
+        .arg("test")
+        .arg(&package)
+        .arg(&sum)
+        .timeout(Duration::from_mins(3))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(one_error_line(format!(
+            "{}: no accepted submission passes within the 10 s the grader times them under, \
+             so the time limit cannot be set from them; give --time-limit",
+            package.join("submissions/accepted").display()
+        )));
+    grader()
+        .arg("test")
+        .arg(&package)
+        .arg(&sum)
+        .args(["--time-limit", "1"])
+        .assert()
+        .code(0);
+}
