@@ -347,3 +347,25 @@ fn test_asks_for_a_time_limit_when_no_accepted_submission_passes_within_the_ceil
         .assert()
         .code(0);
 }
+
+/// Accepted submissions that all fail otherwise (no `TLE`) set nothing either: the
+/// format's least limit, said in the header, and they disagree.
+#[test]
+fn no_accepted_submission_passing_leaves_the_least_limit_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(dir.path(), &[("accepted/zero.py", "print(0)\n")]);
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 1, "{table}{stderr}");
+    assert!(
+        table.starts_with(
+            "Sum of Two: 2 test cases, time limit 1 s (no accepted submission passed, so none \
+             could set it: the least, 1 s)"
+        ),
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "accepted/zero.py")[1..3],
+        ["AC", "WA <- disagrees"],
+        "{table}"
+    );
+}

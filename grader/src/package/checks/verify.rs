@@ -179,20 +179,22 @@ pub(crate) fn verify(
     let (time_limit, from) = if let Some(limit) = fixed {
         (limit, LimitFrom::Fixed(config.limits.time_from))
     } else {
-        let (limit, from) = set_limit(&first, &config);
-        if from == LimitFrom::Ceiling {
-            (ceiling, from)
-        } else {
-            // The ceiling's TLE is no verdict: those that hit it run again under the limit
-            // now set, above the ceiling or below it (where the run is short, and its
-            // message names the problem's limit).
-            let hit = hit_ceiling(&first);
-            if !hit.is_empty() {
-                let again = work.run_all(&hit, &built, limit, 1.0)?;
-                first.retain(|(index, _)| !hit.contains(index));
-                first.extend(again);
+        match set_limit(&first, &config) {
+            (_, LimitFrom::Ceiling) => (ceiling, LimitFrom::Ceiling),
+            // Nothing hit the ceiling, nothing to run again.
+            (limit, LimitFrom::Least) => (limit, LimitFrom::Least),
+            (limit, _) => {
+                // The ceiling's TLE is no verdict: those that hit it run again under the limit
+                // now set, above the ceiling or below it (where the run is short, and its
+                // message names the problem's limit).
+                let hit = hit_ceiling(&first);
+                if !hit.is_empty() {
+                    let again = work.run_all(&hit, &built, limit, 1.0)?;
+                    first.retain(|(index, _)| !hit.contains(index));
+                    first.extend(again);
+                }
+                (limit, LimitFrom::Accepted { again: hit.len() })
             }
-            (limit, LimitFrom::Accepted { again: hit.len() })
         }
     };
     let rest = work.run_all(&others, &built, time_limit, config.limits.safety_margin)?;
