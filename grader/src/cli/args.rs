@@ -547,6 +547,11 @@ pub(crate) enum PackageCommand {
         /// Where compiled programs are cached.
         #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
+        /// When the package fixes no time limit: the CPU time its accepted submissions are
+        /// first timed under, to set it (one past it runs again under the limit set).
+        /// Default: 10 s.
+        #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = crate::cli::values::duration)]
+        time_ceiling: Option<std::time::Duration>,
     },
 }
 

@@ -11,7 +11,7 @@ use reference::Problem;
 use crate::cli::args::{LimitArgs, PackageCommand, Sandbox};
 use crate::cli::exit::{Fault, Status};
 use crate::package::checks::data_check::{self, Checked};
-use crate::package::checks::verify::{self, Verified};
+use crate::package::checks::verify::{self, LimitFrom, Verified};
 use crate::package::export::{tree, write};
 use crate::package::format::config;
 use crate::package::programs::building::Setup;
@@ -30,7 +30,8 @@ pub(crate) fn run(command: PackageCommand) -> Result<Status, Fault> {
             jobs,
             sandbox,
             cache_dir,
-        } => verify(&package, jobs, sandbox, cache_dir),
+            time_ceiling,
+        } => verify(&package, jobs, sandbox, cache_dir, time_ceiling),
     }
 }
 
@@ -58,10 +59,11 @@ fn verify(
     jobs: Option<u32>,
     sandbox: Option<Sandbox>,
     cache_dir: Option<PathBuf>,
+    ceiling: Option<Duration>,
 ) -> Result<Status, Fault> {
     let languages = Languages::load(None)?;
     let setup = setup(package, &languages, (jobs, sandbox, cache_dir))?;
-    let verified = verify::verify(package, &setup)?;
+    let verified = verify::verify(package, &setup, ceiling.unwrap_or(verify::CEILING))?;
     report::out(&table(&verified));
     let disagrees = verified.rows.iter().any(|r| !r.agrees());
     Ok(Status::failed_if(
@@ -146,8 +148,15 @@ fn data(checked: &Checked) -> String {
 /// The table of submissions, then what disagrees.
 fn table(verified: &Verified) -> String {
     let mut table = Table::new(
-        &["submission", "expected", "got", "time", "first failure"],
-        &[false, false, false, true, false],
+        &[
+            "submission",
+            "expected",
+            "got",
+            "time",
+            "first failure",
+            "expected by",
+        ],
+        &[false, false, false, true, false, false],
     );
     let mut disagreements = 0;
     for row in &verified.rows {
@@ -167,21 +176,40 @@ fn table(verified: &Verified) -> String {
         } else {
             ""
         };
+        let expected = if row.expected.is_empty() {
+            "-".to_owned()
+        } else {
+            row.expected.join(",")
+        };
         table.row(vec![
             row.name.clone(),
-            row.expected.unwrap_or("-").to_owned(),
+            expected,
             format!("{got}{margin}{mark}"),
             format!("{:.2} s", row.time.as_secs_f64()),
             row.failed
                 .as_ref()
                 .map(|(case, why)| format!("{case}: {why}"))
                 .unwrap_or_default(),
+            // Last, so that the columns scripts read before it keep their places.
+            row.from.unwrap_or("-").to_owned(),
         ]);
     }
-    let how = if verified.fixed {
-        "fixed by problem.yaml"
-    } else {
-        "set from the accepted submissions"
+    let ceiling = seconds(verified.ceiling);
+    let how = match verified.from {
+        LimitFrom::Fixed(file) => format!("fixed by {file}"),
+        LimitFrom::Accepted { again: 0 } => "set from the accepted submissions".to_owned(),
+        LimitFrom::Accepted { again } => format!(
+            "set from the accepted submissions; {again} that went past the {ceiling} ceiling \
+             run again under it"
+        ),
+        LimitFrom::Ceiling => format!(
+            "no accepted submission passed within the {ceiling} ceiling, so none could set \
+             it: judged at the ceiling; fix time_limit in problem.yaml or give a higher \
+             --time-ceiling"
+        ),
+        LimitFrom::Least => {
+            "no accepted submission passed, so none could set it: the least, 1 s".to_owned()
+        }
     };
     format!(
         "{}: {} test cases, time limit {} ({how})\n{}\n{}\n{}\n",

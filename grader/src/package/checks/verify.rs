@@ -1,11 +1,16 @@
 //! `grader package verify`: every submission of a package run on its test data in the box,
-//! judged by the package's validator, and its verdict compared with the one its folder
-//! asks for.
+//! judged by the package's validator, and its verdict compared with those its folder or
+//! its `@EXPECTED_RESULTS@:` comment allow (`format::submissions`).
 //!
 //! The time limit is the package's when it fixes one; otherwise it is set as the format
-//! says from the accepted submissions: they run first (under [`CEILING`]), and the limit
-//! is their slowest CPU time times `time_multiplier`, rounded up to a whole second (at
-//! least 1 s). The others then run under that limit times `time_safety_margin` and are
+//! says from the accepted submissions: they run first (under a ceiling, [`CEILING`] unless
+//! `--time-ceiling` says), and the limit is the slowest CPU time of those accepted within
+//! it times `time_multiplier`, rounded up to a whole second (at least 1 s). An accepted
+//! submission that hit the ceiling is run again under the limit so set: the ceiling only
+//! bounds the measuring, and a verdict is always the problem's limit's (a slow accepted
+//! submission under a limit above the ceiling gets its chance). When none is accepted
+//! within the ceiling there is nothing to set the limit from: see [`LimitFrom`]. The
+//! others then run under that limit times `time_safety_margin` and are
 //! judged at the limit itself, so a submission that must time out and does so only within
 //! the margin is told apart (`Row::within_margin`). In a pass-fail problem a submission
 //! stops at its first case that is not `AC`, whose verdict is the submission's (the
@@ -33,8 +38,27 @@ use crate::run::runner::Runner;
 use crate::submission::Program;
 use sandbox::Locked as _;
 
-/// The CPU limit the accepted submissions are timed under, when the package fixes none.
+/// The CPU limit the accepted submissions are timed under, when the package fixes none
+/// (`package verify --time-ceiling` sets another).
 pub(crate) const CEILING: Duration = Duration::from_secs(10);
+
+/// Where the time limit came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum LimitFrom {
+    /// Fixed by the package, in the file named.
+    Fixed(&'static str),
+    /// Set from the accepted submissions accepted within the ceiling; `again` of them hit
+    /// the ceiling and were run again under the limit.
+    Accepted { again: usize },
+    /// Some accepted submission hit the ceiling and none was accepted within it: the
+    /// limit cannot be measured, only said to be above the ceiling, so the ceiling is the
+    /// limit every submission is judged at (the accepted ones that hit it disagree, and
+    /// the jury sees why: the package needs a `time_limit` or a higher ceiling).
+    Ceiling,
+    /// No accepted submission was accepted and none hit the ceiling (they all failed
+    /// otherwise): the format's least limit, 1 s.
+    Least,
+}
 
 /// What a verification found.
 #[derive(Debug)]
@@ -45,8 +69,10 @@ pub(crate) struct Verified {
     pub(crate) cases: usize,
     /// The time limit the submissions were judged at.
     pub(crate) time_limit: Duration,
-    /// Whether it was fixed by the package (else set from the accepted submissions).
-    pub(crate) fixed: bool,
+    /// Where it came from.
+    pub(crate) from: LimitFrom,
+    /// The ceiling the accepted submissions were first timed under, when it was set.
+    pub(crate) ceiling: Duration,
     /// What the package's validators found of its data.
     pub(crate) inputs: Checked,
     /// One row per submission, in the order of their folders and names.
@@ -58,8 +84,10 @@ pub(crate) struct Verified {
 pub(crate) struct Row {
     /// `FOLDER/FILE`.
     pub(crate) name: String,
-    /// The verdict its folder asks for, in the format's words.
-    pub(crate) expected: Option<&'static str>,
+    /// The verdicts it may get, in the format's words (none: nothing says).
+    pub(crate) expected: Vec<&'static str>,
+    /// What says so: `folder`, `rejected/` or `@EXPECTED_RESULTS@`.
+    pub(crate) from: Option<&'static str>,
     /// Its verdict, or why it was not run.
     pub(crate) got: Result<Verdict, String>,
     /// The first case that was not `AC`, and why.
@@ -84,16 +112,18 @@ pub(crate) enum Wanted {
 }
 
 impl Row {
-    /// Whether it got the verdict its folder asks for (a submission not run, for want of
-    /// its language, disagrees with nothing).
+    /// Whether it got a verdict it may get (a submission not run, for want of its
+    /// language, disagrees with nothing; nor does one nothing expects of).
     pub(crate) fn agrees(&self) -> bool {
         let scored = match (self.wanted, self.score) {
             (Some(Wanted::Full(full)), Some(score)) => score >= full,
             (Some(Wanted::Partial(full)), Some(score)) => score > 0.0 && score < full,
             _ => true,
         };
-        match (&self.got, self.expected) {
-            (Ok(verdict), Some(expected)) => kattis(*verdict) == expected && scored,
+        match &self.got {
+            Ok(verdict) if !self.expected.is_empty() => {
+                self.expected.contains(&kattis(*verdict)) && scored
+            }
             _ => true,
         }
     }
@@ -112,8 +142,13 @@ pub(crate) fn kattis(verdict: Verdict) -> &'static str {
     }
 }
 
-/// Verifies the package at `package`.
-pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Fault> {
+/// Verifies the package at `package`, timing its accepted submissions under `ceiling`
+/// when it fixes no time limit.
+pub(crate) fn verify(
+    package: &Path,
+    setup: &Setup<'_>,
+    ceiling: Duration,
+) -> Result<Verified, Fault> {
     let config = config::load(package)?;
     let cases = data::load(package)?;
     let entries = submissions::load(package)?;
@@ -140,8 +175,28 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         .filter(|&i| !entries[i].accepted())
         .collect();
     let fixed = config.limits.time;
-    let first = work.run_all(&accepted, &built, fixed.unwrap_or(CEILING), 1.0)?;
-    let time_limit = fixed.unwrap_or_else(|| set_limit(&first, &config));
+    let mut first = work.run_all(&accepted, &built, fixed.unwrap_or(ceiling), 1.0)?;
+    let (time_limit, from) = if let Some(limit) = fixed {
+        (limit, LimitFrom::Fixed(config.limits.time_from))
+    } else {
+        match set_limit(&first, &config) {
+            (_, LimitFrom::Ceiling) => (ceiling, LimitFrom::Ceiling),
+            // Nothing hit the ceiling, nothing to run again.
+            (limit, LimitFrom::Least) => (limit, LimitFrom::Least),
+            (limit, _) => {
+                // The ceiling's TLE is no verdict: those that hit it run again under the limit
+                // now set, above the ceiling or below it (where the run is short, and its
+                // message names the problem's limit).
+                let hit = hit_ceiling(&first);
+                if !hit.is_empty() {
+                    let again = work.run_all(&hit, &built, limit, 1.0)?;
+                    first.retain(|(index, _)| !hit.contains(index));
+                    first.extend(again);
+                }
+                (limit, LimitFrom::Accepted { again: hit.len() })
+            }
+        }
+    };
     let rest = work.run_all(&others, &built, time_limit, config.limits.safety_margin)?;
     let mut rows: Vec<(usize, Row)> = first.into_iter().chain(rest).collect();
     rows.sort_by_key(|(index, _)| *index);
@@ -150,13 +205,15 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         .map(|(index, mut row)| {
             let entry = &entries[index];
             row.name.clone_from(&entry.name);
-            row.expected = entry.expected;
+            row.expected.clone_from(&entry.expected);
+            row.from = entry.from;
             if let Some(rules) = &scoring {
                 let full = scoring::full(&rules[""]);
                 if entry.accepted() {
                     row.wanted = Some(Wanted::Full(full));
                 } else if entry.partial {
-                    row.expected = Some("AC");
+                    row.expected = vec!["AC"];
+                    row.from = Some("folder");
                     row.wanted = Some(Wanted::Partial(full));
                 }
             }
@@ -175,25 +232,40 @@ pub(crate) fn verify(package: &Path, setup: &Setup<'_>) -> Result<Verified, Faul
         name: config.name,
         cases: cases.len(),
         time_limit,
-        fixed: fixed.is_some(),
+        from,
+        ceiling,
         inputs,
         rows,
     })
 }
 
-/// The time limit the accepted submissions' `rows` set: their slowest CPU time times the
-/// multiplier, rounded up to a whole second, at least 1 s.
-fn set_limit(rows: &[(usize, Row)], config: &config::Config) -> Duration {
+/// The time limit the accepted submissions' `rows` set: the slowest CPU time of those
+/// accepted within the ceiling times the multiplier, rounded up to a whole second, at
+/// least 1 s; and whether it could be set so ([`LimitFrom::Ceiling`], [`LimitFrom::Least`]
+/// when not).
+fn set_limit(rows: &[(usize, Row)], config: &config::Config) -> (Duration, LimitFrom) {
     // Only the accepted submissions that were accepted: one that timed out at the ceiling
-    // would set a limit the others then run to many times over.
+    // has no time to go by (it is run again under the limit the others set).
     let slowest = rows
         .iter()
         .filter(|(_, r)| matches!(r.got, Ok(Verdict::Accepted)))
         .map(|(_, r)| r.time)
-        .max()
-        .unwrap_or_default();
-    let set = (slowest.as_secs_f64() * config.limits.time_multiplier).ceil();
-    Duration::from_secs_f64(set.max(1.0))
+        .max();
+    let from = match slowest {
+        Some(_) => LimitFrom::Accepted { again: 0 },
+        None if hit_ceiling(rows).is_empty() => LimitFrom::Least,
+        None => LimitFrom::Ceiling,
+    };
+    let set = (slowest.unwrap_or_default().as_secs_f64() * config.limits.time_multiplier).ceil();
+    (Duration::from_secs_f64(set.max(1.0)), from)
+}
+
+/// The accepted submissions of `rows` that hit the ceiling they were timed under.
+fn hit_ceiling(rows: &[(usize, Row)]) -> Vec<usize> {
+    rows.iter()
+        .filter(|(_, r)| matches!(r.got, Ok(Verdict::TimeLimit)))
+        .map(|(index, _)| *index)
+        .collect()
 }
 
 /// The time limit of a package that fixes none, for the commands that judge one
@@ -220,7 +292,15 @@ pub(crate) fn limit_from_accepted(
     };
     let all: Vec<usize> = (0..entries.len()).collect();
     let rows = work.run_all(&all, &built, CEILING, 1.0)?;
-    Ok(set_limit(&rows, &config))
+    match set_limit(&rows, &config) {
+        (_, LimitFrom::Ceiling) => Err(Fault::input(format!(
+            "{}: no accepted submission passes within the {} s the grader times them under, \
+             so the time limit cannot be set from them; give --time-limit",
+            package.join("submissions/accepted").display(),
+            CEILING.as_secs_f64()
+        ))),
+        (limit, _) => Ok(limit),
+    }
 }
 
 /// Refuses a package none of whose accepted submissions runs here: the time limit is set
@@ -405,7 +485,8 @@ impl Row {
     fn not_run() -> Row {
         Row {
             name: String::new(),
-            expected: None,
+            expected: Vec::new(),
+            from: None,
             got: Err(String::new()),
             failed: None,
             time: Duration::ZERO,

@@ -37,9 +37,11 @@ pub(crate) struct Config {
 /// The limits of `problem.yaml`, with the format's defaults where it says none.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PackageLimits {
-    /// A time limit the package fixes (2023-07's `time_limit`); else it is set from the
-    /// accepted submissions.
+    /// A time limit the package fixes (2023-07's `time_limit`, else DOMjudge's
+    /// `.timelimit`); else it is set from the accepted submissions.
     pub(crate) time: Option<Duration>,
+    /// The file that fixes `time`: `problem.yaml` or `.timelimit`.
+    pub(crate) time_from: &'static str,
     /// The time limit is the slowest accepted time times this, rounded up to a second.
     pub(crate) time_multiplier: f64,
     /// Submissions that must time out must still do so at the time limit times this.
@@ -323,12 +325,56 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "problem".to_owned());
-    let (config, warnings) =
+    let (mut config, warnings) =
         parse(text, &folder).map_err(|e| Fault::input(format!("{}:{e}", path.display())))?;
     for warning in warnings {
         warn_once(&format!("grader: warning: {}:{warning}", path.display()));
     }
+    let dotted = package.join(".timelimit");
+    if dotted.symlink_metadata().is_ok() {
+        let bytes = files::read_file_of_data(&dotted)?;
+        let limit = timelimit(&String::from_utf8_lossy(&bytes))
+            .map_err(|e| Fault::input(format!("{}:{e}", dotted.display())))?;
+        match config.limits.time {
+            // problem.yaml is the format's own file; `.timelimit` is DOMjudge's, read for
+            // the packages that have only it. Both, and differing, is said.
+            Some(fixed) if fixed != limit => warn_once(&format!(
+                "grader: warning: {}: {} s, but problem.yaml's time_limit {} s is the limit",
+                dotted.display(),
+                limit.as_secs_f64(),
+                fixed.as_secs_f64()
+            )),
+            Some(_) => {}
+            None => {
+                config.limits.time = Some(limit);
+                config.limits.time_from = ".timelimit";
+            }
+        }
+    }
     Ok(config)
+}
+
+/// The time limit DOMjudge's `.timelimit` gives: a positive number of seconds, alone
+/// (blanks around it allowed); or `LINE:COL: why`.
+fn timelimit(text: &str) -> Result<Duration, String> {
+    let start = text.len() - text.trim_start().len();
+    let word = text.trim();
+    let line = text[..start].matches('\n').count() + 1;
+    let column = start - text[..start].rfind('\n').map_or(0, |n| n + 1) + 1;
+    let refused = || {
+        format!(
+            "{line}:{column}: `{}` is not a time limit: expected a positive number of seconds",
+            word.escape_debug()
+        )
+    };
+    let seconds: f64 = word.parse().map_err(|_| refused())?;
+    if !seconds.is_finite()
+        || seconds <= 0.0
+        || !word.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        return Err(refused());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| refused())
 }
 
 /// Says `line` on stderr the first time only: a command reads `problem.yaml` more than
@@ -578,6 +624,7 @@ fn limits(raw: &RawLimits, modern: bool) -> Result<PackageLimits, String> {
     };
     Ok(PackageLimits {
         time: seconds(raw.time_limit, "time_limit")?,
+        time_from: "problem.yaml",
         time_multiplier: multiplier,
         safety_margin: margin,
         memory: raw.memory.unwrap_or(1024),
@@ -602,6 +649,29 @@ fn without_location(error: &serde_yaml_ng::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timelimit_file_is_a_positive_number_of_seconds_alone() {
+        assert_eq!(timelimit("1\n"), Ok(Duration::from_secs(1)));
+        assert_eq!(timelimit("  2.5 \n\n"), Ok(Duration::from_millis(2500)));
+        for (text, place, word) in [
+            ("\n  fast\n", "2:3", "fast"),
+            ("0\n", "1:1", "0"),
+            ("-1", "1:1", "-1"),
+            ("1 s\n", "1:1", "1 s"),
+            ("inf", "1:1", "inf"),
+            ("", "1:1", ""),
+        ] {
+            let why = timelimit(text).unwrap_err();
+            assert_eq!(
+                why,
+                format!(
+                    "{place}: `{word}` is not a time limit: expected a positive number of seconds"
+                ),
+                "{text:?}"
+            );
+        }
+    }
 
     #[test]
     fn legacy_and_modern_keys_are_read_with_their_versions_defaults() {

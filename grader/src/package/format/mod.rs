@@ -1,6 +1,6 @@
 //! Reading a problem package, purely: files in, values out, no program run.
-//! `problem.yaml` (`config`), the test data (`data`), the submissions and the verdicts
-//! their folders ask for (`submissions`), the format's default output validator, in
+//! `problem.yaml` and DOMjudge's `.timelimit` (`config`), the test data (`data`), the
+//! submissions and the verdicts their folders or comments allow (`submissions`), the format's default output validator, in
 //! process (`default_validator`), the verdict and score of a scoring problem's groups
 //! (`scoring`), the generator `grader fuzz` draws inputs from (`generator`), and how a
 //! program given as a folder becomes one source (`sources`).

@@ -1,7 +1,11 @@
-//! A package's submissions: each file of `submissions/FOLDER/`, and the verdict its folder
-//! says it must get (`accepted`: `AC`, `wrong_answer`: `WA`, `time_limit_exceeded`: `TLE`,
-//! `run_time_error`: `RTE`); other folders' submissions are run, and their verdicts shown,
-//! with none expected.
+//! A package's submissions: each file of `submissions/FOLDER/`, and the verdicts it may
+//! get. The format's folders say one (`accepted`: `AC`, `wrong_answer`: `WA`,
+//! `time_limit_exceeded`: `TLE`, `run_time_error`: `RTE`); BAPCtools' `rejected` says any
+//! but `AC`; and, as DOMjudge reads a jury's submissions, an `@EXPECTED_RESULTS@:` comment
+//! in the file lists them in DOMjudge's words, and then it is the expectation whatever the
+//! folder (a `mixed/` folder means nothing by itself). Other submissions are run, and
+//! their verdicts shown, with none expected. Where an expectation came from is kept: the
+//! table says it.
 
 use std::path::{Path, PathBuf};
 
@@ -15,8 +19,10 @@ pub(crate) struct Entry {
     pub(crate) name: String,
     /// The file.
     pub(crate) path: PathBuf,
-    /// The verdict its folder asks for, in the format's words.
-    pub(crate) expected: Option<&'static str>,
+    /// The verdicts it may get, in the format's words; none when nothing says.
+    pub(crate) expected: Vec<&'static str>,
+    /// What says so: its folder's name, `rejected/`, or `@EXPECTED_RESULTS@`.
+    pub(crate) from: Option<&'static str>,
     /// Whether its folder is `partially_accepted` (a scoring problem's: `AC` with a score
     /// short of the full one).
     pub(crate) partial: bool,
@@ -25,18 +31,88 @@ pub(crate) struct Entry {
 impl Entry {
     /// Whether it is one the time limit is set from.
     pub(crate) fn accepted(&self) -> bool {
-        self.expected == Some("AC")
+        self.expected == ["AC"]
     }
 }
 
-/// The verdict the folder `name` asks for.
-fn expected(name: &str) -> Option<&'static str> {
+/// What `submissions/rejected/` allows: any verdict but `AC`, of a program that runs (one
+/// that does not compile tests nothing, as in every other folder).
+const REJECTED: [&str; 4] = ["WA", "TLE", "RTE", "OLE"];
+
+/// The marker of DOMjudge's comment.
+const MARKER: &str = "@EXPECTED_RESULTS@:";
+
+/// A result of DOMjudge's, in either spelling (`WRONG-ANSWER`, `WRONG_ANSWER`), in the
+/// format's words: `NO-OUTPUT` is a wrong answer with nothing printed, and a memory limit
+/// is a run-time error, as the format names them.
+fn result(word: &str) -> Option<&'static str> {
+    Some(match word.to_ascii_uppercase().replace('-', "_").as_str() {
+        "CORRECT" | "ACCEPTED" => "AC",
+        "WRONG_ANSWER" | "NO_OUTPUT" => "WA",
+        "TIMELIMIT" | "TIME_LIMIT_EXCEEDED" => "TLE",
+        "RUN_ERROR"
+        | "RUN_TIME_ERROR"
+        | "RUNTIME_ERROR"
+        | "MEMORY_LIMIT"
+        | "MEMORY_LIMIT_EXCEEDED" => "RTE",
+        "OUTPUT_LIMIT" | "OUTPUT_LIMIT_EXCEEDED" => "OLE",
+        "COMPILER_ERROR" | "COMPILE_ERROR" => "CE",
+        _ => return None,
+    })
+}
+
+/// The verdicts the first `@EXPECTED_RESULTS@:` comment of `text` lists, if it has one;
+/// or `LINE:COL: why` at the word that is none of DOMjudge's. The list runs to the line's
+/// end or to the first sign that is not of a word, a comma or a blank (a comment's `*/`).
+fn expected_results(text: &str) -> Result<Option<Vec<&'static str>>, String> {
+    let Some(at) = text.find(MARKER) else {
+        return Ok(None);
+    };
+    let line = text[..at].matches('\n').count() + 1;
+    let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+    let column = |byte: usize| text[line_start..byte].chars().count() + 1;
+    let start = at + MARKER.len();
+    let rest = &text[start..];
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ',' | ' ' | '\t')))
+        .unwrap_or(rest.len());
+    let mut verdicts = Vec::new();
+    let mut offset = 0;
+    for word in rest[..end].split(',') {
+        let trimmed = word.trim();
+        let place = start + offset + (word.len() - word.trim_start().len());
+        offset += word.len() + 1;
+        match result(trimmed) {
+            Some(verdict) if !verdicts.contains(&verdict) => verdicts.push(verdict),
+            Some(_) => {}
+            None => {
+                let what = if trimmed.is_empty() {
+                    "a result is missing".to_owned()
+                } else {
+                    format!("`{trimmed}` is not a result")
+                };
+                return Err(format!(
+                    "{line}:{}: {MARKER} {what}: expected CORRECT, WRONG-ANSWER, TIMELIMIT, \
+                     RUN-ERROR, NO-OUTPUT, OUTPUT-LIMIT, MEMORY-LIMIT or COMPILER-ERROR \
+                     (or their names with `_`: WRONG_ANSWER, TIME_LIMIT_EXCEEDED, \
+                     RUN_TIME_ERROR, ...)",
+                    column(place)
+                ));
+            }
+        }
+    }
+    Ok(Some(verdicts))
+}
+
+/// The verdicts the folder `name` allows, and what the table calls where they came from.
+fn expected(name: &str) -> (Vec<&'static str>, Option<&'static str>) {
     match name {
-        "accepted" => Some("AC"),
-        "wrong_answer" => Some("WA"),
-        "time_limit_exceeded" => Some("TLE"),
-        "run_time_error" => Some("RTE"),
-        _ => None,
+        "accepted" => (vec!["AC"], Some("folder")),
+        "wrong_answer" => (vec!["WA"], Some("folder")),
+        "time_limit_exceeded" => (vec!["TLE"], Some("folder")),
+        "run_time_error" => (vec!["RTE"], Some("folder")),
+        "rejected" => (REJECTED.to_vec(), Some("rejected/")),
+        _ => (Vec::new(), None),
     }
 }
 
@@ -64,10 +140,23 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
             if file.starts_with('.') {
                 continue;
             }
+            let (mut expected, mut from) = expected(&kind);
+            // A folder (a program of several files) is refused later, when built; only a
+            // file can carry the comment.
+            if path.is_file() {
+                let bytes = files::read_file_of_data(&path)?;
+                let listed = expected_results(&String::from_utf8_lossy(&bytes))
+                    .map_err(|e| Fault::input(format!("{}:{e}", path.display())))?;
+                if let Some(listed) = listed {
+                    expected = listed;
+                    from = Some("@EXPECTED_RESULTS@");
+                }
+            }
             found.push(Entry {
                 name: format!("{kind}/{file}"),
                 path,
-                expected: expected(&kind),
+                expected,
+                from,
                 partial: kind == "partially_accepted",
             });
         }
@@ -90,4 +179,40 @@ fn sorted(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
         .collect();
     entries.sort();
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expected_results;
+
+    #[test]
+    fn domjudges_comment_lists_results_in_either_spelling() {
+        assert_eq!(expected_results("int main() {}\n"), Ok(None));
+        assert_eq!(
+            expected_results("// @EXPECTED_RESULTS@: WRONG-ANSWER, TIME_LIMIT_EXCEEDED\n"),
+            Ok(Some(vec!["WA", "TLE"]))
+        );
+        assert_eq!(
+            expected_results("/* @EXPECTED_RESULTS@: TIMELIMIT,RUN-ERROR */\nint x;"),
+            Ok(Some(vec!["TLE", "RTE"]))
+        );
+        assert_eq!(
+            expected_results("# @EXPECTED_RESULTS@: NO-OUTPUT, WRONG_ANSWER, CORRECT"),
+            Ok(Some(vec!["WA", "AC"]))
+        );
+    }
+
+    #[test]
+    fn an_unknown_result_is_named_at_its_place() {
+        let why = expected_results("x\n# @EXPECTED_RESULTS@: WRONG-ANSWER, TLE\n").unwrap_err();
+        assert!(
+            why.starts_with("2:37: @EXPECTED_RESULTS@: `TLE` is not a result"),
+            "{why}"
+        );
+        let why = expected_results("# @EXPECTED_RESULTS@:\n").unwrap_err();
+        assert!(
+            why.starts_with("1:22: @EXPECTED_RESULTS@: a result is missing"),
+            "{why}"
+        );
+    }
 }
