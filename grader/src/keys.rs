@@ -41,6 +41,12 @@ impl Key {
         self
     }
 
+    /// Adds the length of a list whose items follow, each of one or more parts (a list of
+    /// single parts is [`Key::list`]).
+    pub(crate) fn count(&mut self, items: usize) -> &mut Key {
+        self.part((items as u64).to_le_bytes())
+    }
+
     /// Adds a list: its length, then each item as a part.
     pub(crate) fn list<I>(&mut self, items: I) -> &mut Key
     where
@@ -49,7 +55,7 @@ impl Key {
         I::Item: AsRef<[u8]>,
     {
         let items = items.into_iter();
-        self.part((items.len() as u64).to_le_bytes());
+        self.count(items.len());
         for item in items {
             self.part(item);
         }

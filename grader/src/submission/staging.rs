@@ -102,7 +102,7 @@ impl Staging {
     pub(crate) fn key_files(&self, key: &mut Key) -> Result<(), Fault> {
         let mut files: Vec<&(String, Part)> = self.files.iter().collect();
         files.sort_by(|a, b| a.0.cmp(&b.0));
-        key.part((files.len() as u64).to_le_bytes());
+        key.count(files.len());
         for (name, part) in files {
             let read;
             let bytes: &[u8] = match part {

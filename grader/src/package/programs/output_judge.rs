@@ -132,7 +132,7 @@ impl PackageJudge {
                 .part(program.hash()?)
                 .part(crate::results::limits::LimitsRecord::of(limits).key()),
         };
-        key.part((self.flags.len() as u64).to_le_bytes());
+        key.count(self.flags.len());
         for (case, flags) in &self.flags {
             match case {
                 Some(name) => key.part("case").part(name),
