@@ -228,41 +228,36 @@ impl Journal {
         // older grader's journal, whose runs are keyed another way and cannot be found.
         let start_anew = version != Some(VERSION);
         let older = (start_anew && lines > 0).then_some(lines);
-        // The last line of each key, once the lines are in key order (the later line
-        // first); then a line judged again and left out leaves its run to be made again,
-        // and the line that run appends wins.
-        known.sort_unstable_by_key(|(key, place)| (*key, std::cmp::Reverse(place.offset)));
-        known.dedup_by_key(|(key, _)| *key);
-        known.retain(|(key, _)| !not_upheld.contains(key));
-        let rejudged = not_upheld.len();
         let file = OpenOptions::new()
             .create(true)
             .read(true)
             .append(true)
             .open(path)
             .map_err(|e| Fault::output(files::cannot(path, "open", &e)))?;
-        if start_anew {
+        let (known, rejudged, lines) = if start_anew {
+            // Nothing of it can be found again: not even sorted, only its lines counted.
             file.set_len(0)
                 .and_then(|()| (&file).write_all(&header_line()))
                 .map_err(|e| Fault::output(files::cannot(path, "write", &e)))?;
-            let journal = Journal {
-                path: path.to_path_buf(),
-                file,
-                rejudged: 0,
-                older,
-                lines: 0,
-            };
-            return Ok((journal, Known::default()));
-        }
-        if whole < length {
-            file.set_len(whole)
-                .map_err(|e| Fault::output(files::cannot(path, "repair", &e)))?;
-        }
+            (Vec::new(), 0, 0)
+        } else {
+            if whole < length {
+                file.set_len(whole)
+                    .map_err(|e| Fault::output(files::cannot(path, "repair", &e)))?;
+            }
+            // The last line of each key, once the lines are in key order (the later line
+            // first); then a line judged again and left out leaves its run to be made
+            // again, and the line that run appends wins.
+            known.sort_unstable_by_key(|(key, place)| (*key, std::cmp::Reverse(place.offset)));
+            known.dedup_by_key(|(key, _)| *key);
+            known.retain(|(key, _)| !not_upheld.contains(key));
+            (known, not_upheld.len(), lines)
+        };
         let journal = Journal {
             path: path.to_path_buf(),
             file,
             rejudged,
-            older: None,
+            older,
             lines,
         };
         Ok((journal, Known(known)))
