@@ -399,7 +399,8 @@ fn run_parallel_recipe(info: &str, ssh: bool) {
     let mut cmd = place.shell(&script);
     if ssh {
         // ssh as a node would run the command: from the home folder, in the user's shell,
-        // the words joined by spaces.
+        // the words joined by spaces, with SHELL set to the login shell as sshd sets it (GNU
+        // parallel's worker runs each job with $SHELL, and a CI job may have none).
         let stand_in = write(
             &place.path("bin"),
             "ssh",
@@ -408,6 +409,8 @@ fn run_parallel_recipe(info: &str, ssh: bool) {
              shift\n\
              [ \"$1\" = -- ] && shift\n\
              cd\n\
+             SHELL=$(getent passwd \"$(id -u)\" | cut -d: -f7)\n\
+             export SHELL=${SHELL:-/bin/sh}\n\
              exec sh -c \"$*\"\n",
         );
         fs::set_permissions(&stand_in, fs::Permissions::from_mode(0o755)).unwrap();
