@@ -385,6 +385,34 @@ fn a_scoring_problem_scores_its_groups_and_checks_accepted_and_partially_accepte
 }
 
 #[test]
+fn a_scoring_group_that_breaks_on_reject_runs_no_case_after_its_first_rejected_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = copy("halves", dir.path());
+    // Wrong at once on each group's first case; on its second a second of CPU, then
+    // wrong. Both groups break on a rejection (`on_reject: break`), so the seconds are
+    // never spent: the slowest case run is a quick one. Judged by CPU time, with a wide
+    // margin: run, the spin alone would show 1 s.
+    write(
+        &package,
+        "submissions/wrong_answer/slow_later.py",
+        "import time\n\
+         n = int(input())\n\
+         if n in (9999999999998, 10):\n    \
+             end = time.process_time() + 1.0\n    \
+             while time.process_time() < end:\n        \
+                 pass\n\
+         print(n // 2 + 1 if n not in (4,) else n // 2)\n",
+    );
+    let (code, table) = verify(&package);
+    assert_eq!(code, 0, "{table}");
+    let cells = row(&table, "wrong_answer/slow_later.py");
+    assert_eq!(&cells[1..3], ["WA", "WA (0)"], "{table}");
+    let time: f64 = cells[3].trim_end_matches(" s").parse().unwrap();
+    assert!(time < 0.5, "a case after a group's rejection ran: {table}");
+    assert!(cells[4].starts_with("secret/large/1:"), "{table}");
+}
+
+#[test]
 fn with_no_accepted_submission_that_runs_there_is_no_time_limit_to_judge_by() {
     let dir = tempfile::tempdir().unwrap();
     let package = copy("sum", dir.path());

@@ -14,8 +14,9 @@
 //! judged at the limit itself, so a submission that must time out and does so only within
 //! the margin is told apart (`Row::within_margin`). In a pass-fail problem a submission
 //! stops at its first case that is not `AC`, whose verdict is the submission's (the
-//! format's default grading); in a scoring problem every case runs and the groups give
-//! the verdict and score (`format::scoring`).
+//! format's default grading); in a scoring problem the groups give the verdict and score
+//! (`format::scoring`), and a group that stops at its first rejected part (`on_reject:
+//! break`, the default) runs no case after it: it is decided.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -421,6 +422,13 @@ impl Work<'_> {
         row.got = Ok(Verdict::Accepted);
         let mut results = Vec::new();
         for test in self.cases {
+            // A group that stops at its first rejection is decided by it: its later
+            // cases cannot change the verdict or the score, so they are not run.
+            if let Some(rules) = self.scoring
+                && !scoring::needed(&test.case.name, &results, &|g: &str| rules[g].clone())
+            {
+                continue;
+            }
             let ran = runner.run(program, &Input::File(test.case.input.clone()), run)?;
             row.time = row.time.max(ran.outcome.cpu);
             let mut fault = None;

@@ -126,6 +126,70 @@ pub(crate) fn grade(
     group("", &by_name, rules_of)
 }
 
+/// Whether the case `case` can change the verdict or score of the cases before it,
+/// `results` (every case before it in name order, none after): not when a group it is in
+/// stops at its first rejected part (`on_reject: break`) and an earlier part of that group
+/// was rejected, since [`grade`] then never looks at it. A verification leaves such cases
+/// unrun: the group is decided.
+pub(crate) fn needed(
+    case: &str,
+    results: &[(String, Verdict)],
+    rules_of: &dyn Fn(&str) -> Rules,
+) -> bool {
+    let by_name: BTreeMap<&str, Verdict> = results.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    let mut folder = String::new();
+    let mut rest = case;
+    while let Some((part, below)) = rest.split_once('/') {
+        if decided(&folder, part, &by_name, rules_of) {
+            return false;
+        }
+        folder = if folder.is_empty() {
+            part.to_owned()
+        } else {
+            format!("{folder}/{part}")
+        };
+        rest = below;
+    }
+    !decided(&folder, rest, &by_name, rules_of)
+}
+
+/// Whether the group `folder` stops before its part `part` (a case or subfolder name):
+/// it stops at its first rejected part and one of the parts before `part` was rejected.
+fn decided(
+    folder: &str,
+    part: &str,
+    results: &BTreeMap<&str, Verdict>,
+    rules_of: &dyn Fn(&str) -> Rules,
+) -> bool {
+    let rules = rules_of(folder);
+    if !rules.stop_on_reject {
+        return false;
+    }
+    let prefix = if folder.is_empty() {
+        String::new()
+    } else {
+        format!("{folder}/")
+    };
+    let mut earlier: Vec<&str> = results
+        .keys()
+        .filter_map(|name| name.strip_prefix(prefix.as_str()))
+        .map(|rest| rest.split('/').next().unwrap_or(rest))
+        .filter(|p| *p != part)
+        .collect();
+    earlier.dedup();
+    earlier.into_iter().any(|earlier| {
+        if rules.ignore_sample && folder.is_empty() && earlier == "sample" {
+            return false;
+        }
+        let name = format!("{prefix}{earlier}");
+        let verdict = match results.get(name.as_str()) {
+            Some(&verdict) => verdict,
+            None => group(&name, results, rules_of).0,
+        };
+        verdict != Verdict::Accepted
+    })
+}
+
 /// The verdict and score of the group `folder`.
 fn group(
     folder: &str,
@@ -265,6 +329,68 @@ mod tests {
         assert_eq!(grade(&none, &oddecho), (Verdict::WrongAnswer, 0.0));
         assert_eq!(oddecho("").range, (0.0, 100.0));
         assert_eq!(full(&oddecho("")).to_string(), "100");
+    }
+
+    /// Every case of `all` in order, run only when [`needed`]: the results a verification
+    /// gets, which must grade as `all` does.
+    fn as_verified(all: &[(String, Verdict)], rules_of: &dyn Fn(&str) -> Rules) -> Vec<String> {
+        let mut ran: Vec<(String, Verdict)> = Vec::new();
+        for (name, verdict) in all {
+            if needed(name, &ran, rules_of) {
+                ran.push((name.clone(), *verdict));
+            }
+        }
+        assert_eq!(grade(&ran, rules_of), grade(all, rules_of), "{all:?}");
+        ran.into_iter().map(|(n, _)| n).collect()
+    }
+
+    #[test]
+    fn a_group_that_breaks_on_reject_runs_no_case_after_its_first_rejected_one() {
+        // oddecho's subtasks break; its samples, `secret` and `data` continue.
+        let partial = results(&[
+            ("sample/1", Verdict::WrongAnswer),
+            ("secret/subtask1/2", Verdict::WrongAnswer),
+            ("secret/subtask2/01", Verdict::RuntimeError),
+        ]);
+        let ran = as_verified(&partial, &oddecho);
+        assert_eq!(
+            ran,
+            [
+                "sample/1",
+                "sample/2",
+                "secret/subtask1/1",
+                "secret/subtask1/2",
+                "secret/subtask2/01"
+            ]
+        );
+        // Every case runs when none is rejected.
+        assert_eq!(as_verified(&results(&[]), &oddecho).len(), 15);
+        // The defaults break everywhere: after the first rejected case nothing runs, the
+        // samples' groups included (a rejected `sample` part stops `data/`).
+        let plain = |_: &str| RawRules::default().rules().unwrap();
+        let ran = as_verified(&results(&[("sample/2", Verdict::TimeLimit)]), &plain);
+        assert_eq!(ran, ["sample/1", "sample/2"]);
+        // ignore_sample: a rejected sample does not stop `data/`, its own group still does.
+        let ignoring = |folder: &str| {
+            let text = if folder.is_empty() {
+                "grader_flags: ignore_sample\n"
+            } else {
+                ""
+            };
+            serde_yaml_ng::from_str::<RawRules>(text)
+                .unwrap()
+                .rules()
+                .unwrap()
+        };
+        let ran = as_verified(
+            &results(&[
+                ("sample/1", Verdict::WrongAnswer),
+                ("secret/subtask2/02", Verdict::WrongAnswer),
+            ]),
+            &ignoring,
+        );
+        assert_eq!(ran.len(), 1 + 3 + 2);
+        assert!(ran.contains(&"secret/subtask1/3".to_owned()));
     }
 
     #[test]
