@@ -16,7 +16,7 @@ use crate::package::export::{tree, write};
 use crate::package::format::config;
 use crate::package::programs::building::Setup;
 use crate::report::{self, tables::Table};
-use crate::submission::{Options, languages::Languages};
+use crate::submission::{HeaderUse, Options, languages::Languages};
 
 pub(crate) fn run(command: PackageCommand) -> Result<Status, Fault> {
     match command {
@@ -62,7 +62,10 @@ fn verify(
     ceiling: Option<Duration>,
 ) -> Result<Status, Fault> {
     let languages = Languages::load(None)?;
-    let setup = setup(package, &languages, (jobs, sandbox, cache_dir))?;
+    let mut setup = setup(package, &languages, (jobs, sandbox, cache_dir))?;
+    // The sources are known and compiled once: a precompiled header is worth building
+    // only for the second that names it.
+    setup.options.header = HeaderUse::OnceShared;
     let verified = verify::verify(package, &setup, ceiling.unwrap_or(verify::CEILING))?;
     report::out(&table(&verified));
     let disagrees = verified.rows.iter().any(|r| !r.agrees());

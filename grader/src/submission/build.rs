@@ -139,7 +139,7 @@ fn from_source(
                 &names,
                 (name, language),
                 &options.cache,
-                options.tier,
+                (options.tier, options.header),
             )?;
             match compiled {
                 compile::Compiled::Program { path, cached } => (Some(path), cached),

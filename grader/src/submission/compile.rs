@@ -23,7 +23,7 @@ use super::cache_entry::{MESSAGE, cached_message, publish, verified};
 use super::compiler::{HEAD, Toolchain, above, limits, refusal, run_compiler, said, toolchain};
 use super::languages::Language;
 use super::naming::{Names, PROGRAM};
-use super::precompiled;
+use super::precompiled::{self, HeaderUse};
 use crate::cli::exit::Fault;
 use crate::paths::files;
 use sandbox::Locked as _;
@@ -140,7 +140,7 @@ pub(crate) fn compile(
     names: &Names,
     (name, language): (&str, &Language),
     cache: &Path,
-    tier: Tier,
+    (tier, usage): (Tier, HeaderUse),
 ) -> Result<Compiled, Fault> {
     let toolchain = toolchain(name, language, source)?;
     let key = cache_key((name, language), &toolchain, tier, (&names.source, bytes));
@@ -150,7 +150,7 @@ pub(crate) fn compile(
         return Ok(cached);
     }
     let limits = limits(&language.compile_limits, tier);
-    let header = precompiled::folder(bytes, (name, language), &toolchain, tier, cache)?;
+    let header = precompiled::folder(bytes, (name, language), &toolchain, (tier, usage), cache)?;
     let command = language
         .compile
         .as_ref()

@@ -26,5 +26,6 @@ mod staging;
 pub(crate) use build::{Foreseen, build_one};
 pub(crate) use languages::without_flag_advice;
 pub(crate) use lookup::PATH;
+pub(crate) use precompiled::HeaderUse;
 pub(crate) use program::{Built, Options, Program, Submission};
 pub(crate) use setup::check_toolchain;

@@ -17,6 +17,12 @@
 //! where a compile may run as a worker's uid that cannot enter the cache (mode 0700).
 //! A header that fails to build leaves the compiles as they were: each source is
 //! compiled on its own, as without one.
+//!
+//! Building one costs several plain compiles (about 5 s of CPU for `bits/stdc++.h`), so a
+//! run that compiles a known set of sources (`package verify`) asks for it only once a
+//! second of them names it ([`HeaderUse::OnceShared`]): a package with one such source
+//! compiles it plainly, and a cold verification does not pay for a header it uses once.
+//! A header already in the cache is always used.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -37,6 +43,19 @@ const WRAPPER: &str = "precompiled.h";
 /// not be built).
 type Slot = Arc<Mutex<Option<Option<PathBuf>>>>;
 
+/// When a header not yet in the cache is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HeaderUse {
+    /// For the first source that names it: `test` and `batch`, whose sources are compiled
+    /// again and again over a course (a student's every change, the next class).
+    OnFirstNeed,
+    /// For the second source of this process that names it (the first compiles plainly).
+    OnceShared,
+}
+
+/// How many sources of this process named each header not yet built, by key.
+static NAMED: OnceLock<Mutex<HashMap<String, usize>>> = OnceLock::new();
+
 /// The headers of this process, by key. One build per header at a time: the workers that
 /// need it first wait for it rather than each building their own.
 static BUILT: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
@@ -44,12 +63,12 @@ static BUILT: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
 /// The include folder holding the precompiled header for a compile of `bytes` in
 /// language `name` (built on first need and kept in `cache`), or `None` when the
 /// source does not name the language's header, the tier cannot show it, or it could
-/// not be built.
+/// not be built, or `usage` says not yet.
 pub(super) fn folder(
     bytes: &[u8],
     (name, language): (&str, &Language),
     toolchain: &Toolchain,
-    tier: Tier,
+    (tier, usage): (Tier, HeaderUse),
     cache: &Path,
 ) -> Result<Option<PathBuf>, Fault> {
     let Some(precompiled) = &language.precompiled else {
@@ -77,6 +96,9 @@ pub(super) fn folder(
     // user's alone, and the hash guards against a torn or altered entry.
     let found = if verified(&entry, &gch) {
         Some(entry)
+    } else if usage == HeaderUse::OnceShared && first_to_name(&key) {
+        // Not known yet (`slot` stays empty): the next source that names it builds it.
+        return Ok(None);
     } else {
         build(language, toolchain, tier, (&command, &precompiled.header))?.and_then(|mut built| {
             publish(&mut built, cache, &entry, &gch).ok()?;
@@ -85,6 +107,14 @@ pub(super) fn folder(
     };
     *slot = Some(found.clone());
     Ok(found)
+}
+
+/// Whether this is the first source of the process to name the header `key`.
+fn first_to_name(key: &str) -> bool {
+    let mut named = NAMED.get_or_init(Mutex::default).locked();
+    let count = named.entry(key.to_owned()).or_default();
+    *count += 1;
+    *count == 1
 }
 
 /// Whether `bytes` (a source) names `header` (a cheap look: the compiler decides whether

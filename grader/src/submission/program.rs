@@ -9,6 +9,7 @@ use sandbox::tiers::Tier;
 use super::compile::default_cache;
 use super::languages::{Language, Languages};
 use super::naming;
+use super::precompiled::HeaderUse;
 use crate::cli::exit::Fault;
 use crate::keys::Key;
 
@@ -42,6 +43,8 @@ pub(crate) struct Options<'a> {
     pub(crate) cache: PathBuf,
     /// The tier compiles run in.
     pub(crate) tier: Tier,
+    /// When a precompiled header not yet in the cache is built.
+    pub(crate) header: HeaderUse,
 }
 
 impl<'a> Options<'a> {
@@ -58,6 +61,7 @@ impl<'a> Options<'a> {
             languages,
             cache: cache.unwrap_or_else(default_cache),
             tier,
+            header: HeaderUse::OnFirstNeed,
         }
     }
 

@@ -153,8 +153,18 @@ pub(crate) fn verify(
     let config = config::load(package)?;
     let cases = data::load(package)?;
     let entries = submissions::load(package)?;
-    let (inputs, judge) = data_check::checked_and_judge(package, &config, &cases, setup)?;
-    let built = build_all(&entries, setup)?;
+    // The data's check (building and running the validators) and the submissions' builds
+    // need nothing of each other: side by side, a cold verification's compiles overlap.
+    let (checked, built) = std::thread::scope(|scope| {
+        let builds = scope.spawn(|| build_all(&entries, setup));
+        let checked = data_check::checked_and_judge(package, &config, &cases, setup);
+        let built = builds
+            .join()
+            .unwrap_or_else(|_| Err(Fault::internal("a build thread panicked".to_owned())));
+        (checked, built)
+    });
+    let (inputs, judge) = checked?;
+    let built = built?;
     if config.limits.time.is_none() {
         some_accepted_runs(package, &entries, &built, "")?;
     }
