@@ -28,6 +28,7 @@ mod layout_mistakes;
 mod messages;
 mod outputs;
 mod package;
+mod package_ctd;
 mod package_conventions;
 mod package_grading;
 mod package_verify;

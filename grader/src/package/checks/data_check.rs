@@ -16,7 +16,8 @@ use crate::package::format::data::TestCase;
 use crate::package::programs::building::Setup;
 use crate::package::programs::building::{build, first_line, joined};
 use crate::package::programs::in_box;
-use crate::package::programs::input_validators::{self, InputValidator};
+use crate::package::programs::checktestdata;
+use crate::package::programs::input_validators::{self, InputValidator, Protocol};
 use crate::package::programs::output_judge::PackageJudge;
 use crate::package::programs::output_validator::{self, Validator};
 use crate::submission::Program;
@@ -85,7 +86,7 @@ pub(crate) fn check(
     limits: Limits,
 ) -> Result<Checked, Fault> {
     let mut checked = Checked::default();
-    let mut programs: Vec<(String, Program)> = Vec::new();
+    let mut programs: Vec<(String, (Program, Protocol))> = Vec::new();
     for (name, source) in input_validators::find(package)? {
         let source = match source {
             Ok(source) => source,
@@ -94,8 +95,16 @@ pub(crate) fn check(
                 continue;
             }
         };
-        match build(&source, &setup.options) {
-            Ok(Ok(program)) => programs.push((name, program)),
+        let (built, protocol) = if checktestdata::is_script(&source) {
+            (
+                checktestdata::built(&source, &setup.options),
+                Protocol::Checktestdata,
+            )
+        } else {
+            (build(&source, &setup.options), Protocol::Format)
+        };
+        match built {
+            Ok(Ok(program)) => programs.push((name, (program, protocol))),
             Ok(Err(message)) => {
                 return Err(Fault::input(format!(
                     "{}: the input validator does not compile: {}",
@@ -126,10 +135,10 @@ pub(crate) fn check(
         },
         |started, run| {
             let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
-            let (name, program) = &programs[which];
+            let (name, (program, protocol)) = &programs[which];
             let validator = match &mut started[which] {
                 Some(validator) => validator,
-                slot => slot.insert(InputValidator::start(program, name, limits)?),
+                slot => slot.insert(InputValidator::start((program, *protocol), name, limits)?),
             };
             let name = &case.case.name;
             let why = validator.check(name, &case.case.input, &case.input_flags)?;

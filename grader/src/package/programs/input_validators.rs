@@ -1,13 +1,15 @@
 //! A package's input validators (`input_validators/`: each file, and each folder, is one
 //! validator), run in the box on every input with its folder's
 //! `input_validator_flags`: exit 42 is a valid input, 43 an invalid one, anything else the
-//! validator's own fault.
+//! validator's own fault. A checktestdata script (`.ctd`) is one too, run by `pyctd`
+//! (`checktestdata`) with its own statuses.
 
 use std::path::{Path, PathBuf};
 
 use sandbox::{Input, Limits};
 
 use crate::cli::exit::Fault;
+use crate::package::programs::checktestdata::{self, Said};
 use crate::package::programs::in_box::{Call, PackageProgram};
 use crate::submission::Program;
 
@@ -28,12 +30,7 @@ pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
             path.file_name().unwrap_or_default().to_string_lossy()
         );
         // A folder is one program, read by `sources` when it is built.
-        let source = if path.extension().is_some_and(|x| x == "ctd") {
-            Err("checktestdata scripts (.ctd) are not supported".to_owned())
-        } else {
-            Ok(path)
-        };
-        found.push((name, source));
+        found.push((name, Ok(path)));
     }
     Ok(found)
 }
@@ -54,13 +51,27 @@ fn entries(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
     Ok(paths)
 }
 
+/// How a validator says what it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Protocol {
+    /// The format's: exit 42 valid, 43 invalid, given the flags of the input's folder.
+    Format,
+    /// A checktestdata script's (`checktestdata.rs`): exit 0 valid, 1 invalid. It takes
+    /// no flags (the reference has no way to read them).
+    Checktestdata,
+}
+
 /// An input validator with a worker to run it.
-pub(crate) struct InputValidator<'p>(PackageProgram<'p>);
+pub(crate) struct InputValidator<'p>(PackageProgram<'p>, Protocol);
 
 impl<'p> InputValidator<'p> {
-    /// A worker for `program` (named `shown`) under `limits`.
-    pub(crate) fn start(program: &'p Program, shown: &str, limits: Limits) -> Result<Self, Fault> {
-        PackageProgram::start(program, shown, limits).map(InputValidator)
+    /// A worker for `program` (named `shown`, saying by `protocol`) under `limits`.
+    pub(crate) fn start(
+        (program, protocol): (&'p Program, Protocol),
+        shown: &str,
+        limits: Limits,
+    ) -> Result<Self, Fault> {
+        PackageProgram::start(program, shown, limits).map(|p| InputValidator(p, protocol))
     }
 
     /// Checks the input of the case `case`: `None` when valid, else why not (what the
@@ -71,12 +82,27 @@ impl<'p> InputValidator<'p> {
         input: &Path,
         flags: &[String],
     ) -> Result<Option<String>, Fault> {
-        let (outcome, _) = self.0.run(Call {
+        let protocol = self.1;
+        let (mut outcome, _) = self.0.run(Call {
             files: &[],
-            args: |_: &Path, _: &Path| flags.to_vec(),
+            args: |_: &Path, _: &Path| match protocol {
+                Protocol::Format => flags.to_vec(),
+                Protocol::Checktestdata => Vec::new(),
+            },
             stdin: Input::File(input.to_path_buf()),
             keep: None,
         })?;
+        if protocol == Protocol::Checktestdata
+            && outcome.killed.is_none()
+            && let Some(code) = outcome.code
+        {
+            // In the format's words, so that one rule judges every validator.
+            outcome.code = Some(match checktestdata::said(code) {
+                Some(Said::Valid) => 42,
+                Some(Said::Invalid) => 43,
+                None => return Err(self.script_failed(code, &outcome.stderr, case)),
+            });
+        }
         if let Some(fault) = self.0.fault(&outcome, case, "input validator") {
             return Err(fault);
         }
@@ -94,5 +120,22 @@ impl<'p> InputValidator<'p> {
                 )
             });
         Ok(Some(format!("rejected by {}{said}", self.0.shown)))
+    }
+
+    /// The fault of a checktestdata script that ended with `code`, neither valid nor
+    /// invalid (a script that does not parse, or fails as it runs), saying `stderr`.
+    fn script_failed(&self, code: i32, stderr: &[u8], case: &str) -> Fault {
+        let said = stderr.trim_ascii();
+        let said = if said.is_empty() {
+            String::new()
+        } else {
+            let lines: Vec<&[u8]> = said.split(|&b| b == b'\n').take(2).collect();
+            format!(", saying `{}`", reference::visible::escape(&lines.join(&b' ')))
+        };
+        Fault::input(format!(
+            "{}: the checktestdata script failed on {case} (exit status {code}, not 0 for \
+             valid nor 1 for invalid{said}): the package's fault, not the data's",
+            self.0.shown
+        ))
     }
 }
