@@ -121,6 +121,12 @@ fn data(checked: &Checked) -> String {
     if !checked.ran.is_empty() {
         ran.push(format!("{} on every input", checked.ran.join(", ")));
     }
+    if !checked.answer_validators.is_empty() {
+        ran.push(format!(
+            "{} on every answer",
+            checked.answer_validators.join(", ")
+        ));
+    }
     if checked.answers {
         ran.push("the output validator on every answer".to_owned());
     }

@@ -1,6 +1,7 @@
 //! The test data of a package checked by its own programs before any submission runs:
-//! every input through every input validator, and with a custom output validator, every
-//! answer through it as an output (a right answer must be accepted); in the box, `--jobs`
+//! every input through every input validator, every answer through every answer
+//! validator, and with a custom output validator, every answer through it as an output
+//! (a right answer must be accepted); in the box, `--jobs`
 //! runs at once. An input or answer refused is a fault of the data (exit 1, each named);
 //! a validator that crashes, or ends with neither 42 nor 43, is the package's fault
 //! (exit 2).
@@ -16,6 +17,7 @@ use crate::package::format::data::TestCase;
 use crate::package::programs::building::Setup;
 use crate::package::programs::building::{build, first_line, joined};
 use crate::package::programs::in_box;
+use crate::package::programs::answer_validators::{self, AnswerValidator};
 use crate::package::programs::checktestdata;
 use crate::package::programs::input_validators::{self, InputValidator, Protocol};
 use crate::package::programs::output_judge::PackageJudge;
@@ -26,7 +28,7 @@ use sandbox::Locked as _;
 /// What the input validators found.
 #[derive(Debug, Default)]
 pub(crate) struct Checked {
-    /// The validators that ran on every input.
+    /// The input validators that ran on every input.
     pub(crate) ran: Vec<String>,
     /// `data/CASE.in: rejected by VALIDATOR: why`, in the cases' order, then
     /// `data/CASE.ans: ...` for answers the output validator refused.
@@ -35,6 +37,8 @@ pub(crate) struct Checked {
     pub(crate) skipped: Vec<String>,
     /// Whether the answers went through the package's output validator.
     pub(crate) answers: bool,
+    /// The answer validators that ran on every answer.
+    pub(crate) answer_validators: Vec<String>,
 }
 
 /// The data of the package at `package` checked by its validators, as `verify` checks it
@@ -77,8 +81,23 @@ pub(crate) fn checked_and_judge(
     Ok((checked, judge))
 }
 
-/// Runs the input validators of `package` on every input of `cases`, each run under
-/// `limits`.
+/// What a validator of the data checks, and how it says so.
+#[derive(Debug, Clone, Copy)]
+enum Role {
+    /// An input validator (`input_validators/`), saying by `Protocol`.
+    Input(Protocol),
+    /// An answer validator (`answer_validators/`).
+    Answer,
+}
+
+/// A validator of the data with a worker to run it.
+enum Running<'p> {
+    Input(InputValidator<'p>),
+    Answer(AnswerValidator<'p>),
+}
+
+/// Runs the input validators of `package` on every input of `cases`, and its answer
+/// validators on every answer, each run under `limits`.
 pub(crate) fn check(
     package: &std::path::Path,
     cases: &[TestCase],
@@ -86,8 +105,12 @@ pub(crate) fn check(
     limits: Limits,
 ) -> Result<Checked, Fault> {
     let mut checked = Checked::default();
-    let mut programs: Vec<(String, (Program, Protocol))> = Vec::new();
-    for (name, source) in input_validators::find(package)? {
+    let mut programs: Vec<(String, Program, Role)> = Vec::new();
+    let found = input_validators::find(package)?
+        .into_iter()
+        .map(|f| (f, true))
+        .chain(answer_validators::find(package)?.into_iter().map(|f| (f, false)));
+    for ((name, source), input) in found {
         let source = match source {
             Ok(source) => source,
             Err(why) => {
@@ -95,20 +118,23 @@ pub(crate) fn check(
                 continue;
             }
         };
-        let (built, protocol) = if checktestdata::is_script(&source) {
+        let (built, role) = if input && checktestdata::is_script(&source) {
             (
                 checktestdata::built(&source, &setup.options),
-                Protocol::Checktestdata,
+                Role::Input(Protocol::Checktestdata),
             )
+        } else if input {
+            (build(&source, &setup.options), Role::Input(Protocol::Format))
         } else {
-            (build(&source, &setup.options), Protocol::Format)
+            (build(&source, &setup.options), Role::Answer)
         };
         match built {
-            Ok(Ok(program)) => programs.push((name, (program, protocol))),
+            Ok(Ok(program)) => programs.push((name, program, role)),
             Ok(Err(message)) => {
                 return Err(Fault::input(format!(
-                    "{}: the input validator does not compile: {}",
+                    "{}: the {} validator does not compile: {}",
                     source.display(),
+                    if input { "input" } else { "answer" },
                     first_line(&message)
                 )));
             }
@@ -127,27 +153,46 @@ pub(crate) fn check(
     checked.faults = in_parallel(
         (setup.jobs, runs),
         // Each thread starts a worker for a validator when it first needs one.
-        || {
-            Ok(programs
-                .iter()
-                .map(|_| None)
-                .collect::<Vec<Option<InputValidator<'_>>>>())
-        },
+        || Ok(programs.iter().map(|_| None).collect::<Vec<Option<Running<'_>>>>()),
         |started, run| {
             let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
-            let (name, (program, protocol)) = &programs[which];
+            let (name, program, role) = &programs[which];
             let validator = match &mut started[which] {
                 Some(validator) => validator,
-                slot => slot.insert(InputValidator::start((program, *protocol), name, limits)?),
+                slot => slot.insert(match role {
+                    Role::Input(protocol) => Running::Input(InputValidator::start(
+                        (program, *protocol),
+                        name,
+                        limits,
+                    )?),
+                    Role::Answer => {
+                        Running::Answer(AnswerValidator::start(program, name, limits)?)
+                    }
+                }),
             };
-            let name = &case.case.name;
-            let why = validator.check(name, &case.case.input, &case.input_flags)?;
-            Ok(why.map(|why| format!("data/{name}.in: {why}")))
+            let case_name = &case.case.name;
+            Ok(match validator {
+                Running::Input(validator) => validator
+                    .check(case_name, &case.case.input, case.input_flags_for(name))?
+                    .map(|why| format!("data/{case_name}.in: {why}")),
+                Running::Answer(validator) => validator
+                    .check(
+                        case_name,
+                        (&case.case.input, &case.answer),
+                        &case.answer_flags,
+                    )?
+                    .map(|why| format!("data/{case_name}.ans: {why}")),
+            })
         },
         // In the cases' order, whichever validator refused.
         |run| run % cases.len(),
     )?;
-    checked.ran = programs.into_iter().map(|(name, _)| name).collect();
+    for (name, _, role) in programs {
+        match role {
+            Role::Input(_) => checked.ran.push(name),
+            Role::Answer => checked.answer_validators.push(name),
+        }
+    }
     Ok(checked)
 }
 

@@ -379,7 +379,7 @@ fn timelimit(text: &str) -> Result<Duration, String> {
 
 /// Says `line` on stderr the first time only: a command reads `problem.yaml` more than
 /// once (to check the data, to set the time limit), and one warning is enough.
-fn warn_once(line: &str) {
+pub(crate) fn warn_once(line: &str) {
     static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut said = SAID.locked();
     if !said.iter().any(|s| s == line) {

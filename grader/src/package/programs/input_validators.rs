@@ -19,14 +19,20 @@ pub(crate) type Found = (String, Result<PathBuf, String>);
 
 /// The input validators of `package`, in name order (none when it has no such folder).
 pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
-    let dir = package.join("input_validators");
+    find_in(package, "input_validators")
+}
+
+/// The programs of the folder `folder` of `package` (`input_validators`,
+/// `answer_validators`), in name order (none when it has no such folder).
+pub(crate) fn find_in(package: &Path, folder: &str) -> Result<Vec<Found>, Fault> {
+    let dir = package.join(folder);
     if !crate::paths::files::folder_if_any(&dir)? {
         return Ok(Vec::new());
     }
     let mut found = Vec::new();
     for path in entries(&dir)? {
         let name = format!(
-            "input_validators/{}",
+            "{folder}/{}",
             path.file_name().unwrap_or_default().to_string_lossy()
         );
         // A folder is one program, read by `sources` when it is built.
@@ -109,17 +115,7 @@ impl<'p> InputValidator<'p> {
         if outcome.code == Some(42) {
             return Ok(None);
         }
-        let said = [&outcome.stderr, &outcome.stdout]
-            .into_iter()
-            .map(|b| String::from_utf8_lossy(b.trim_ascii()).into_owned())
-            .find(|s| !s.is_empty())
-            .map_or_else(String::new, |s| {
-                format!(
-                    ": {}",
-                    reference::visible::escape(s.lines().next().unwrap_or("").as_bytes())
-                )
-            });
-        Ok(Some(format!("rejected by {}{said}", self.0.shown)))
+        Ok(Some(refusal(&outcome, &self.0.shown)))
     }
 
     /// The fault of a checktestdata script that ended with `code`, neither valid nor
@@ -138,4 +134,20 @@ impl<'p> InputValidator<'p> {
             self.0.shown
         ))
     }
+}
+
+/// What a validator that refused a file said: `rejected by VALIDATOR: its first line`
+/// (of its standard error, else its output), or without a reason when it said nothing.
+pub(crate) fn refusal(outcome: &sandbox::Outcome, shown: &str) -> String {
+    let said = [&outcome.stderr, &outcome.stdout]
+        .into_iter()
+        .map(|b| String::from_utf8_lossy(b.trim_ascii()).into_owned())
+        .find(|s| !s.is_empty())
+        .map_or_else(String::new, |s| {
+            format!(
+                ": {}",
+                reference::visible::escape(s.lines().next().unwrap_or("").as_bytes())
+            )
+        });
+    format!("rejected by {shown}{said}")
 }

@@ -4,6 +4,7 @@
 //! (`answer_validators`) and output validator (`output_validator`), the one judge of an
 //! output every command uses (`output_judge`), and its part of a fuzz run (`fuzz_trial`).
 
+pub(crate) mod answer_validators;
 pub(crate) mod building;
 pub(crate) mod checktestdata;
 pub(crate) mod fuzz_trial;
