@@ -67,17 +67,17 @@ const SCRIPTS: &[(&str, &str, &[(&str, bool)])] = &[
         &[
             ("3\n1 -2 3\n", true),
             ("1\n9\n", true),
-            ("3\n1 -2 1\n", false),    // not unique (test_18)
-            ("3\n1  -2 3\n", false),   // two spaces (test_07)
-            ("3\n1 -2 3", false),      // no last newline (test_07)
-            ("3\n1 -2 3\n\n", false),  // a line after the end (test_07)
-            ("0\n\n", false),          // out of range (test_16)
-            ("3\n01 2 3\n", false),    // a leading zero (libchecktestdata.cc)
-            ("3\n-0 1 2\n", false),    // -0 (libchecktestdata.cc)
-            ("2\n1 10\n", false),      // out of range (test_16)
-            ("2\n1 2 \n", false),      // a space at the line's end (test_07)
-            (" 2\n1 2\n", false),      // a space at the start (test_07)
-            ("2\r\n1 2\r\n", false),   // a carriage return
+            ("3\n1 -2 1\n", false),   // not unique (test_18)
+            ("3\n1  -2 3\n", false),  // two spaces (test_07)
+            ("3\n1 -2 3", false),     // no last newline (test_07)
+            ("3\n1 -2 3\n\n", false), // a line after the end (test_07)
+            ("0\n\n", false),         // out of range (test_16)
+            ("3\n01 2 3\n", false),   // a leading zero (libchecktestdata.cc)
+            ("3\n-0 1 2\n", false),   // -0 (libchecktestdata.cc)
+            ("2\n1 10\n", false),     // out of range (test_16)
+            ("2\n1 2 \n", false),     // a space at the line's end (test_07)
+            (" 2\n1 2\n", false),     // a space at the start (test_07)
+            ("2\r\n1 2\r\n", false),  // a carriage return
         ],
     ),
     (
@@ -90,13 +90,13 @@ const SCRIPTS: &[(&str, &str, &[(&str, bool)])] = &[
             ("0.1e0 0.2\n", true), // scientific where not FIXED (test_31)
             ("-0.5 0\n", true),
             ("-1 0\n", true),
-            ("01.0 2\n", false), // a leading zero (test_31)
-            ("00 1\n", false),   // a leading zero (test_31)
-            (".5 1\n", false),   // no digit before the dot (test_31)
-            ("1.5 2\n", false),  // out of range (test_08)
-            ("0 1e1\n", false),  // scientific where FIXED (test_08)
+            ("01.0 2\n", false),  // a leading zero (test_31)
+            ("00 1\n", false),    // a leading zero (test_31)
+            (".5 1\n", false),    // no digit before the dot (test_31)
+            ("1.5 2\n", false),   // out of range (test_08)
+            ("0 1e1\n", false),   // scientific where FIXED (test_08)
             ("0.5 0.5\n", false), // the ASSERT (test_permutation)
-            ("e0 1\n", false),   // no digit (test_31)
+            ("e0 1\n", false),    // no digit (test_31)
         ],
     ),
     (
@@ -112,12 +112,12 @@ const SCRIPTS: &[(&str, &str, &[(&str, bool)])] = &[
             ("#abc\nA12 5\n", true),
             ("", true), // WHILE(!ISEOF) runs no time (test_07)
             ("Z00 99\n#q\n", true),
-            ("#ABC\n", false),    // not the REGEX (test_21)
-            ("A1 5\n", false),    // not the REGEX (test_14)
-            ("#abc \n", false),   // a space after the REGEX's match (test_21)
-            ("a12 5\n", false),   // not the REGEX (test_02)
-            ("#\n", false),       // + wants one (test_21)
-            ("A123 5\n", false),  // the REGEX matched, then no SPACE (test_21)
+            ("#ABC\n", false),   // not the REGEX (test_21)
+            ("A1 5\n", false),   // not the REGEX (test_14)
+            ("#abc \n", false),  // a space after the REGEX's match (test_21)
+            ("a12 5\n", false),  // not the REGEX (test_02)
+            ("#\n", false),      // + wants one (test_21)
+            ("A123 5\n", false), // the REGEX matched, then no SPACE (test_21)
         ],
     ),
     (
@@ -178,7 +178,11 @@ fn a_checktestdata_script_that_fails_is_the_packages_fault_never_an_invalid_inpu
         // Does not parse (test_01_prog.err1's kind).
         ("unclosed", "INT(0,5 SPACE\n", "unexpected token at 1:9"),
         // A variable read before it is set (test_26_prog.err1's kind).
-        ("unset", "INT(0,5,x) NEWLINE ASSERT(y==1)\n", "y is not assigned"),
+        (
+            "unset",
+            "INT(0,5,x) NEWLINE ASSERT(y==1)\n",
+            "y is not assigned",
+        ),
         // A string without its quotes.
         ("unquoted", "STRING(abc)\n", ""),
     ] {
@@ -269,11 +273,16 @@ fn verify_and_test_check_a_packages_data_by_its_checktestdata_script_alone() {
         .stderr(predicate::str::contains("data/secret/03.in"));
 
     // A broken script: the package's fault, exit 2, whatever the data.
-    write(&package, "input_validators/check.ctd", "INT(1,1000,a SPACE\n");
+    write(
+        &package,
+        "input_validators/check.ctd",
+        "INT(1,1000,a SPACE\n",
+    );
     let (code, table, stderr) = verify(&package);
     assert_eq!(code, 2, "{table}{stderr}");
     assert!(
-        one_error_line("input_validators/check.ctd: the checktestdata script failed on").eval(&stderr),
+        one_error_line("input_validators/check.ctd: the checktestdata script failed on")
+            .eval(&stderr),
         "{stderr}"
     );
 }
@@ -310,5 +319,7 @@ fn without_pyctd_a_checktestdata_script_is_not_run_and_says_what_to_install() {
         .env("PATH", "/usr/bin:/bin")
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no input validator of the package could run"));
+        .stderr(predicate::str::contains(
+            "no input validator of the package could run",
+        ));
 }

@@ -14,11 +14,11 @@ use sandbox::Limits;
 use crate::cli::exit::Fault;
 use crate::package::format::config::Config;
 use crate::package::format::data::TestCase;
+use crate::package::programs::answer_validators::{self, AnswerValidator};
 use crate::package::programs::building::Setup;
 use crate::package::programs::building::{build, first_line, joined};
-use crate::package::programs::in_box;
-use crate::package::programs::answer_validators::{self, AnswerValidator};
 use crate::package::programs::checktestdata;
+use crate::package::programs::in_box;
 use crate::package::programs::input_validators::{self, InputValidator, Protocol};
 use crate::package::programs::output_judge::PackageJudge;
 use crate::package::programs::output_validator::{self, Validator};
@@ -109,7 +109,11 @@ pub(crate) fn check(
     let found = input_validators::find(package)?
         .into_iter()
         .map(|f| (f, true))
-        .chain(answer_validators::find(package)?.into_iter().map(|f| (f, false)));
+        .chain(
+            answer_validators::find(package)?
+                .into_iter()
+                .map(|f| (f, false)),
+        );
     for ((name, source), input) in found {
         let source = match source {
             Ok(source) => source,
@@ -124,7 +128,10 @@ pub(crate) fn check(
                 Role::Input(Protocol::Checktestdata),
             )
         } else if input {
-            (build(&source, &setup.options), Role::Input(Protocol::Format))
+            (
+                build(&source, &setup.options),
+                Role::Input(Protocol::Format),
+            )
         } else {
             (build(&source, &setup.options), Role::Answer)
         };
@@ -153,21 +160,22 @@ pub(crate) fn check(
     checked.faults = in_parallel(
         (setup.jobs, runs),
         // Each thread starts a worker for a validator when it first needs one.
-        || Ok(programs.iter().map(|_| None).collect::<Vec<Option<Running<'_>>>>()),
+        || {
+            Ok(programs
+                .iter()
+                .map(|_| None)
+                .collect::<Vec<Option<Running<'_>>>>())
+        },
         |started, run| {
             let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
             let (name, program, role) = &programs[which];
             let validator = match &mut started[which] {
                 Some(validator) => validator,
                 slot => slot.insert(match role {
-                    Role::Input(protocol) => Running::Input(InputValidator::start(
-                        (program, *protocol),
-                        name,
-                        limits,
-                    )?),
-                    Role::Answer => {
-                        Running::Answer(AnswerValidator::start(program, name, limits)?)
+                    Role::Input(protocol) => {
+                        Running::Input(InputValidator::start((program, *protocol), name, limits)?)
                     }
+                    Role::Answer => Running::Answer(AnswerValidator::start(program, name, limits)?),
                 }),
             };
             let case_name = &case.case.name;

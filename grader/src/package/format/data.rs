@@ -47,7 +47,9 @@ impl TestCase {
         let stem = Path::new(name)
             .file_stem()
             .map_or(name.to_owned(), |s| s.to_string_lossy().into_owned());
-        by.get(name).or_else(|| by.get(&stem)).map_or(&[], Vec::as_slice)
+        by.get(name)
+            .or_else(|| by.get(&stem))
+            .map_or(&[], Vec::as_slice)
     }
 }
 

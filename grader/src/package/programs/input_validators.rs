@@ -126,7 +126,10 @@ impl<'p> InputValidator<'p> {
             String::new()
         } else {
             let lines: Vec<&[u8]> = said.split(|&b| b == b'\n').take(2).collect();
-            format!(", saying `{}`", reference::visible::escape(&lines.join(&b' ')))
+            format!(
+                ", saying `{}`",
+                reference::visible::escape(&lines.join(&b' '))
+            )
         };
         Fault::input(format!(
             "{}: the checktestdata script failed on {case} (exit status {code}, not 0 for \
