@@ -121,6 +121,12 @@ fn data(checked: &Checked) -> String {
     if !checked.ran.is_empty() {
         ran.push(format!("{} on every input", checked.ran.join(", ")));
     }
+    if checked.invalid_inputs > 0 {
+        ran.push(format!(
+            "the input validators on {} invalid input(s)",
+            checked.invalid_inputs
+        ));
+    }
     if !checked.answer_validators.is_empty() {
         ran.push(format!(
             "{} on every answer",

@@ -107,6 +107,8 @@ fn modern(dir: &Path) -> PathBuf {
     write(&package, "output_validator/check.py", CHECK);
     write(&package, "submissions/accepted/right.py", RIGHT);
     write(&package, "submissions/wrong_answer/off.py", WRONG);
+    // Checks of the validators: an invalid input (over the --max its validator is given).
+    write(&package, "data/invalid_input/big.in", "500\n");
     // A folder of no meaning of its own, given one by submissions.yaml.
     write(&package, "submissions/mixed/maybe.py", WRONG);
     write(
@@ -183,8 +185,9 @@ fn a_2023_07_package_is_verified_as_2023_07_says() {
     );
     assert!(
         table.contains(
-            "data: input_validators/validate.py on every input; answer_validators/answer.py on \
-             every answer; the output validator on every answer: all accepted"
+            "data: input_validators/validate.py on every input; the input validators on 1 \
+             invalid input(s); answer_validators/answer.py on every answer; the output \
+             validator on every answer: all accepted"
         ),
         "{table}"
     );
@@ -204,6 +207,30 @@ fn a_2023_07_package_is_verified_as_2023_07_says() {
         "{table}"
     );
     write(&package, "data/secret/1.ans", "100\n");
+
+    // An invalid input every input validator accepts: exit 1. The output validator's
+    // checks are not run, and said.
+    write(&package, "data/invalid_input/fine.in", "5\n");
+    write(&package, "data/valid_output/1.in", "5\n");
+    write(&package, "data/valid_output/1.ans", "10\n");
+    write(&package, "data/valid_output/1.out", "10\n");
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert!(
+        table.contains(
+            "data/invalid_input/fine.in: accepted by every input validator, but an invalid \
+             input (data/invalid_input/) must be refused by one"
+        ),
+        "{table}"
+    );
+    assert!(!table.contains("big.in"), "{table}");
+    assert!(table.starts_with("Twice: 3 test cases"), "{table}");
+    assert!(
+        stderr.contains("valid_output: 2023-07's checks of the output validator are not run"),
+        "{stderr}"
+    );
+    std::fs::remove_file(package.join("data/invalid_input/fine.in")).unwrap();
+    std::fs::remove_dir_all(package.join("data/valid_output")).unwrap();
 
     // submissions.yaml that asks for what the submission does not get: exit 1.
     write(

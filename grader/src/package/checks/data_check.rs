@@ -39,6 +39,9 @@ pub(crate) struct Checked {
     pub(crate) answers: bool,
     /// The answer validators that ran on every answer.
     pub(crate) answer_validators: Vec<String>,
+    /// How many of 2023-07's invalid inputs (`data/invalid_input/`) went through the
+    /// input validators (each refused by one, or listed in `faults`).
+    pub(crate) invalid_inputs: usize,
 }
 
 /// The data of the package at `package` checked by its validators, as `verify` checks it
@@ -157,27 +160,20 @@ pub(crate) fn check(
         }
     }
     let runs = programs.len() * cases.len();
+    // Each thread starts a worker for a validator when it first needs one.
+    let none = || {
+        Ok(programs
+            .iter()
+            .map(|_| None)
+            .collect::<Vec<Option<Running<'_>>>>())
+    };
     checked.faults = in_parallel(
         (setup.jobs, runs),
-        // Each thread starts a worker for a validator when it first needs one.
-        || {
-            Ok(programs
-                .iter()
-                .map(|_| None)
-                .collect::<Vec<Option<Running<'_>>>>())
-        },
+        none,
         |started, run| {
             let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
-            let (name, program, role) = &programs[which];
-            let validator = match &mut started[which] {
-                Some(validator) => validator,
-                slot => slot.insert(match role {
-                    Role::Input(protocol) => {
-                        Running::Input(InputValidator::start((program, *protocol), name, limits)?)
-                    }
-                    Role::Answer => Running::Answer(AnswerValidator::start(program, name, limits)?),
-                }),
-            };
+            let name = &programs[which].0;
+            let validator = running(started, (&programs, which), limits)?;
             let case_name = &case.case.name;
             Ok(match validator {
                 Running::Input(validator) => validator
@@ -195,13 +191,69 @@ pub(crate) fn check(
         // In the cases' order, whichever validator refused.
         |run| run % cases.len(),
     )?;
-    for (name, _, role) in programs {
+    // 2023-07's invalid inputs: each must be refused by some input validator.
+    let invalid = crate::package::format::data::invalid_inputs(package)?;
+    let inputs: Vec<usize> = (0..programs.len())
+        .filter(|&which| matches!(programs[which].2, Role::Input(_)))
+        .collect();
+    if !invalid.is_empty() && !inputs.is_empty() {
+        let refused = in_parallel(
+            (setup.jobs, inputs.len() * invalid.len()),
+            none,
+            |started, run| {
+                let (which, case) = (inputs[run / invalid.len()], &invalid[run % invalid.len()]);
+                let name = &programs[which].0;
+                let Running::Input(validator) = running(started, (&programs, which), limits)?
+                else {
+                    unreachable!("an input validator");
+                };
+                let why = validator.check(
+                    &case.case.name,
+                    &case.case.input,
+                    case.input_flags_for(name),
+                )?;
+                Ok(why.map(|_| case.case.name.clone()))
+            },
+            |run| run % invalid.len(),
+        )?;
+        for case in &invalid {
+            if !refused.contains(&case.case.name) {
+                checked.faults.push(format!(
+                    "data/{}.in: accepted by every input validator, but an invalid input \
+                     (data/invalid_input/) must be refused by one",
+                    case.case.name
+                ));
+            }
+        }
+        checked.invalid_inputs = invalid.len();
+    }
+    for (name, _, role) in &programs {
         match role {
-            Role::Input(_) => checked.ran.push(name),
-            Role::Answer => checked.answer_validators.push(name),
+            Role::Input(_) => checked.ran.push(name.clone()),
+            Role::Answer => checked.answer_validators.push(name.clone()),
         }
     }
     Ok(checked)
+}
+
+/// The worker of the validator `which` of `programs`, started in `started` when it is
+/// not yet, under `limits`.
+fn running<'a, 'p>(
+    started: &'a mut [Option<Running<'p>>],
+    (programs, which): (&'p [(String, Program, Role)], usize),
+    limits: Limits,
+) -> Result<&'a mut Running<'p>, Fault> {
+    let (name, program, role) = &programs[which];
+    let slot = &mut started[which];
+    if slot.is_none() {
+        *slot = Some(match role {
+            Role::Input(protocol) => {
+                Running::Input(InputValidator::start((program, *protocol), name, limits)?)
+            }
+            Role::Answer => Running::Answer(AnswerValidator::start(program, name, limits)?),
+        });
+    }
+    Ok(slot.as_mut().expect("just started"))
 }
 
 /// Every answer of `cases` through the output `program` (built from `shown`) as if a

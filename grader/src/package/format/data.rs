@@ -91,10 +91,46 @@ const NOT_READ: [&str; 5] = [
     "static_validation_score",
 ];
 
-/// Every case below `PKG/data`: at least one, each with its `.ans`.
+/// The folders of `data/` that hold no cases to run but checks of the validators
+/// (2023-07): inputs every input validator must not all accept, and outputs for the
+/// output validator.
+const CHECKS: [&str; 3] = ["invalid_input", "invalid_output", "valid_output"];
+
+/// Whether the case `name` (`secret/1`) is in the folder `folder` of `data/`.
+fn in_folder(name: &str, folder: &str) -> bool {
+    name.split('/').next() == Some(folder)
+}
+
+/// The inputs of 2023-07's `data/invalid_input/`, each with the input validator flags
+/// its folder's configuration gives: none of them is a case (their `answer` is where an
+/// answer would be, and none is read).
+pub(crate) fn invalid_inputs(package: &Path) -> Result<Vec<TestCase>, Fault> {
+    let data = package.join("data");
+    if !data.join(CHECKS[0]).is_dir() {
+        return Ok(Vec::new());
+    }
+    find::discover(&data)?
+        .into_iter()
+        .filter(|case| in_folder(&case.name, CHECKS[0]))
+        .map(|case| with_configuration(&data, case))
+        .collect()
+}
+
+/// Every case below `PKG/data` (those of `sample`, `secret` and other folders, not the
+/// validators' checks of 2023-07: [`CHECKS`]): at least one, each with its `.ans`.
 pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
     let data = package.join("data");
-    let cases = find::discover(&data)?;
+    let mut cases = find::discover(&data)?;
+    for folder in &CHECKS[1..] {
+        if cases.iter().any(|c| in_folder(&c.name, folder)) {
+            crate::package::format::config::warn_once(&format!(
+                "grader: warning: {}: 2023-07's checks of the output validator are not \
+                 run (docs/packages.md)",
+                data.join(folder).display()
+            ));
+        }
+    }
+    cases.retain(|case| !CHECKS.iter().any(|folder| in_folder(&case.name, folder)));
     if cases.is_empty() {
         return Err(Fault::input(format!(
             "{}: no test data (`*.in` files) below it",
@@ -112,41 +148,48 @@ pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
                     answer.display()
                 )));
             }
-            let (read, file) = nearest(&data, case.input.parent().unwrap_or(&data))?;
-            let own = case.input.with_extension("yaml");
-            if own.is_file() {
-                crate::package::format::config::warn_once(&format!(
-                    "grader: warning: {}: a test case's own configuration (2023-07) is not \
-                     read: its args and validator flags are not given (docs/packages.md)",
-                    own.display()
-                ));
-            }
-            if let Some(file) = &file {
-                for key in read.not_read() {
-                    crate::package::format::config::warn_once(&format!(
-                        "grader: warning: {}: `{key}` (2023-07) is not read: the \
-                         judgement does not follow it (docs/packages.md)",
-                        file.display()
-                    ));
-                }
-            }
-            let (input_flags, input_flags_by) = match read.input_validator_args {
-                Some(InputArgs::Every(args)) => (args, None),
-                Some(InputArgs::ByName(by)) => (Vec::new(), Some(by)),
-                None => (words(read.input_validator_flags), None),
-            };
-            Ok(TestCase {
-                case,
-                answer,
-                flags: read
-                    .output_validator_args
-                    .unwrap_or_else(|| words(read.output_validator_flags)),
-                input_flags,
-                input_flags_by,
-                answer_flags: read.answer_validator_args.unwrap_or_default(),
-            })
+            with_configuration(&data, case)
         })
         .collect()
+}
+
+/// `case` of the `data` folder with what its configuration gives (warning of what of it
+/// is not read).
+fn with_configuration(data: &Path, case: Case) -> Result<TestCase, Fault> {
+    let answer = case.input.with_extension("ans");
+    let (read, file) = nearest(data, case.input.parent().unwrap_or(data))?;
+    let own = case.input.with_extension("yaml");
+    if own.is_file() {
+        crate::package::format::config::warn_once(&format!(
+            "grader: warning: {}: a test case's own configuration (2023-07) is not read: its \
+             args and validator flags are not given (docs/packages.md)",
+            own.display()
+        ));
+    }
+    if let Some(file) = &file {
+        for key in read.not_read() {
+            crate::package::format::config::warn_once(&format!(
+                "grader: warning: {}: `{key}` (2023-07) is not read: the judgement does not \
+                 follow it (docs/packages.md)",
+                file.display()
+            ));
+        }
+    }
+    let (input_flags, input_flags_by) = match read.input_validator_args {
+        Some(InputArgs::Every(args)) => (args, None),
+        Some(InputArgs::ByName(by)) => (Vec::new(), Some(by)),
+        None => (words(read.input_validator_flags), None),
+    };
+    Ok(TestCase {
+        case,
+        answer,
+        flags: read
+            .output_validator_args
+            .unwrap_or_else(|| words(read.output_validator_flags)),
+        input_flags,
+        input_flags_by,
+        answer_flags: read.answer_validator_args.unwrap_or_default(),
+    })
 }
 
 /// The scoring rules of the group `group` (a folder below `PKG/data`, `""` for `data/`
