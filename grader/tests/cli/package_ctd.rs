@@ -29,11 +29,11 @@ fn has_pyctd(test: &str) -> bool {
 /// each with an answer) and whose one input validator is the checktestdata `script`.
 fn package(dir: &Path, name: &str, script: &str, inputs: &[&str]) -> PathBuf {
     let package = dir.join(name);
-    write(&package, "problem.yaml", &format!("name: {name}\n"));
+    write(&package, "problem.yaml", format!("name: {name}\n"));
     write(&package, "input_validators/check.ctd", script);
     for (n, input) in inputs.iter().enumerate() {
-        write(&package, &format!("data/secret/{:02}.in", n + 1), input);
-        write(&package, &format!("data/secret/{:02}.ans", n + 1), "0\n");
+        write(&package, format!("data/secret/{:02}.in", n + 1), input);
+        write(&package, format!("data/secret/{:02}.ans", n + 1), "0\n");
     }
     package
 }
@@ -53,10 +53,13 @@ fn cases_check(package: &Path) -> (i32, String, String) {
     )
 }
 
+/// A script's name, its text, and its inputs, each with whether it is valid.
+type Script = (&'static str, &'static str, &'static [(&'static str, bool)]);
+
 /// The scripts, and each input with whether the reference finds it valid. Each invalid
 /// input is wrong in one way only, named beside it, with the reference test that shows
 /// the rule.
-const SCRIPTS: &[(&str, &str, &[(&str, bool)])] = &[
+const SCRIPTS: &[Script] = &[
     (
         "ints",
         "# n distinct numbers on one line\n\

@@ -99,6 +99,9 @@ enum Running<'p> {
     Answer(AnswerValidator<'p>),
 }
 
+/// A validator of the data, built: its name, its program and its role.
+type Built = (String, Program, Role);
+
 /// Runs the input validators of `package` on every input of `cases`, and its answer
 /// validators on every answer, each run under `limits`.
 pub(crate) fn check(
@@ -108,7 +111,59 @@ pub(crate) fn check(
     limits: Limits,
 ) -> Result<Checked, Fault> {
     let mut checked = Checked::default();
-    let mut programs: Vec<(String, Program, Role)> = Vec::new();
+    let programs = built_validators(package, setup, &mut checked.skipped)?;
+    let runs = programs.len() * cases.len();
+    checked.faults = in_parallel(
+        (setup.jobs, runs),
+        || Ok(not_started(&programs)),
+        |started, run| {
+            let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
+            let name = &programs[which].0;
+            let validator = running(started, (&programs, which), limits)?;
+            let case_name = &case.case.name;
+            Ok(match validator {
+                Running::Input(validator) => validator
+                    .check(case_name, &case.case.input, case.input_flags_for(name))?
+                    .map(|why| format!("data/{case_name}.in: {why}")),
+                Running::Answer(validator) => validator
+                    .check(
+                        case_name,
+                        (&case.case.input, &case.answer),
+                        &case.answer_flags,
+                    )?
+                    .map(|why| format!("data/{case_name}.ans: {why}")),
+            })
+        },
+        // In the cases' order, whichever validator refused.
+        |run| run % cases.len(),
+    )?;
+    let invalid = crate::package::format::data::invalid_inputs(package)?;
+    if programs
+        .iter()
+        .any(|(_, _, role)| matches!(role, Role::Input(_)))
+    {
+        checked
+            .faults
+            .extend(accepted_invalid(&invalid, &programs, setup.jobs, limits)?);
+        checked.invalid_inputs = invalid.len();
+    }
+    for (name, _, role) in &programs {
+        match role {
+            Role::Input(_) => checked.ran.push(name.clone()),
+            Role::Answer => checked.answer_validators.push(name.clone()),
+        }
+    }
+    Ok(checked)
+}
+
+/// The input and answer validators of `package`, built; those that cannot be are noted
+/// in `skipped` with why (a compile error is the package's fault).
+fn built_validators(
+    package: &std::path::Path,
+    setup: &Setup<'_>,
+    skipped: &mut Vec<String>,
+) -> Result<Vec<Built>, Fault> {
+    let mut programs = Vec::new();
     let found = input_validators::find(package)?
         .into_iter()
         .map(|f| (f, true))
@@ -121,7 +176,7 @@ pub(crate) fn check(
         let source = match source {
             Ok(source) => source,
             Err(why) => {
-                checked.skipped.push(format!("{name}: not run: {why}"));
+                skipped.push(format!("{name}: not run: {why}"));
                 continue;
             }
         };
@@ -154,93 +209,67 @@ pub(crate) fn check(
                 let why = why
                     .strip_prefix(&format!("{}: ", source.display()))
                     .unwrap_or(why);
-                checked.skipped.push(format!("{name}: not run: {why}"));
+                skipped.push(format!("{name}: not run: {why}"));
             }
             Err(fault) => return Err(fault),
         }
     }
-    let runs = programs.len() * cases.len();
-    // Each thread starts a worker for a validator when it first needs one.
-    let none = || {
-        Ok(programs
-            .iter()
-            .map(|_| None)
-            .collect::<Vec<Option<Running<'_>>>>())
-    };
-    checked.faults = in_parallel(
-        (setup.jobs, runs),
-        none,
-        |started, run| {
-            let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
-            let name = &programs[which].0;
-            let validator = running(started, (&programs, which), limits)?;
-            let case_name = &case.case.name;
-            Ok(match validator {
-                Running::Input(validator) => validator
-                    .check(case_name, &case.case.input, case.input_flags_for(name))?
-                    .map(|why| format!("data/{case_name}.in: {why}")),
-                Running::Answer(validator) => validator
-                    .check(
-                        case_name,
-                        (&case.case.input, &case.answer),
-                        &case.answer_flags,
-                    )?
-                    .map(|why| format!("data/{case_name}.ans: {why}")),
-            })
-        },
-        // In the cases' order, whichever validator refused.
-        |run| run % cases.len(),
-    )?;
-    // 2023-07's invalid inputs: each must be refused by some input validator.
-    let invalid = crate::package::format::data::invalid_inputs(package)?;
+    Ok(programs)
+}
+
+/// A worker slot for each of `programs`, none started: a thread starts one when it first
+/// needs it.
+fn not_started(programs: &[Built]) -> Vec<Option<Running<'_>>> {
+    programs.iter().map(|_| None).collect()
+}
+
+/// 2023-07's invalid inputs (`invalid`) run through the input validators of `programs`:
+/// the faults of those that every one of them accepts (each must be refused by one).
+fn accepted_invalid(
+    invalid: &[TestCase],
+    programs: &[Built],
+    jobs: usize,
+    limits: Limits,
+) -> Result<Vec<String>, Fault> {
     let inputs: Vec<usize> = (0..programs.len())
         .filter(|&which| matches!(programs[which].2, Role::Input(_)))
         .collect();
-    if !invalid.is_empty() && !inputs.is_empty() {
-        let refused = in_parallel(
-            (setup.jobs, inputs.len() * invalid.len()),
-            none,
-            |started, run| {
-                let (which, case) = (inputs[run / invalid.len()], &invalid[run % invalid.len()]);
-                let name = &programs[which].0;
-                let Running::Input(validator) = running(started, (&programs, which), limits)?
-                else {
-                    unreachable!("an input validator");
-                };
-                let why = validator.check(
-                    &case.case.name,
-                    &case.case.input,
-                    case.input_flags_for(name),
-                )?;
-                Ok(why.map(|_| case.case.name.clone()))
-            },
-            |run| run % invalid.len(),
-        )?;
-        for case in &invalid {
-            if !refused.contains(&case.case.name) {
-                checked.faults.push(format!(
-                    "data/{}.in: accepted by every input validator, but an invalid input \
-                     (data/invalid_input/) must be refused by one",
-                    case.case.name
-                ));
-            }
-        }
-        checked.invalid_inputs = invalid.len();
-    }
-    for (name, _, role) in &programs {
-        match role {
-            Role::Input(_) => checked.ran.push(name.clone()),
-            Role::Answer => checked.answer_validators.push(name.clone()),
-        }
-    }
-    Ok(checked)
+    let refused = in_parallel(
+        (jobs, inputs.len() * invalid.len()),
+        || Ok(not_started(programs)),
+        |started, run| {
+            let (which, case) = (inputs[run / invalid.len()], &invalid[run % invalid.len()]);
+            let name = &programs[which].0;
+            let Running::Input(validator) = running(started, (programs, which), limits)? else {
+                unreachable!("an input validator");
+            };
+            let why = validator.check(
+                &case.case.name,
+                &case.case.input,
+                case.input_flags_for(name),
+            )?;
+            Ok(why.map(|_| case.case.name.clone()))
+        },
+        |run| run % invalid.len(),
+    )?;
+    Ok(invalid
+        .iter()
+        .filter(|case| !refused.contains(&case.case.name))
+        .map(|case| {
+            format!(
+                "data/{}.in: accepted by every input validator, but an invalid input \
+                 (data/invalid_input/) must be refused by one",
+                case.case.name
+            )
+        })
+        .collect())
 }
 
 /// The worker of the validator `which` of `programs`, started in `started` when it is
 /// not yet, under `limits`.
 fn running<'a, 'p>(
     started: &'a mut [Option<Running<'p>>],
-    (programs, which): (&'p [(String, Program, Role)], usize),
+    (programs, which): (&'p [Built], usize),
     limits: Limits,
 ) -> Result<&'a mut Running<'p>, Fault> {
     let (name, program, role) = &programs[which];
