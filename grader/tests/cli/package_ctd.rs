@@ -236,11 +236,20 @@ fn verify_and_test_check_a_packages_data_by_its_checktestdata_script_alone() {
             String::from_utf8(output.stderr).unwrap(),
         )
     };
-    // Valid data: the script ran, every submission agrees.
+    // An answer validator (2023-07, BAPCtools') may be a script too: it reads the answer.
+    write(
+        &package,
+        "answer_validators/answer.ctd",
+        "INT(2,2000) NEWLINE\n",
+    );
+    // Valid data: the scripts ran, every submission agrees.
     let (code, table, stderr) = verify(&package);
     assert_eq!(code, 0, "{table}{stderr}");
     assert!(
-        table.contains("data: input_validators/check.ctd on every input: all accepted"),
+        table.contains(
+            "data: input_validators/check.ctd on every input; answer_validators/answer.ctd on \
+             every answer: all accepted"
+        ),
         "{table}"
     );
     assert!(!table.contains("no validator run"), "{table}");
@@ -254,16 +263,20 @@ fn verify_and_test_check_a_packages_data_by_its_checktestdata_script_alone() {
         .assert()
         .success();
 
-    // An invalid input (0 is below the bound): refused and named; exit 1.
-    write(&package, "data/secret/03.in", "0 5\n");
-    write(&package, "data/secret/03.ans", "5\n");
+    // An invalid input (0 is below the bound), and its answer: refused and named; exit 1.
+    write(&package, "data/secret/03.in", "0 1\n");
+    write(&package, "data/secret/03.ans", "1\n");
     let (code, table, stderr) = verify(&package);
     assert_eq!(code, 1, "{table}{stderr}");
     assert!(
         table.contains(
-            "data: input_validators/check.ctd on every input: 1 refused\n  \
-             data/secret/03.in: rejected by input_validators/check.ctd: "
+            "every answer: 2 refused\n  \
+             data/secret/03.ans: rejected by answer_validators/answer.ctd: "
         ),
+        "{table}"
+    );
+    assert!(
+        table.contains("\n  data/secret/03.in: rejected by input_validators/check.ctd: "),
         "{table}"
     );
     // `test` refuses to grade on data its validator refuses.
@@ -273,7 +286,7 @@ fn verify_and_test_check_a_packages_data_by_its_checktestdata_script_alone() {
         .arg(&student)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("data/secret/03.in"));
+        .stderr(predicate::str::contains("data/secret/03."));
 
     // A broken script: the package's fault, exit 2, whatever the data.
     write(

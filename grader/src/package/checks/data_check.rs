@@ -89,8 +89,8 @@ pub(crate) fn checked_and_judge(
 enum Role {
     /// An input validator (`input_validators/`), saying by `Protocol`.
     Input(Protocol),
-    /// An answer validator (`answer_validators/`).
-    Answer,
+    /// An answer validator (`answer_validators/`), saying by `Protocol`.
+    Answer(Protocol),
 }
 
 /// A validator of the data with a worker to run it.
@@ -150,7 +150,7 @@ pub(crate) fn check(
     for (name, _, role) in &programs {
         match role {
             Role::Input(_) => checked.ran.push(name.clone()),
-            Role::Answer => checked.answer_validators.push(name.clone()),
+            Role::Answer(_) => checked.answer_validators.push(name.clone()),
         }
     }
     Ok(checked)
@@ -180,18 +180,18 @@ fn built_validators(
                 continue;
             }
         };
-        let (built, role) = if input && checktestdata::is_script(&source) {
+        let (built, protocol) = if checktestdata::is_script(&source) {
             (
                 checktestdata::built(&source, &setup.options),
-                Role::Input(Protocol::Checktestdata),
-            )
-        } else if input {
-            (
-                build(&source, &setup.options),
-                Role::Input(Protocol::Format),
+                Protocol::Checktestdata,
             )
         } else {
-            (build(&source, &setup.options), Role::Answer)
+            (build(&source, &setup.options), Protocol::Format)
+        };
+        let role = if input {
+            Role::Input(protocol)
+        } else {
+            Role::Answer(protocol)
         };
         match built {
             Ok(Ok(program)) => programs.push((name, program, role)),
@@ -279,7 +279,9 @@ fn running<'a, 'p>(
             Role::Input(protocol) => {
                 Running::Input(InputValidator::start((program, *protocol), name, limits)?)
             }
-            Role::Answer => Running::Answer(AnswerValidator::start(program, name, limits)?),
+            Role::Answer(protocol) => {
+                Running::Answer(AnswerValidator::start((program, *protocol), name, limits)?)
+            }
         });
     }
     Ok(slot.as_mut().expect("just started"))

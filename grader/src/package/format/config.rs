@@ -379,19 +379,30 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
     Ok(config)
 }
 
-/// Which version's keys `text` uses, and its `limits.time_resolution`: read apart from
-/// [`parse`], after it has checked the file.
-fn version_and_resolution(text: &str) -> (bool, Option<f64>) {
+/// What of `text` is read apart from [`parse`], after it has checked the file.
+struct Apart {
+    /// Whether it is a 2023-07 package (a `problem_format_version` other than `legacy`).
+    modern: bool,
+    /// Its `limits.time_resolution`.
+    resolution: Option<f64>,
+    /// Whether it gives `constants`.
+    constants: bool,
+}
+
+/// What of `text` is read apart from [`parse`].
+fn apart(text: &str) -> Apart {
     let tree: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).unwrap_or_default();
-    let modern = tree
-        .get("problem_format_version")
-        .and_then(|v| v.as_str())
-        .is_some_and(|v| v != "legacy");
-    let resolution = tree
-        .get("limits")
-        .and_then(|l| l.get("time_resolution"))
-        .and_then(serde_yaml_ng::Value::as_f64);
-    (modern, resolution)
+    Apart {
+        modern: tree
+            .get("problem_format_version")
+            .and_then(|v| v.as_str())
+            .is_some_and(|v| v != "legacy"),
+        resolution: tree
+            .get("limits")
+            .and_then(|l| l.get("time_resolution"))
+            .and_then(serde_yaml_ng::Value::as_f64),
+        constants: tree.get("constants").is_some(),
+    }
 }
 
 /// The output validator's folder of the package's version: 2023-07 has no `validation`
@@ -399,9 +410,14 @@ fn version_and_resolution(text: &str) -> (bool, Option<f64>) {
 /// the other version (`output_validators/` in a 2023-07 package, `output_validator/` in
 /// a legacy one without `validation: custom`) would be passed over unsaid, and right
 /// answers judged by the default validator: warned of. Also warns of a
-/// `limits.time_resolution` other than 1 s, which the grader does not read.
+/// `limits.time_resolution` other than 1 s, and of `constants`, which the grader does not
+/// read.
 fn validator_folders(package: &Path, text: &str, config: &mut Config) -> Result<(), Fault> {
-    let (modern, resolution) = version_and_resolution(text);
+    let Apart {
+        modern,
+        resolution,
+        constants,
+    } = apart(text);
     let modern_folder = files::folder_if_any(&package.join("output_validator"))?;
     let legacy_folder = files::folder_if_any(&package.join("output_validators"))?;
     let yaml = package.join("problem.yaml");
@@ -431,6 +447,13 @@ fn validator_folders(package: &Path, text: &str, config: &mut Config) -> Result<
         warn_once(&format!(
             "grader: warning: {}: limits.time_resolution is not read: a time limit set from \
              the submissions is rounded up to a whole second",
+            yaml.display()
+        ));
+    }
+    if constants {
+        warn_once(&format!(
+            "grader: warning: {}: constants are not substituted: a program of the package \
+             that writes `{{{{name}}}}` is built and run as it is written",
             yaml.display()
         ));
     }

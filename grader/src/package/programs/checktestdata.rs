@@ -1,12 +1,15 @@
 //! A package's checktestdata scripts (`input_validators/NAME.ctd`): input validators
 //! written in DOMjudge's checktestdata language, run by PyPI's `checktestdata` (its
 //! `pyctd` command, which problemtools also uses) as `pyctd SCRIPT < INPUT`, in the box
-//! like any validator. Its exit statuses are the reference implementation's, not the
+//! like any validator; an answer validator (`answer_validators/NAME.ctd`, BAPCtools') as
+//! `pyctd SCRIPT < ANSWER`. Its exit statuses are the reference implementation's, not the
 //! format's 42 and 43: 0 the input is valid, 1 it is not, anything else (2: the script
 //! does not parse, or fails as it runs) the script's own fault.
 
 use std::path::Path;
 use std::sync::OnceLock;
+
+use sandbox::Outcome;
 
 use crate::cli::exit::{Cause, Fault};
 use crate::package::programs::building::build;
@@ -45,6 +48,37 @@ pub(crate) fn said(code: i32) -> Option<Said> {
         1 => Some(Said::Invalid),
         _ => None,
     }
+}
+
+/// `outcome`, a run of a script, in the format's words (exit 42 valid, 43 invalid), so
+/// that one rule judges every validator; the fault of a script that failed (`shown`, on
+/// the case `case`: a status that is neither 0 nor 1), never an invalid file. A run over
+/// its limits or killed is left as it is.
+pub(crate) fn in_format_words(outcome: &mut Outcome, shown: &str, case: &str) -> Result<(), Fault> {
+    let Some(code) = outcome.code.filter(|_| outcome.killed.is_none()) else {
+        return Ok(());
+    };
+    outcome.code = Some(match said(code) {
+        Some(Said::Valid) => 42,
+        Some(Said::Invalid) => 43,
+        None => {
+            let stderr = outcome.stderr.trim_ascii();
+            let saying = if stderr.is_empty() {
+                String::new()
+            } else {
+                let lines: Vec<&[u8]> = stderr.split(|&b| b == b'\n').take(2).collect();
+                format!(
+                    ", saying `{}`",
+                    reference::visible::escape(&lines.join(&b' '))
+                )
+            };
+            return Err(Fault::input(format!(
+                "{shown}: the checktestdata script failed on {case} (exit status {code}, not 0 \
+                 for valid nor 1 for invalid{saying}): the package's fault, not the data's"
+            )));
+        }
+    });
+    Ok(())
 }
 
 /// Whether `path` is a checktestdata script.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use sandbox::{Input, Limits};
 
 use crate::cli::exit::Fault;
-use crate::package::programs::checktestdata::{self, Said};
+use crate::package::programs::checktestdata;
 use crate::package::programs::in_box::{Call, PackageProgram};
 use crate::submission::Program;
 
@@ -98,16 +98,8 @@ impl<'p> InputValidator<'p> {
             stdin: Input::File(input.to_path_buf()),
             keep: None,
         })?;
-        if protocol == Protocol::Checktestdata
-            && outcome.killed.is_none()
-            && let Some(code) = outcome.code
-        {
-            // In the format's words, so that one rule judges every validator.
-            outcome.code = Some(match checktestdata::said(code) {
-                Some(Said::Valid) => 42,
-                Some(Said::Invalid) => 43,
-                None => return Err(self.script_failed(code, &outcome.stderr, case)),
-            });
+        if protocol == Protocol::Checktestdata {
+            checktestdata::in_format_words(&mut outcome, &self.0.shown, case)?;
         }
         if let Some(fault) = self.0.fault(&outcome, case, "input validator") {
             return Err(fault);
@@ -116,26 +108,6 @@ impl<'p> InputValidator<'p> {
             return Ok(None);
         }
         Ok(Some(refusal(&outcome, &self.0.shown)))
-    }
-
-    /// The fault of a checktestdata script that ended with `code`, neither valid nor
-    /// invalid (a script that does not parse, or fails as it runs), saying `stderr`.
-    fn script_failed(&self, code: i32, stderr: &[u8], case: &str) -> Fault {
-        let said = stderr.trim_ascii();
-        let said = if said.is_empty() {
-            String::new()
-        } else {
-            let lines: Vec<&[u8]> = said.split(|&b| b == b'\n').take(2).collect();
-            format!(
-                ", saying `{}`",
-                reference::visible::escape(&lines.join(&b' '))
-            )
-        };
-        Fault::input(format!(
-            "{}: the checktestdata script failed on {case} (exit status {code}, not 0 for \
-             valid nor 1 for invalid{said}): the package's fault, not the data's",
-            self.0.shown
-        ))
     }
 }
 
