@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 use sandbox::Outcome;
 
 use crate::cli::exit::{Cause, Fault};
+use crate::package::format::sources::{self, Source};
 use crate::package::programs::building::build;
 use crate::submission::languages::{Language, Languages};
 use crate::submission::{Options, Program};
@@ -81,9 +82,14 @@ pub(crate) fn in_format_words(outcome: &mut Outcome, shown: &str, case: &str) ->
     Ok(())
 }
 
-/// Whether `path` is a checktestdata script.
+/// Whether `path` is a checktestdata script: a `.ctd` file, or a folder of one (the
+/// format's programs may be folders).
 pub(crate) fn is_script(path: &Path) -> bool {
-    path.is_file() && path.extension().is_some_and(|x| x == EXTENSION)
+    let script = |file: &Path| file.is_file() && file.extension().is_some_and(|x| x == EXTENSION);
+    if path.is_dir() {
+        return matches!(sources::single(path), Ok(Source::File(file)) if script(&file));
+    }
+    script(path)
 }
 
 /// The script `path` made a program that runs it (`Err` inside: what refused it); a fault
