@@ -13,9 +13,9 @@ use crate::package::programs::checktestdata;
 use crate::package::programs::in_box::{Call, PackageProgram};
 use crate::submission::Program;
 
-/// One input validator of a package: its name (`input_validators/NAME`) and its source,
-/// or why it is not run.
-pub(crate) type Found = (String, Result<PathBuf, String>);
+/// One validator of a package: its name (`input_validators/NAME`) and its source (a
+/// file, or a folder of one program).
+pub(crate) type Found = (String, PathBuf);
 
 /// The input validators of `package`, in name order (none when it has no such folder).
 pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
@@ -36,7 +36,7 @@ pub(crate) fn find_in(package: &Path, folder: &str) -> Result<Vec<Found>, Fault>
             path.file_name().unwrap_or_default().to_string_lossy()
         );
         // A folder is one program, read by `sources` when it is built.
-        found.push((name, Ok(path)));
+        found.push((name, path));
     }
     Ok(found)
 }
