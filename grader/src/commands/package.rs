@@ -124,6 +124,18 @@ fn data(checked: &Checked) -> String {
     if !checked.ran.is_empty() {
         ran.push(format!("{} on every input", checked.ran.join(", ")));
     }
+    if checked.invalid_inputs > 0 {
+        ran.push(format!(
+            "the input validators on {} invalid input(s)",
+            checked.invalid_inputs
+        ));
+    }
+    if !checked.answer_validators.is_empty() {
+        ran.push(format!(
+            "{} on every answer",
+            checked.answer_validators.join(", ")
+        ));
+    }
     if checked.answers {
         ran.push("the output validator on every answer".to_owned());
     }

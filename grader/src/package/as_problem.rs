@@ -77,7 +77,7 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
 }
 
 /// Says which input validators could not run (a language the grader has no entry for, a
-/// compiler this machine lacks, a checktestdata script): the data is not checked by them,
+/// compiler this machine lacks, a checktestdata script without `pyctd`): the data is not checked by them,
 /// and a grade must not rest on it unsaid. None run at all, with some there: exit 2, the
 /// data would go unchecked; some run: a warning naming the others and what checked the data.
 fn unchecked(package: &Path, checked: &data_check::Checked) -> Result<(), Fault> {

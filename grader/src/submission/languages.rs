@@ -162,6 +162,14 @@ impl Languages {
         Ok(Languages { entries })
     }
 
+    /// A table of one entry, for programs that are no submission's language (a
+    /// package's checktestdata scripts, `package::programs::checktestdata`).
+    pub(crate) fn only(name: &str, language: Language) -> Languages {
+        Languages {
+            entries: vec![(name.to_owned(), language)],
+        }
+    }
+
     /// The entry named `name`.
     pub(crate) fn named(&self, name: &str) -> Result<(&str, &Language), Fault> {
         self.entries

@@ -29,6 +29,8 @@ mod messages;
 mod outputs;
 mod package;
 mod package_conventions;
+mod package_ctd;
+mod package_format2023;
 mod package_grading;
 mod package_verify;
 mod poj;

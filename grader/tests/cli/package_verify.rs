@@ -218,19 +218,12 @@ fn the_input_validators_check_every_input_first_and_a_rejected_one_is_exit_1() {
     // Two spaces: the format says one, and the submissions do not mind.
     write(&package, "data/secret/3.in", "1  2\n");
     write(&package, "data/secret/3.ans", "3\n");
-    // A checktestdata script is listed as not run, not failed.
-    write(
-        &package,
-        "input_validators/format.ctd",
-        "INT(0,9) SPACE INT(0,9) NEWLINE\n",
-    );
     let (code, table) = verify(&package);
     assert_eq!(code, 1, "{table}");
     assert!(
         table.contains(
             "data: input_validators/validate.py on every input: 1 refused\n  \
-             data/secret/3.in: rejected by input_validators/validate.py\n  \
-             input_validators/format.ctd: not run: checktestdata scripts (.ctd) are not supported\n"
+             data/secret/3.in: rejected by input_validators/validate.py\n"
         ),
         "{table}"
     );

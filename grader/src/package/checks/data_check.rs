@@ -1,6 +1,7 @@
 //! The test data of a package checked by its own programs before any submission runs:
-//! every input through every input validator, and with a custom output validator, every
-//! answer through it as an output (a right answer must be accepted); in the box, `--jobs`
+//! every input through every input validator, every answer through every answer
+//! validator, and with a custom output validator, every answer through it as an output
+//! (a right answer must be accepted); in the box, `--jobs`
 //! runs at once. An input or answer refused is a fault of the data (exit 1, each named);
 //! a validator that crashes, or ends with neither 42 nor 43, is the package's fault
 //! (exit 2).
@@ -13,10 +14,12 @@ use sandbox::Limits;
 use crate::cli::exit::Fault;
 use crate::package::format::config::Config;
 use crate::package::format::data::TestCase;
+use crate::package::programs::answer_validators::{self, AnswerValidator};
 use crate::package::programs::building::Setup;
 use crate::package::programs::building::{build, first_line, joined};
+use crate::package::programs::checktestdata;
 use crate::package::programs::in_box;
-use crate::package::programs::input_validators::{self, InputValidator};
+use crate::package::programs::input_validators::{self, InputValidator, Protocol};
 use crate::package::programs::output_judge::PackageJudge;
 use crate::package::programs::output_validator::{self, Validator};
 use crate::submission::Program;
@@ -25,7 +28,7 @@ use sandbox::Locked as _;
 /// What the input validators found.
 #[derive(Debug, Default)]
 pub(crate) struct Checked {
-    /// The validators that ran on every input.
+    /// The input validators that ran on every input.
     pub(crate) ran: Vec<String>,
     /// `data/CASE.in: rejected by VALIDATOR: why`, in the cases' order, then
     /// `data/CASE.ans: ...` for answers the output validator refused.
@@ -34,6 +37,11 @@ pub(crate) struct Checked {
     pub(crate) skipped: Vec<String>,
     /// Whether the answers went through the package's output validator.
     pub(crate) answers: bool,
+    /// The answer validators that ran on every answer.
+    pub(crate) answer_validators: Vec<String>,
+    /// How many of 2023-07's invalid inputs (`data/invalid_input/`) went through the
+    /// input validators (each refused by one, or listed in `faults`).
+    pub(crate) invalid_inputs: usize,
 }
 
 /// The data of the package at `package` checked by its validators, as `verify` checks it
@@ -76,8 +84,26 @@ pub(crate) fn checked_and_judge(
     Ok((checked, judge))
 }
 
-/// Runs the input validators of `package` on every input of `cases`, each run under
-/// `limits`.
+/// What a validator of the data checks, and how it says so.
+#[derive(Debug, Clone, Copy)]
+enum Role {
+    /// An input validator (`input_validators/`), saying by `Protocol`.
+    Input(Protocol),
+    /// An answer validator (`answer_validators/`), saying by `Protocol`.
+    Answer(Protocol),
+}
+
+/// A validator of the data with a worker to run it.
+enum Running<'p> {
+    Input(InputValidator<'p>),
+    Answer(AnswerValidator<'p>),
+}
+
+/// A validator of the data, built: its name, its program and its role.
+type Built = (String, Program, Role);
+
+/// Runs the input validators of `package` on every input of `cases`, and its answer
+/// validators on every answer, each run under `limits`.
 pub(crate) fn check(
     package: &std::path::Path,
     cases: &[TestCase],
@@ -85,21 +111,88 @@ pub(crate) fn check(
     limits: Limits,
 ) -> Result<Checked, Fault> {
     let mut checked = Checked::default();
-    let mut programs: Vec<(String, Program)> = Vec::new();
-    for (name, source) in input_validators::find(package)? {
-        let source = match source {
-            Ok(source) => source,
-            Err(why) => {
-                checked.skipped.push(format!("{name}: not run: {why}"));
-                continue;
-            }
+    let programs = built_validators(package, setup, &mut checked.skipped)?;
+    let runs = programs.len() * cases.len();
+    checked.faults = in_parallel(
+        (setup.jobs, runs),
+        || Ok(not_started(&programs)),
+        |started, run| {
+            let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
+            let name = &programs[which].0;
+            let validator = running(started, (&programs, which), limits)?;
+            let case_name = &case.case.name;
+            Ok(match validator {
+                Running::Input(validator) => validator
+                    .check(case_name, &case.case.input, case.input_flags_for(name))?
+                    .map(|why| format!("data/{case_name}.in: {why}")),
+                Running::Answer(validator) => validator
+                    .check(
+                        case_name,
+                        (&case.case.input, &case.answer),
+                        &case.answer_flags,
+                    )?
+                    .map(|why| format!("data/{case_name}.ans: {why}")),
+            })
+        },
+        // In the cases' order, whichever validator refused.
+        |run| run % cases.len(),
+    )?;
+    let invalid = crate::package::format::data::invalid_inputs(package)?;
+    if programs
+        .iter()
+        .any(|(_, _, role)| matches!(role, Role::Input(_)))
+    {
+        checked
+            .faults
+            .extend(accepted_invalid(&invalid, &programs, setup.jobs, limits)?);
+        checked.invalid_inputs = invalid.len();
+    }
+    for (name, _, role) in &programs {
+        match role {
+            Role::Input(_) => checked.ran.push(name.clone()),
+            Role::Answer(_) => checked.answer_validators.push(name.clone()),
+        }
+    }
+    Ok(checked)
+}
+
+/// The input and answer validators of `package`, built; those that cannot be are noted
+/// in `skipped` with why (a compile error is the package's fault).
+fn built_validators(
+    package: &std::path::Path,
+    setup: &Setup<'_>,
+    skipped: &mut Vec<String>,
+) -> Result<Vec<Built>, Fault> {
+    let mut programs = Vec::new();
+    let found = input_validators::find(package)?
+        .into_iter()
+        .map(|f| (f, true))
+        .chain(
+            answer_validators::find(package)?
+                .into_iter()
+                .map(|f| (f, false)),
+        );
+    for ((name, source), input) in found {
+        let (built, protocol) = if checktestdata::is_script(&source) {
+            (
+                checktestdata::built(&source, &setup.options),
+                Protocol::Checktestdata,
+            )
+        } else {
+            (build(&source, &setup.options), Protocol::Format)
         };
-        match build(&source, &setup.options) {
-            Ok(Ok(program)) => programs.push((name, program)),
+        let role = if input {
+            Role::Input(protocol)
+        } else {
+            Role::Answer(protocol)
+        };
+        match built {
+            Ok(Ok(program)) => programs.push((name, program, role)),
             Ok(Err(message)) => {
                 return Err(Fault::input(format!(
-                    "{}: the input validator does not compile: {}",
+                    "{}: the {} validator does not compile: {}",
                     source.display(),
+                    if input { "input" } else { "answer" },
                     first_line(&message)
                 )));
             }
@@ -109,37 +202,82 @@ pub(crate) fn check(
                 let why = why
                     .strip_prefix(&format!("{}: ", source.display()))
                     .unwrap_or(why);
-                checked.skipped.push(format!("{name}: not run: {why}"));
+                skipped.push(format!("{name}: not run: {why}"));
             }
             Err(fault) => return Err(fault),
         }
     }
-    let runs = programs.len() * cases.len();
-    checked.faults = in_parallel(
-        (setup.jobs, runs),
-        // Each thread starts a worker for a validator when it first needs one.
-        || {
-            Ok(programs
-                .iter()
-                .map(|_| None)
-                .collect::<Vec<Option<InputValidator<'_>>>>())
-        },
+    Ok(programs)
+}
+
+/// A worker slot for each of `programs`, none started: a thread starts one when it first
+/// needs it.
+fn not_started(programs: &[Built]) -> Vec<Option<Running<'_>>> {
+    programs.iter().map(|_| None).collect()
+}
+
+/// 2023-07's invalid inputs (`invalid`) run through the input validators of `programs`:
+/// the faults of those that every one of them accepts (each must be refused by one).
+fn accepted_invalid(
+    invalid: &[TestCase],
+    programs: &[Built],
+    jobs: usize,
+    limits: Limits,
+) -> Result<Vec<String>, Fault> {
+    let inputs: Vec<usize> = (0..programs.len())
+        .filter(|&which| matches!(programs[which].2, Role::Input(_)))
+        .collect();
+    let refused = in_parallel(
+        (jobs, inputs.len() * invalid.len()),
+        || Ok(not_started(programs)),
         |started, run| {
-            let (which, case) = (run / cases.len(), &cases[run % cases.len()]);
-            let (name, program) = &programs[which];
-            let validator = match &mut started[which] {
-                Some(validator) => validator,
-                slot => slot.insert(InputValidator::start(program, name, limits)?),
+            let (which, case) = (inputs[run / invalid.len()], &invalid[run % invalid.len()]);
+            let name = &programs[which].0;
+            let Running::Input(validator) = running(started, (programs, which), limits)? else {
+                unreachable!("an input validator");
             };
-            let name = &case.case.name;
-            let why = validator.check(name, &case.case.input, &case.input_flags)?;
-            Ok(why.map(|why| format!("data/{name}.in: {why}")))
+            let why = validator.check(
+                &case.case.name,
+                &case.case.input,
+                case.input_flags_for(name),
+            )?;
+            Ok(why.map(|_| case.case.name.clone()))
         },
-        // In the cases' order, whichever validator refused.
-        |run| run % cases.len(),
+        |run| run % invalid.len(),
     )?;
-    checked.ran = programs.into_iter().map(|(name, _)| name).collect();
-    Ok(checked)
+    Ok(invalid
+        .iter()
+        .filter(|case| !refused.contains(&case.case.name))
+        .map(|case| {
+            format!(
+                "data/{}.in: accepted by every input validator, but an invalid input \
+                 (data/invalid_input/) must be refused by one",
+                case.case.name
+            )
+        })
+        .collect())
+}
+
+/// The worker of the validator `which` of `programs`, started in `started` when it is
+/// not yet, under `limits`.
+fn running<'a, 'p>(
+    started: &'a mut [Option<Running<'p>>],
+    (programs, which): (&'p [Built], usize),
+    limits: Limits,
+) -> Result<&'a mut Running<'p>, Fault> {
+    let (name, program, role) = &programs[which];
+    let slot = &mut started[which];
+    if slot.is_none() {
+        *slot = Some(match role {
+            Role::Input(protocol) => {
+                Running::Input(InputValidator::start((program, *protocol), name, limits)?)
+            }
+            Role::Answer(protocol) => {
+                Running::Answer(AnswerValidator::start((program, *protocol), name, limits)?)
+            }
+        });
+    }
+    Ok(slot.as_mut().expect("just started"))
 }
 
 /// Every answer of `cases` through the output `program` (built from `shown`) as if a

@@ -159,13 +159,37 @@ const TYPES: [&str; 5] = [
     "submit-answer",
 ];
 
-/// Why `type` of these words is not one the format has.
+/// The types 2023-07 does not allow together.
+const INCOMPATIBLE: [(&str, &str); 3] = [
+    ("pass-fail", "scoring"),
+    ("multi-pass", "submit-answer"),
+    ("interactive", "submit-answer"),
+];
+
+/// Why `type` of these words is not one the format has: a word of none of its types, one
+/// twice, or two it does not allow together.
 fn bad_types(words: &[String]) -> Option<String> {
-    let bad = words.iter().find(|w| !TYPES.contains(&w.as_str()))?;
-    Some(format!(
-        "`{bad}` is not a type of problem: expected {}",
-        TYPES.join(", ")
-    ))
+    if let Some(bad) = words.iter().find(|w| !TYPES.contains(&w.as_str())) {
+        return Some(format!(
+            "`{bad}` is not a type of problem: expected {}",
+            TYPES.join(", ")
+        ));
+    }
+    if words.is_empty() {
+        return Some("an empty list: expected at least one type".to_owned());
+    }
+    if let Some(twice) = words
+        .iter()
+        .enumerate()
+        .find(|(i, w)| words[..*i].contains(w))
+    {
+        return Some(format!("`{}` is listed twice", twice.1));
+    }
+    let has = |t: &str| words.iter().any(|w| w == t);
+    INCOMPATIBLE
+        .iter()
+        .find(|(a, b)| has(a) && has(b))
+        .map(|(a, b)| format!("`{a}` and `{b}` cannot be together"))
 }
 
 /// Why `validation: text` is not one the format has: `default`, or `custom` followed by
@@ -330,6 +354,7 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
     for warning in warnings {
         warn_once(&format!("grader: warning: {}:{warning}", path.display()));
     }
+    validator_folders(package, text, &mut config)?;
     let dotted = package.join(".timelimit");
     if dotted.symlink_metadata().is_ok() {
         let bytes = files::read_file_of_data(&dotted)?;
@@ -352,6 +377,87 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
         }
     }
     Ok(config)
+}
+
+/// What of `text` is read apart from [`parse`], after it has checked the file.
+struct Apart {
+    /// Whether it is a 2023-07 package (a `problem_format_version` other than `legacy`).
+    modern: bool,
+    /// Its `limits.time_resolution`.
+    resolution: Option<f64>,
+    /// Whether it gives `constants`.
+    constants: bool,
+}
+
+/// What of `text` is read apart from [`parse`].
+fn apart(text: &str) -> Apart {
+    let tree: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).unwrap_or_default();
+    Apart {
+        modern: tree
+            .get("problem_format_version")
+            .and_then(|v| v.as_str())
+            .is_some_and(|v| v != "legacy"),
+        resolution: tree
+            .get("limits")
+            .and_then(|l| l.get("time_resolution"))
+            .and_then(serde_yaml_ng::Value::as_f64),
+        constants: tree.get("constants").is_some(),
+    }
+}
+
+/// The output validator's folder of the package's version: 2023-07 has no `validation`
+/// key, and its `output_validator/` is the custom validator by being there. A folder of
+/// the other version (`output_validators/` in a 2023-07 package, `output_validator/` in
+/// a legacy one without `validation: custom`) would be passed over unsaid, and right
+/// answers judged by the default validator: warned of. Also warns of a
+/// `limits.time_resolution` other than 1 s, and of `constants`, which the grader does not
+/// read.
+fn validator_folders(package: &Path, text: &str, config: &mut Config) -> Result<(), Fault> {
+    let Apart {
+        modern,
+        resolution,
+        constants,
+    } = apart(text);
+    let modern_folder = files::folder_if_any(&package.join("output_validator"))?;
+    let legacy_folder = files::folder_if_any(&package.join("output_validators"))?;
+    let yaml = package.join("problem.yaml");
+    if modern && modern_folder {
+        config.custom_validator = true;
+    }
+    let unused = if modern && legacy_folder && !config.custom_validator {
+        Some(
+            "output_validators/ is the legacy format's; this package is 2023-07's, whose \
+              output validator is output_validator/",
+        )
+    } else if !modern && modern_folder && !config.custom_validator {
+        Some(
+            "output_validator/ is 2023-07's; this package is legacy (no \
+              problem_format_version) and says no `validation: custom`",
+        )
+    } else {
+        None
+    };
+    if let Some(why) = unused {
+        warn_once(&format!(
+            "grader: warning: {}: {why}: not used, outputs are judged by the default validator",
+            yaml.display()
+        ));
+    }
+    if modern && resolution.is_some_and(|r| (r - 1.0).abs() > f64::EPSILON) {
+        warn_once(&format!(
+            "grader: warning: {}: limits.time_resolution is not read: a time limit set from \
+             the submissions is rounded up to a whole second",
+            yaml.display()
+        ));
+    }
+    if constants {
+        warn_once(&format!(
+            "grader: warning: {}: constants are not substituted: a program of the package \
+             that writes `{{{{name}}}}` is built and run as it is written",
+            yaml.display()
+        ));
+    }
+    Ok(())
 }
 
 /// The time limit DOMjudge's `.timelimit` gives: a positive number of seconds, alone
@@ -379,7 +485,7 @@ fn timelimit(text: &str) -> Result<Duration, String> {
 
 /// Says `line` on stderr the first time only: a command reads `problem.yaml` more than
 /// once (to check the data, to set the time limit), and one warning is enough.
-fn warn_once(line: &str) {
+pub(crate) fn warn_once(line: &str) {
     static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut said = SAID.locked();
     if !said.iter().any(|s| s == line) {

@@ -1,6 +1,7 @@
 //! Reading a problem package, purely: files in, values out, no program run.
 //! `problem.yaml` and DOMjudge's `.timelimit` (`config`), the test data (`data`), the
-//! submissions and the verdicts their folders or comments allow (`submissions`), the format's default output validator, in
+//! submissions and the verdicts their folders or comments allow (`submissions`; 2023-07's
+//! `submissions.yaml`, `expectations`), the format's default output validator, in
 //! process (`default_validator`), the verdict and score of a scoring problem's groups
 //! (`scoring`), the generator `grader fuzz` draws inputs from (`generator`), and how a
 //! program given as a folder becomes one source (`sources`).
@@ -8,6 +9,7 @@
 pub(crate) mod config;
 pub(crate) mod data;
 pub(crate) mod default_validator;
+pub(crate) mod expectations;
 pub(crate) mod generator;
 pub(crate) mod scoring;
 pub(crate) mod sources;

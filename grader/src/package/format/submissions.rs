@@ -3,13 +3,15 @@
 //! `time_limit_exceeded`: `TLE`, `run_time_error`: `RTE`); BAPCtools' `rejected` says any
 //! but `AC`; and, as DOMjudge reads a jury's submissions, an `@EXPECTED_RESULTS@:` comment
 //! in the file lists them in DOMjudge's words, and then it is the expectation whatever the
-//! folder (a `mixed/` folder means nothing by itself). Other submissions are run, and
+//! folder (a `mixed/` folder means nothing by itself); 2023-07's `submissions.yaml`
+//! (`expectations`), where a rule of it matches, says it over both. Other submissions are run, and
 //! their verdicts shown, with none expected. Where an expectation came from is kept: the
 //! table says it.
 
 use std::path::{Path, PathBuf};
 
 use crate::cli::exit::Fault;
+use crate::package::format::expectations::Expected;
 use crate::paths::files;
 
 /// One submission of a package.
@@ -21,7 +23,8 @@ pub(crate) struct Entry {
     pub(crate) path: PathBuf,
     /// The verdicts it may get, in the format's words; none when nothing says.
     pub(crate) expected: Vec<&'static str>,
-    /// What says so: its folder's name, `rejected/`, or `@EXPECTED_RESULTS@`.
+    /// What says so: its folder's name, `rejected/`, `@EXPECTED_RESULTS@` or
+    /// `submissions.yaml`.
     pub(crate) from: Option<&'static str>,
     /// Whether its folder is `partially_accepted` (a scoring problem's: `AC` with a score
     /// short of the full one).
@@ -121,6 +124,7 @@ fn expected(name: &str) -> (Vec<&'static str>, Option<&'static str>) {
 /// path, to be refused as not supported.
 pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
     let root = package.join("submissions");
+    let rules = crate::package::format::expectations::load(package)?;
     let mut found = Vec::new();
     for folder in sorted(&root)? {
         if !folder.is_dir() {
@@ -152,8 +156,24 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
                     from = Some("@EXPECTED_RESULTS@");
                 }
             }
+            let name = format!("{kind}/{file}");
+            // 2023-07's own file says it over the folder and the comment.
+            if let Some(rules) = &rules {
+                match rules.of(&name).map_err(|why| {
+                    Fault::input(format!(
+                        "{}: {why}",
+                        root.join("submissions.yaml").display()
+                    ))
+                })? {
+                    Expected::Unsaid => {}
+                    Expected::Verdicts(verdicts) => {
+                        expected = verdicts;
+                        from = Some("submissions.yaml");
+                    }
+                }
+            }
             found.push(Entry {
-                name: format!("{kind}/{file}"),
+                name,
                 path,
                 expected,
                 from,

@@ -1,39 +1,42 @@
 //! A package's input validators (`input_validators/`: each file, and each folder, is one
 //! validator), run in the box on every input with its folder's
 //! `input_validator_flags`: exit 42 is a valid input, 43 an invalid one, anything else the
-//! validator's own fault.
+//! validator's own fault. A checktestdata script (`.ctd`) is one too, run by `pyctd`
+//! (`checktestdata`) with its own statuses.
 
 use std::path::{Path, PathBuf};
 
 use sandbox::{Input, Limits};
 
 use crate::cli::exit::Fault;
+use crate::package::programs::checktestdata;
 use crate::package::programs::in_box::{Call, PackageProgram};
 use crate::submission::Program;
 
-/// One input validator of a package: its name (`input_validators/NAME`) and its source,
-/// or why it is not run.
-pub(crate) type Found = (String, Result<PathBuf, String>);
+/// One validator of a package: its name (`input_validators/NAME`) and its source (a
+/// file, or a folder of one program).
+pub(crate) type Found = (String, PathBuf);
 
 /// The input validators of `package`, in name order (none when it has no such folder).
 pub(crate) fn find(package: &Path) -> Result<Vec<Found>, Fault> {
-    let dir = package.join("input_validators");
+    find_in(package, "input_validators")
+}
+
+/// The programs of the folder `folder` of `package` (`input_validators`,
+/// `answer_validators`), in name order (none when it has no such folder).
+pub(crate) fn find_in(package: &Path, folder: &str) -> Result<Vec<Found>, Fault> {
+    let dir = package.join(folder);
     if !crate::paths::files::folder_if_any(&dir)? {
         return Ok(Vec::new());
     }
     let mut found = Vec::new();
     for path in entries(&dir)? {
         let name = format!(
-            "input_validators/{}",
+            "{folder}/{}",
             path.file_name().unwrap_or_default().to_string_lossy()
         );
         // A folder is one program, read by `sources` when it is built.
-        let source = if path.extension().is_some_and(|x| x == "ctd") {
-            Err("checktestdata scripts (.ctd) are not supported".to_owned())
-        } else {
-            Ok(path)
-        };
-        found.push((name, source));
+        found.push((name, path));
     }
     Ok(found)
 }
@@ -54,13 +57,27 @@ fn entries(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
     Ok(paths)
 }
 
+/// How a validator says what it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Protocol {
+    /// The format's: exit 42 valid, 43 invalid, given the flags of the input's folder.
+    Format,
+    /// A checktestdata script's (`checktestdata.rs`): exit 0 valid, 1 invalid. It takes
+    /// no flags (the reference has no way to read them).
+    Checktestdata,
+}
+
 /// An input validator with a worker to run it.
-pub(crate) struct InputValidator<'p>(PackageProgram<'p>);
+pub(crate) struct InputValidator<'p>(PackageProgram<'p>, Protocol);
 
 impl<'p> InputValidator<'p> {
-    /// A worker for `program` (named `shown`) under `limits`.
-    pub(crate) fn start(program: &'p Program, shown: &str, limits: Limits) -> Result<Self, Fault> {
-        PackageProgram::start(program, shown, limits).map(InputValidator)
+    /// A worker for `program` (named `shown`, saying by `protocol`) under `limits`.
+    pub(crate) fn start(
+        (program, protocol): (&'p Program, Protocol),
+        shown: &str,
+        limits: Limits,
+    ) -> Result<Self, Fault> {
+        PackageProgram::start(program, shown, limits).map(|p| InputValidator(p, protocol))
     }
 
     /// Checks the input of the case `case`: `None` when valid, else why not (what the
@@ -71,28 +88,41 @@ impl<'p> InputValidator<'p> {
         input: &Path,
         flags: &[String],
     ) -> Result<Option<String>, Fault> {
-        let (outcome, _) = self.0.run(Call {
+        let protocol = self.1;
+        let (mut outcome, _) = self.0.run(Call {
             files: &[],
-            args: |_: &Path, _: &Path| flags.to_vec(),
+            args: |_: &Path, _: &Path| match protocol {
+                Protocol::Format => flags.to_vec(),
+                Protocol::Checktestdata => Vec::new(),
+            },
             stdin: Input::File(input.to_path_buf()),
             keep: None,
         })?;
+        if protocol == Protocol::Checktestdata {
+            checktestdata::in_format_words(&mut outcome, &self.0.shown, case)?;
+        }
         if let Some(fault) = self.0.fault(&outcome, case, "input validator") {
             return Err(fault);
         }
         if outcome.code == Some(42) {
             return Ok(None);
         }
-        let said = [&outcome.stderr, &outcome.stdout]
-            .into_iter()
-            .map(|b| String::from_utf8_lossy(b.trim_ascii()).into_owned())
-            .find(|s| !s.is_empty())
-            .map_or_else(String::new, |s| {
-                format!(
-                    ": {}",
-                    reference::visible::escape(s.lines().next().unwrap_or("").as_bytes())
-                )
-            });
-        Ok(Some(format!("rejected by {}{said}", self.0.shown)))
+        Ok(Some(refusal(&outcome, &self.0.shown)))
     }
+}
+
+/// What a validator that refused a file said: `rejected by VALIDATOR: its first line`
+/// (of its standard error, else its output), or without a reason when it said nothing.
+pub(crate) fn refusal(outcome: &sandbox::Outcome, shown: &str) -> String {
+    let said = [&outcome.stderr, &outcome.stdout]
+        .into_iter()
+        .map(|b| String::from_utf8_lossy(b.trim_ascii()).into_owned())
+        .find(|s| !s.is_empty())
+        .map_or_else(String::new, |s| {
+            format!(
+                ": {}",
+                reference::visible::escape(s.lines().next().unwrap_or("").as_bytes())
+            )
+        });
+    format!("rejected by {shown}{said}")
 }

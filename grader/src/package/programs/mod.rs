@@ -1,9 +1,12 @@
 //! A package's programs, each run in the box: how they run there (`in_box`), its
 //! submissions and validators built (`building`), its input validators
-//! (`input_validators`) and output validator (`output_validator`), the one judge of an
+//! (`input_validators`; `checktestdata` for `.ctd` scripts), its answer validators
+//! (`answer_validators`) and output validator (`output_validator`), the one judge of an
 //! output every command uses (`output_judge`), and its part of a fuzz run (`fuzz_trial`).
 
+pub(crate) mod answer_validators;
 pub(crate) mod building;
+pub(crate) mod checktestdata;
 pub(crate) mod fuzz_trial;
 pub(crate) mod in_box;
 pub(crate) mod input_validators;

@@ -1,0 +1,299 @@
+//! Both versions of the problem package format, read as each says, on a problem written in
+//! each (`twice`: print twice the input's number): the legacy one (`validation: custom`,
+//! `output_validators/NAME/`, `testdata.yaml`'s flag strings, `time_multiplier`,
+//! `problem_statement/`) and 2023-07 (`problem_format_version`, `type` as a list, `name`
+//! by language, `output_validator/` with no `validation` key, `answer_validators/`,
+//! `test_group.yaml`'s argument lists, `input_validator_args` by validator,
+//! `limits.time_limit`, `statement/`, `submissions/submissions.yaml`).
+
+use std::path::{Path, PathBuf};
+
+use testkit::files::write;
+use testkit::grader::grader;
+
+/// The input validator: one number of 1 to MAX, MAX given as `--max MAX` (refused
+/// without it: a validator that did not get its arguments says so, exit 1).
+const VALIDATE: &str = r#"import sys
+args = sys.argv[1:]
+if args[:1] != ["--max"]:
+    print("no --max given", file=sys.stderr)
+    sys.exit(1)
+top = int(args[1])
+text = sys.stdin.read()
+ok = text.endswith("\n") and text.strip().isdigit() and 1 <= int(text) <= top
+sys.exit(42 if ok else 43)
+"#;
+
+/// The output validator: twice the input, and it must be given `strict` (a fault
+/// without, exit 1: the flags of the data's configuration reached it).
+const CHECK: &str = r#"import sys
+input_file, answer_file, feedback = sys.argv[1:4]
+if "strict" not in sys.argv[4:]:
+    sys.exit(1)
+want = int(open(input_file).read()) * 2
+got = sys.stdin.read().split()
+if got == [str(want)]:
+    sys.exit(42)
+open(feedback + "/judgemessage.txt", "w").write("expected %d" % want)
+sys.exit(43)
+"#;
+
+/// The answer validator of 2023-07 (BAPCtools'): `answer.py INPUT < ANSWER`.
+const ANSWER: &str = r#"import sys
+n = int(open(sys.argv[1]).read())
+sys.exit(42 if sys.stdin.read() == "%d\n" % (2 * n) else 43)
+"#;
+
+const RIGHT: &str = "print(2 * int(input()))\n";
+const WRONG: &str = "print(2 * int(input()) + 1)\n";
+
+/// The cases of both packages, in `data/`.
+fn data(package: &Path) {
+    write(package, "data/sample/1.in", "3\n");
+    write(package, "data/sample/1.ans", "6\n");
+    write(package, "data/secret/1.in", "50\n");
+    write(package, "data/secret/1.ans", "100\n");
+    write(package, "data/secret/2.in", "7\n");
+    write(package, "data/secret/2.ans", "14\n");
+}
+
+/// `twice` in the legacy format, at `dir/legacy`.
+fn legacy(dir: &Path) -> PathBuf {
+    let package = dir.join("legacy");
+    write(
+        &package,
+        "problem.yaml",
+        "name: Twice\nvalidation: custom\nvalidator_flags: strict\nlimits:\n  time_multiplier: 3\n  memory: 256\n",
+    );
+    write(
+        &package,
+        "problem_statement/problem.en.tex",
+        "Print twice $n$.\n",
+    );
+    data(&package);
+    write(
+        &package,
+        "data/testdata.yaml",
+        "input_validator_flags: --max 100\n",
+    );
+    write(&package, "input_validators/validate.py", VALIDATE);
+    write(&package, "output_validators/check/check.py", CHECK);
+    write(&package, "submissions/accepted/right.py", RIGHT);
+    write(&package, "submissions/wrong_answer/off.py", WRONG);
+    package
+}
+
+/// `twice` in the 2023-07 format, at `dir/modern`.
+fn modern(dir: &Path) -> PathBuf {
+    let package = dir.join("modern");
+    write(
+        &package,
+        "problem.yaml",
+        "problem_format_version: 2023-07-draft\n\
+         type: [pass-fail]\n\
+         name:\n  nl: Tweemaal\n  en: Twice\n\
+         uuid: 0b4d2f9e-52a3-4c39-9d1c-8c7a3d0b2e11\n\
+         limits:\n  time_limit: 2\n  time_multipliers:\n    ac_to_time_limit: 3\n  memory: 256\n",
+    );
+    write(&package, "statement/problem.en.md", "Print twice *n*.\n");
+    data(&package);
+    write(
+        &package,
+        "data/test_group.yaml",
+        "output_validator_args: [strict]\ninput_validator_args:\n  validate: [--max, \"100\"]\n",
+    );
+    write(&package, "input_validators/validate.py", VALIDATE);
+    write(&package, "answer_validators/answer.py", ANSWER);
+    write(&package, "output_validator/check.py", CHECK);
+    write(&package, "submissions/accepted/right.py", RIGHT);
+    write(&package, "submissions/wrong_answer/off.py", WRONG);
+    // Checks of the validators: an invalid input (over the --max its validator is given).
+    write(&package, "data/invalid_input/big.in", "500\n");
+    // A folder of no meaning of its own, given one by submissions.yaml.
+    write(&package, "submissions/mixed/maybe.py", WRONG);
+    write(
+        &package,
+        "submissions/submissions.yaml",
+        "mixed/*.py:\n  permitted: [AC, WA]\n  required: [WA]\n",
+    );
+    package
+}
+
+/// `grader package verify` on `package`: its exit status, standard output and error.
+fn verify(package: &Path) -> (i32, String, String) {
+    let output = grader()
+        .args(["package", "verify", "--jobs", "2"])
+        .arg(package)
+        .timeout(std::time::Duration::from_mins(3))
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// The cells of `submission`'s row of a verification's table.
+fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(&format!("{submission} ")))
+        .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_legacy_package_is_verified_as_the_legacy_format_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = legacy(dir.path());
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert!(
+        table.starts_with("Twice: 3 test cases, time limit 1 s (set from the accepted"),
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            "data: input_validators/validate.py on every input; the output validator on every \
+             answer: all accepted"
+        ),
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "wrong_answer/off.py")[1..3],
+        ["WA", "WA"],
+        "{table}"
+    );
+    assert!(table.contains("sample/1: expected 6"), "{table}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn a_2023_07_package_is_verified_as_2023_07_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = modern(dir.path());
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    // The English name, the fixed limit.
+    assert!(
+        table.starts_with("Twice: 3 test cases, time limit 2 s"),
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            "data: input_validators/validate.py on every input; the input validators on 1 \
+             invalid input(s); answer_validators/answer.py on every answer; the output \
+             validator on every answer: all accepted"
+        ),
+        "{table}"
+    );
+    // output_validator/ judged (its message), with no `validation` key.
+    assert!(table.contains("sample/1: expected 6"), "{table}");
+    let maybe = row(&table, "mixed/maybe.py");
+    assert_eq!(&maybe[1..3], ["WA", "WA"], "{table}");
+    assert_eq!(maybe.last(), Some(&"submissions.yaml"), "{table}");
+    assert!(stderr.is_empty(), "{stderr}");
+
+    // An answer the answer validator refuses (the output validator accepts `100 `).
+    write(&package, "data/secret/1.ans", "100 \n");
+    let (code, table, _) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert!(
+        table.contains("data/secret/1.ans: rejected by answer_validators/answer.py"),
+        "{table}"
+    );
+    write(&package, "data/secret/1.ans", "100\n");
+
+    // An invalid input every input validator accepts: exit 1. The output validator's
+    // checks are not run, and said.
+    write(&package, "data/invalid_input/fine.in", "5\n");
+    write(&package, "data/valid_output/1.in", "5\n");
+    write(&package, "data/valid_output/1.ans", "10\n");
+    write(&package, "data/valid_output/1.out", "10\n");
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert!(
+        table.contains(
+            "data/invalid_input/fine.in: accepted by every input validator, but an invalid \
+             input (data/invalid_input/) must be refused by one"
+        ),
+        "{table}"
+    );
+    assert!(!table.contains("big.in"), "{table}");
+    assert!(table.starts_with("Twice: 3 test cases"), "{table}");
+    assert!(
+        stderr.contains("valid_output: 2023-07's checks of the output validator are not run"),
+        "{stderr}"
+    );
+    std::fs::remove_file(package.join("data/invalid_input/fine.in")).unwrap();
+    std::fs::remove_dir_all(package.join("data/valid_output")).unwrap();
+
+    // submissions.yaml that asks for what the submission does not get: exit 1.
+    write(
+        &package,
+        "submissions/submissions.yaml",
+        "mixed/*.py:\n  permitted: [AC]\n",
+    );
+    let (code, table, _) = verify(&package);
+    assert_eq!(code, 1, "{table}");
+    assert_eq!(
+        &row(&table, "mixed/maybe.py")[1..3],
+        ["AC", "WA <- disagrees"],
+        "{table}"
+    );
+
+    // What submissions.yaml asks that the grader does not check is warned of.
+    write(
+        &package,
+        "submissions/submissions.yaml",
+        "mixed/*.py:\n  required: [WA]\n  message: expected\n",
+    );
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert!(
+        stderr.contains("submissions.yaml:3:3: `mixed/*.py`: `message` is not read"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_folder_or_key_of_the_other_version_is_warned_of_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2023-07's output_validator/ in a legacy package without `validation: custom`: the
+    // default validator judges, and the grader says it did not use the folder.
+    let package = legacy(dir.path());
+    std::fs::rename(
+        package.join("output_validators/check"),
+        package.join("output_validator"),
+    )
+    .unwrap();
+    std::fs::remove_dir(package.join("output_validators")).unwrap();
+    write(
+        &package,
+        "problem.yaml",
+        "name: Twice\nlimits:\n  time_multiplier: 3\n",
+    );
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert!(
+        stderr.contains("output_validator/ is 2023-07's; this package is legacy"),
+        "{stderr}"
+    );
+    // Types the format does not allow together: exit 2 at their place.
+    let package = modern(dir.path());
+    write(
+        &package,
+        "problem.yaml",
+        "problem_format_version: 2023-07-draft\nname: Twice\ntype: [pass-fail, scoring]\n",
+    );
+    let (code, _, stderr) = verify(&package);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("problem.yaml:3:7: type: `pass-fail` and `scoring` cannot be together"),
+        "{stderr}"
+    );
+}
