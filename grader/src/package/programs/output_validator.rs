@@ -78,21 +78,7 @@ impl<'p> Validator<'p> {
         flags: &[String],
         output: &[u8],
     ) -> Result<Judgement, Fault> {
-        let (outcome, message) = self.0.run(Call {
-            files: &[(INPUT, input), (ANSWER, answer)],
-            args: |files: &Path, work: &Path| {
-                let mut args = vec![
-                    files.join(INPUT).to_string_lossy().into_owned(),
-                    files.join(ANSWER).to_string_lossy().into_owned(),
-                    // The feedback folder is its working folder, emptied for every run.
-                    format!("{}/", work.display()),
-                ];
-                args.extend(flags.iter().cloned());
-                args
-            },
-            stdin: Input::Bytes(output.to_vec()),
-            keep: Some(JUDGE_MESSAGE),
-        })?;
+        let (outcome, message) = self.run((input, answer), flags, Input::Bytes(output.to_vec()))?;
         if let Some(fault) = self.0.fault(&outcome, case, "output validator") {
             return Err(fault);
         }
@@ -111,6 +97,60 @@ impl<'p> Validator<'p> {
                 },
             }
         })
+    }
+}
+
+impl Validator<'_> {
+    /// One run as the format calls it, `VALIDATOR INPUT ANSWER FEEDBACK_DIR [flags]`,
+    /// reading `stdin`: its outcome, and its `judgemessage.txt`.
+    fn run(
+        &mut self,
+        (input, answer): (&Path, &Path),
+        flags: &[String],
+        stdin: Input,
+    ) -> Result<(sandbox::Outcome, String), Fault> {
+        self.0.run(Call {
+            files: &[(INPUT, input), (ANSWER, answer)],
+            args: |files: &Path, work: &Path| {
+                let mut args = vec![
+                    files.join(INPUT).to_string_lossy().into_owned(),
+                    files.join(ANSWER).to_string_lossy().into_owned(),
+                    // The feedback folder is its working folder, emptied for every run.
+                    format!("{}/", work.display()),
+                ];
+                args.extend(flags.iter().cloned());
+                args
+            },
+            stdin,
+            keep: Some(JUDGE_MESSAGE),
+        })
+    }
+
+    /// Runs it as an interactive problem's interactor on the case of `input` and
+    /// `answer`, joined to a submission by `joined`: its outcome, and the first line of
+    /// its `judgemessage.txt` (shown safely; empty when it left none).
+    pub(crate) fn interact(
+        &mut self,
+        (input, answer): (&Path, &Path),
+        flags: &[String],
+        joined: sandbox::Joined,
+    ) -> Result<(sandbox::Outcome, String), Fault> {
+        let (outcome, message) = self.run((input, answer), flags, Input::Joined(joined))?;
+        let line = message.lines().next().unwrap_or("");
+        Ok((outcome, reference::visible::escape(line.as_bytes())))
+    }
+
+    /// The fault of an interactor's run that ended neither with 42 nor 43, or over a
+    /// limit, on the case `case`.
+    pub(crate) fn interactor_fault(&self, outcome: &sandbox::Outcome, case: &str) -> Fault {
+        self.0
+            .fault(outcome, case, "interactor")
+            .unwrap_or_else(|| Fault::internal(format!("{case}: the interactor did not fail")))
+    }
+
+    /// Its limits.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.0.limits
     }
 }
 
