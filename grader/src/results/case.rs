@@ -39,6 +39,11 @@ pub(crate) struct CaseResult {
     /// The end of its standard error.
     #[serde(default, with = "text", skip_serializing_if = "Vec::is_empty")]
     pub(crate) stderr: Vec<u8>,
+    /// An interactive problem's case: the start of what passed between the submission
+    /// and the interactor, as a `.interaction` file shows it (`>` what the submission
+    /// wrote, `<` what it read); its `output` is then empty.
+    #[serde(default, with = "text", skip_serializing_if = "Vec::is_empty")]
+    pub(crate) interaction: Vec<u8>,
     /// Why a `WA` or `PE` is wrong, as the reference proves it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) explanation: Option<Explained>,
@@ -159,6 +164,7 @@ impl CaseResult {
             message: judgement.message,
             output,
             stderr,
+            interaction: Vec::new(),
             explanation: None,
             stalls: Vec::new(),
         }

@@ -147,11 +147,6 @@ impl Validator<'_> {
             .fault(outcome, case, "interactor")
             .unwrap_or_else(|| Fault::internal(format!("{case}: the interactor did not fail")))
     }
-
-    /// Its limits.
-    pub(crate) fn limits(&self) -> &Limits {
-        &self.0.limits
-    }
 }
 
 /// The package's output validator, built, and its source as messages name it.

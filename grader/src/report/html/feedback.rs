@@ -377,7 +377,11 @@ fn shows_more(book: &Head, c: &CaseResult, reveal: Reveal) -> bool {
     let shown = reveal.of(&c.name);
     let has_board = shown.board && book.boards.contains_key(&c.name);
     let has_answer =
-        shown.answer && !(c.message.is_empty() && c.output.is_empty() && c.stderr.is_empty());
+        shown.answer
+            && !(c.message.is_empty()
+                && c.output.is_empty()
+                && c.stderr.is_empty()
+                && c.interaction.is_empty());
     has_board || has_answer
 }
 
@@ -413,7 +417,11 @@ fn details(book: &Head, c: &CaseResult, kind: Mistake, reveal: Reveal) -> Markup
         @if let Some(board) = board {
             div.cols {
                 div { "board" (pre(&board.input)) }
-                @if shown.answer {
+                @if shown.answer && !c.interaction.is_empty() {
+                    // An interactive problem's case: what passed, not an output.
+                    div { "the interaction (> you wrote, < you read)"
+                        (pre(&reference::visible::escape_lines(&c.interaction))) }
+                } @else if shown.answer {
                     div { "expected" (pre(&board.answer)) }
                     div { "your output" (pre(&reference::visible::escape_lines(&c.output))) }
                 }
