@@ -376,12 +376,11 @@ fn layout_mistake(
 fn shows_more(book: &Head, c: &CaseResult, reveal: Reveal) -> bool {
     let shown = reveal.of(&c.name);
     let has_board = shown.board && book.boards.contains_key(&c.name);
-    let has_answer =
-        shown.answer
-            && !(c.message.is_empty()
-                && c.output.is_empty()
-                && c.stderr.is_empty()
-                && c.interaction.is_empty());
+    let has_answer = shown.answer
+        && !(c.message.is_empty()
+            && c.output.is_empty()
+            && c.stderr.is_empty()
+            && c.interaction.is_empty());
     has_board || has_answer
 }
 

@@ -234,11 +234,19 @@ fn interaction(out: &mut dyn Write, r: &CaseResult) -> io::Result<()> {
         writeln!(
             out,
             "    {}",
-            paint(dim, &format!("... {} more lines", lines.len() - INTERACTION_LINES))
+            paint(
+                dim,
+                &format!("... {} more lines", lines.len() - INTERACTION_LINES)
+            )
         )?;
     }
     if r.verdict == Verdict::WrongAnswer && !r.message.is_empty() {
-        writeln!(out, "  {} {}", paint(Style::new().bold(), "why:"), r.message)?;
+        writeln!(
+            out,
+            "  {} {}",
+            paint(Style::new().bold(), "why:"),
+            r.message
+        )?;
     }
     Ok(())
 }
