@@ -27,7 +27,9 @@ const JUDGE_MESSAGE: &str = "judgemessage.txt";
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let modern = package.join("output_validator");
     if crate::paths::files::folder_if_any(&modern)? {
-        return Ok(modern);
+        // The draft of 2023-07 (problemtools' `guess`) put the one validator in a
+        // folder of its own there, as the legacy `output_validators/NAME/`.
+        return Ok(only_folder(&modern)?.unwrap_or(modern));
     }
     let dir = package.join("output_validators");
     if !crate::paths::files::folder_if_any(&dir)? {
@@ -59,6 +61,24 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
             dir.display()
         ))),
     }
+}
+
+/// The one folder `dir` holds when it holds nothing else (hidden files aside).
+fn only_folder(dir: &Path) -> Result<Option<PathBuf>, Fault> {
+    let entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| Fault::input(crate::paths::files::cannot(dir, "list", &e)))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .collect();
+    Ok(match entries.as_slice() {
+        [one] if one.is_dir() => Some(one.clone()),
+        _ => None,
+    })
 }
 
 /// The output validator, with a worker to run it.
