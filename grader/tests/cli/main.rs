@@ -30,6 +30,7 @@ mod outputs;
 mod package;
 mod package_conventions;
 mod package_grading;
+mod package_interactive;
 mod package_verify;
 mod poj;
 mod precompiled;
