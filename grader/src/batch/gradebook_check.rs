@@ -466,6 +466,7 @@ mod tests {
                 Board {
                     input: String::new(),
                     answer: String::new(),
+                    interaction: None,
                 },
             );
         });

@@ -261,6 +261,8 @@ pub(crate) struct CaseText {
     pub(crate) input: Vec<u8>,
     /// The expected answer.
     pub(crate) answer: Vec<u8>,
+    /// An interactive problem's sample exchange (`.interaction` beside the input).
+    pub(crate) interaction: Option<String>,
 }
 
 impl CaseText {
@@ -270,6 +272,7 @@ impl CaseText {
         Ok(CaseText {
             input: files::read_capped(&case.input)?,
             answer: files::read_capped(answer)?,
+            interaction: Board::interaction_beside(&case.input),
         })
     }
 
@@ -290,6 +293,7 @@ impl CaseText {
         Board {
             input: String::from_utf8_lossy(&self.input).into_owned(),
             answer: String::from_utf8_lossy(&self.answer).into_owned(),
+            interaction: self.interaction.clone(),
         }
     }
 }

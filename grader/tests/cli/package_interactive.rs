@@ -257,6 +257,13 @@ fn test_and_batch_show_the_interaction_as_a_interaction_file_does() {
     let (code, out, _) = run("wrong_answer/always_one.py", &[]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("  why: no right guess in 10"), "{out}");
+    // A sample's `.interaction` is shown beside what passed.
+    assert!(
+        out.contains(
+            "WA sample/1: no right guess in 10\n  input:\n    500\n  the sample's interaction (.interaction):\n    >500\n    <correct\n  interaction (> the submission wrote, < it read):\n    >1\n    <higher\n"
+        ),
+        "{out}"
+    );
     // The sleeper and the spinner get their own verdicts within their limits.
     let (code, out, _) = run("time_limit_exceeded/sleeps.py", &["--report", "json"]);
     assert_eq!(code, 1, "{out}");
@@ -306,6 +313,10 @@ fn test_and_batch_show_the_interaction_as_a_interaction_file_does() {
     let page = std::fs::read_to_string(out.join("pages/bob.html")).unwrap();
     assert!(
         page.contains("the interaction (&gt; you wrote, &lt; you read)<pre>&gt;1\n&lt;higher\n"),
+        "{page}"
+    );
+    assert!(
+        page.contains("the sample's interaction<pre>&gt;500\n&lt;correct\n</pre>"),
         "{page}"
     );
 }

@@ -417,7 +417,11 @@ fn details(book: &Head, c: &CaseResult, kind: Mistake, reveal: Reveal) -> Markup
             div.cols {
                 div { "board" (pre(&board.input)) }
                 @if shown.answer && !c.interaction.is_empty() {
-                    // An interactive problem's case: what passed, not an output.
+                    // An interactive problem's case: what passed, not an output; and a
+                    // sample's exchange as the statement shows it.
+                    @if let Some(sample) = &board.interaction {
+                        div { "the sample's interaction" (pre(sample)) }
+                    }
                     div { "the interaction (> you wrote, < you read)"
                         (pre(&reference::visible::escape_lines(&c.interaction))) }
                 } @else if shown.answer {
@@ -484,7 +488,14 @@ mod tests {
             tally.total += 1;
             tally.passed += usize::from(case.accepted());
             let input = input.to_owned();
-            boards.insert(name.to_owned(), Board { input, answer });
+            boards.insert(
+                name.to_owned(),
+                Board {
+                    input,
+                    answer,
+                    interaction: None,
+                },
+            );
             cases.push(case);
         }
         let passed = cases.iter().filter(|c| c.accepted()).count();

@@ -179,7 +179,7 @@ fn details(
         writeln!(out, "    {line}")?;
     }
     if !r.interaction.is_empty() {
-        interaction(out, r)?;
+        interaction(out, r, board)?;
     } else if matches!(r.verdict, Verdict::WrongAnswer | Verdict::Presentation) {
         // The contestant's bytes, with what a terminal would hide (or obey) escaped.
         let got = reference::visible::escape_lines(&r.output);
@@ -217,9 +217,20 @@ fn details(
 /// How many lines of an interaction a failing case shows.
 const INTERACTION_LINES: usize = 24;
 
-/// An interactive problem's failing case: what passed, and the interactor's reason.
-fn interaction(out: &mut dyn Write, r: &CaseResult) -> io::Result<()> {
+/// An interactive problem's failing case: the sample's exchange when it has one, what
+/// passed, and the interactor's reason.
+fn interaction(out: &mut dyn Write, r: &CaseResult, board: Option<&Board>) -> io::Result<()> {
     let dim = Style::new().dimmed();
+    if let Some(sample) = board.and_then(|b| b.interaction.as_deref()) {
+        writeln!(
+            out,
+            "{}",
+            paint(dim, "  the sample's interaction (.interaction):")
+        )?;
+        for line in sample.lines().take(INTERACTION_LINES) {
+            writeln!(out, "    {}", reference::visible::escape(line.as_bytes()))?;
+        }
+    }
     writeln!(
         out,
         "{}",
