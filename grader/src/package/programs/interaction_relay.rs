@@ -271,7 +271,7 @@ mod tests {
         t.add(Writer::Interactor, b"0123456789", 22);
         assert_eq!(
             String::from_utf8(t.render()).unwrap(),
-            ">500\n<lower\n>250\n>125\n<01\n[8 more bytes passed]\n"
+            ">500\n<lower\n>250\n>125\n<0123\n[6 more bytes passed]\n"
         );
     }
 }
