@@ -207,7 +207,9 @@ fn once(
     });
     let submission = submission?;
     let (interactor, message) = interactor_ran?;
-    let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
+    let first = first
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     Ok(Once {
         submission,
         interactor,
