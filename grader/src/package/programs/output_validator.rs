@@ -34,7 +34,8 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let dir = package.join("output_validators");
     if !crate::paths::files::folder_if_any(&dir)? {
         return Err(Fault::input(format!(
-            "{}: `validation: custom` but no output_validators/ folder",
+            "{}: `validation: custom` (or an interactive problem, whose interactor it is) \
+             but no output_validators/ or output_validator/ folder",
             package.join("problem.yaml").display()
         )));
     }
@@ -50,7 +51,8 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
         .collect();
     match entries.as_slice() {
         [] => Err(Fault::input(format!(
-            "{}: no output validator in it (`validation: custom` asks for one)",
+            "{}: no output validator in it (`validation: custom` and an interactive problem \
+             ask for one)",
             dir.display()
         ))),
         [one] if one.is_dir() => Ok(one.clone()),
