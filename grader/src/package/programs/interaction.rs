@@ -129,9 +129,16 @@ fn copy(fd: &OwnedFd) -> Result<OwnedFd, Fault> {
         .map_err(|e| Fault::internal(format!("cannot copy a pipe's end: {e}")))
 }
 
-/// The ends the grader holds while an interaction runs, directly joined (see the
-/// module's doc): the submission's output pipe's read end, and the interactor's.
+/// The ends the grader holds while an interaction runs (see the module's doc): a copy of
+/// each side's output end, closed once that side's end is recorded, so that the other
+/// side (or the relay) sees it end only after; and, directly joined, the read ends of
+/// both pipes (the relay holds those otherwise).
+#[derive(Default)]
 struct Held {
+    /// The submission's output (to the interactor, or the relay).
+    by_submission: Option<OwnedFd>,
+    /// The interactor's output.
+    by_interactor: Option<OwnedFd>,
     from_submission: Option<OwnedFd>,
     from_interactor: Option<OwnedFd>,
 }
@@ -147,7 +154,12 @@ fn once(
     // The submission's output to the interactor, and the interactor's to the submission.
     let (up_read, up_write) = pipe()?;
     let (down_read, down_write) = pipe()?;
-    let (submission_ends, interactor_ends, relay, held) = if record {
+    let mut held = Held {
+        by_submission: Some(copy(&up_write)?),
+        by_interactor: Some(copy(&down_write)?),
+        ..Held::default()
+    };
+    let (submission_ends, interactor_ends, relay) = if record {
         let (up_far_read, up_far_write) = pipe()?;
         let (down_far_read, down_far_write) = pipe()?;
         let relay = Relay::new((up_read, up_far_write), (down_read, down_far_write), KEPT)
@@ -156,20 +168,17 @@ fn once(
             Joined::new(down_far_read, up_write),
             Joined::new(up_far_read, down_write),
             Some(relay),
-            None,
         )
     } else {
-        let held = Held {
-            from_submission: Some(copy(&up_read)?),
-            from_interactor: Some(copy(&down_read)?),
-        };
+        held.from_submission = Some(copy(&up_read)?);
+        held.from_interactor = Some(copy(&down_read)?);
         (
             Joined::new(down_read, up_write),
             Joined::new(up_read, down_write),
             None,
-            Some(Mutex::new(held)),
         )
     };
+    let held = Mutex::new(held);
     let signals = Signals::default();
     let first: Mutex<Option<First>> = Mutex::new(None);
     let ended = |side: First| {
@@ -179,29 +188,28 @@ fn once(
         let relay = relay.map(|relay| scope.spawn(|| relay.run(&signals)));
         let interactor_thread = scope.spawn(|| {
             let ran = interactor.interact(case.files, case.flags, interactor_ends);
-            // Its own ends closed with its run (above): now the submission may see them.
+            // Recorded first: only then may the submission see its output end.
             ended(First::Interactor);
             let accepted = matches!(&ran, Ok((outcome, _)) if outcome.code == Some(42) && outcome.signal.is_none());
+            let mut held = held.locked();
+            held.by_interactor = None;
             if !accepted {
                 signals.refused.store(true, Ordering::SeqCst);
-                if let Some(held) = &held {
-                    held.locked().from_submission = None;
-                }
+                held.from_submission = None;
             }
+            drop(held);
             ran
         });
         let submission =
             runner.run_joined(program, sandbox::Input::Joined(submission_ends), run, alone);
         ended(First::Submission);
+        held.locked().by_submission = None;
         let interactor_ran = interactor_thread
             .join()
             .unwrap_or_else(|_| Err(Fault::internal("the interactor's thread failed".to_owned())));
         signals.ended.store(true, Ordering::SeqCst);
-        if let Some(held) = &held {
-            let mut held = held.locked();
-            held.from_submission = None;
-            held.from_interactor = None;
-        }
+        // Both ended: nothing is held any more.
+        *held.locked() = Held::default();
         let transcript = relay.map(|relay| relay.join().unwrap_or_default());
         (submission, interactor_ran, transcript)
     });
