@@ -260,6 +260,50 @@ impl Relay {
 mod tests {
     use super::*;
 
+    fn pipe() -> (File, File) {
+        let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC).unwrap();
+        (File::from(read), File::from(write))
+    }
+
+    #[test]
+    fn the_relay_passes_each_side_s_bytes_on_records_them_and_passes_ends_on() {
+        // Pipes for the two sides: what the submission writes, what the interactor reads,
+        // what the interactor writes, what the submission reads.
+        let (up_read, mut submission_out) = pipe();
+        let (mut interactor_in, up_far_write) = pipe();
+        let (down_read, mut interactor_out) = pipe();
+        let (mut submission_in, down_far_write) = pipe();
+        let relay = Relay::new(
+            (up_read.into(), up_far_write.into()),
+            (down_read.into(), down_far_write.into()),
+            1024,
+        )
+        .unwrap();
+        let signals = Signals::default();
+        std::thread::scope(|scope| {
+            let relay = scope.spawn(|| relay.run(&signals));
+            submission_out.write_all(b"500\n").unwrap();
+            let mut line = [0u8; 4];
+            interactor_in.read_exact(&mut line).unwrap();
+            assert_eq!(&line, b"500\n");
+            interactor_out.write_all(b"lower\n").unwrap();
+            let mut reply = [0u8; 6];
+            submission_in.read_exact(&mut reply).unwrap();
+            assert_eq!(&reply, b"lower\n");
+            // The interactor leaves: the submission reads the end of its input.
+            drop(interactor_out);
+            let mut rest = Vec::new();
+            submission_in.read_to_end(&mut rest).unwrap();
+            assert!(rest.is_empty());
+            // The submission leaves: so does the interactor's input.
+            drop(submission_out);
+            interactor_in.read_to_end(&mut rest).unwrap();
+            assert!(rest.is_empty());
+            let transcript = relay.join().unwrap();
+            assert_eq!(transcript.render(), b">500\n<lower\n".to_vec());
+        });
+    }
+
     #[test]
     fn a_transcript_marks_each_line_by_its_writer_and_says_what_was_not_kept() {
         let mut t = Transcript::default();
