@@ -149,8 +149,10 @@ impl Validator<'_> {
     }
 
     /// Runs it as an interactive problem's interactor on the case of `input` and
-    /// `answer`, joined to a submission by `joined`: its outcome, and the first line of
-    /// its `judgemessage.txt` (shown safely; empty when it left none).
+    /// `answer`, joined to a submission by `joined`: its outcome, and the last line of
+    /// its `judgemessage.txt` (shown safely; empty when it left none): an interactor logs
+    /// the exchange as it goes (`I'm thinking of 500`, `Guess 1 is 250`), and the line
+    /// it wrote as it gave up is why.
     pub(crate) fn interact(
         &mut self,
         (input, answer): (&Path, &Path),
@@ -158,7 +160,11 @@ impl Validator<'_> {
         joined: sandbox::Joined,
     ) -> Result<(sandbox::Outcome, String), Fault> {
         let (outcome, message) = self.run((input, answer), flags, Input::Joined(joined))?;
-        let line = message.lines().next().unwrap_or("");
+        let line = message
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         Ok((outcome, reference::visible::escape(line.as_bytes())))
     }
 
