@@ -3,7 +3,9 @@
 
 use std::fs::File;
 use std::io;
+use std::os::fd::OwnedFd;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::tiers::tier::Tier;
@@ -36,7 +38,43 @@ pub enum Input {
     Bytes(Vec<u8>),
     /// Nothing (`/dev/null`): compilers.
     Empty,
+    /// Joined to another run by pipes (an interactive problem's submission and its
+    /// interactor): standard input is read from one descriptor, and standard output goes
+    /// to the other, not to the grader (the outcome's `stdout` stays empty, and the output
+    /// limit does not apply: the other run reads it).
+    Joined(Joined),
 }
+
+/// The two descriptors of a run joined to another (see [`Input::Joined`]): each run gets
+/// its own copies, so the caller may close its own whenever its rules say.
+#[derive(Debug, Clone)]
+pub struct Joined(Arc<(OwnedFd, OwnedFd)>);
+
+impl Joined {
+    /// A run reading `stdin` and writing its standard output to `stdout`.
+    pub fn new(stdin: OwnedFd, stdout: OwnedFd) -> Joined {
+        Joined(Arc::new((stdin, stdout)))
+    }
+
+    /// A copy of the descriptor to read.
+    pub(crate) fn stdin(&self) -> io::Result<File> {
+        Ok(File::from(self.0.0.try_clone()?))
+    }
+
+    /// A copy of the descriptor to write the output to.
+    pub(crate) fn stdout(&self) -> io::Result<File> {
+        Ok(File::from(self.0.1.try_clone()?))
+    }
+}
+
+/// Two joins are the same when they are one: descriptors have no other equality.
+impl PartialEq for Joined {
+    fn eq(&self, other: &Joined) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Joined {}
 
 impl Input {
     /// Opens it for one run outside a box (a box's runs read their input from a memory
@@ -46,6 +84,7 @@ impl Input {
             Input::File(path) => File::open(path),
             Input::Bytes(bytes) => filled(bytes),
             Input::Empty => File::open("/dev/null"),
+            Input::Joined(joined) => joined.stdin(),
         }
     }
 }

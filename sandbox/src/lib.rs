@@ -188,7 +188,7 @@ mod worker;
 
 pub use client::{Ran, Stderr, reap_all, stop_all};
 pub use error::Error;
-pub use facts::{Input, Killed, Limits, Outcome, filled as memory_file};
+pub use facts::{Input, Joined, Killed, Limits, Outcome, filled as memory_file};
 pub use host::{Host, set_host};
 pub use lock::Locked;
 pub use tiers::Tier;

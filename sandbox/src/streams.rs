@@ -329,6 +329,9 @@ pub(crate) struct Streams {
     stdin: Stdin,
     pub(crate) out: Pipe,
     pub(crate) err: Pipe,
+    /// Where standard output goes instead of `out` (a run joined to another): `out` is
+    /// then read by nobody's writes, and ends (or, kept, stays empty) with the run.
+    out_to: Option<File>,
 }
 
 impl Streams {
@@ -339,7 +342,11 @@ impl Streams {
             Stdin::Kept(memory) => memory.reader.as_raw_fd(),
         };
         let write = |pipe: &Pipe| pipe.write.as_ref().map_or(-1, AsRawFd::as_raw_fd);
-        [stdin, write(&self.out), write(&self.err)]
+        let out = self
+            .out_to
+            .as_ref()
+            .map_or_else(|| write(&self.out), AsRawFd::as_raw_fd);
+        [stdin, out, write(&self.err)]
     }
 
     /// The run was sent: what was made for it alone is closed here (the launcher holds
@@ -348,6 +355,8 @@ impl Streams {
         if let Stdin::Once(file) = &mut self.stdin {
             file.take();
         }
+        // The other run's end must see this one's end: no copy of it stays here.
+        self.out_to.take();
         for pipe in [&mut self.out, &mut self.err] {
             if pipe.made.is_none() {
                 pipe.write.take();
@@ -377,15 +386,21 @@ impl Kept {
     /// are to the files; its input is always in a memory file: its programs must not learn
     /// where the cases are), else made for this run.
     pub(crate) fn streams(&self, input: &Input, keep: Option<Runs>) -> io::Result<Streams> {
+        let out_to = match input {
+            Input::Joined(joined) => Some(joined.stdout()?),
+            _ => None,
+        };
         let Some(runs) = keep else {
             return Ok(Streams {
                 stdin: Stdin::Once(Some(input.open()?)),
                 out: Pipe::new(None)?,
                 err: Pipe::new(None)?,
+                out_to,
             });
         };
         let stdin = match input {
-            Input::Empty => Stdin::Once(Some(input.open()?)),
+            // A pipe to another run: what the run reads is the other's writing.
+            Input::Empty | Input::Joined(_) => Stdin::Once(Some(input.open()?)),
             Input::Bytes(bytes) => self.input(bytes, runs)?,
             // Copied into the memory file, so that the run's `/proc/self/fd/0` names no
             // path of the machine. Read whole, then written: `io::copy` tries
@@ -401,7 +416,12 @@ impl Kept {
             Some(pipes) => pipes,
             None => (Pipe::new(keep)?, Pipe::new(keep)?),
         };
-        Ok(Streams { stdin, out, err })
+        Ok(Streams {
+            stdin,
+            out,
+            err,
+            out_to,
+        })
     }
 
     /// A kept memory file holding `bytes`, or one of this run's own where none can be kept.
@@ -428,7 +448,9 @@ impl Kept {
     /// Takes back the streams of a run that ended and whose pipes were read until empty:
     /// kept for another run when they are as new, closed otherwise.
     pub(crate) fn give_back(&self, streams: Streams) {
-        let Streams { stdin, out, err } = streams;
+        let Streams {
+            stdin, out, err, ..
+        } = streams;
         if let Stdin::Kept(memory) = stdin
             && memory.as_new().unwrap_or(false)
         {

@@ -226,6 +226,7 @@ fn board(case: &Case) -> Option<(String, Board)> {
         Board {
             input: String::from_utf8_lossy(&input).into_owned(),
             answer: String::from_utf8_lossy(&answer).into_owned(),
+            interaction: Board::interaction_beside(&case.input),
         },
     ))
 }

@@ -287,6 +287,7 @@ mod tests {
             message: String::new(),
             output: Vec::new(),
             stderr: Vec::new(),
+            interaction: Vec::new(),
             explanation: None,
             stalls: Vec::new(),
         }
@@ -465,6 +466,7 @@ mod tests {
                 Board {
                     input: String::new(),
                     answer: String::new(),
+                    interaction: None,
                 },
             );
         });

@@ -164,6 +164,7 @@ mod tests {
         let text = |input: &str, answer: &str| CaseText {
             input: input.into(),
             answer: answer.into(),
+            interaction: None,
         };
         let base = case_hash("01", &text("ab", "1"));
         assert_eq!(base, case_hash("01", &text("ab", "1")));

@@ -156,7 +156,7 @@ pub(crate) struct Ran {
 #[derive(Debug)]
 enum Outcome {
     /// It ran and was judged.
-    Ran(CaseResult),
+    Ran(Box<CaseResult>),
     /// The grader could not make it: why.
     Fault(String),
 }
@@ -245,7 +245,7 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
             .filter(|_| !self.class.fail_fast)
             .and_then(|&(s, c)| Some((self.class.builds[s].program()?, c)));
         match self.worker.run_then(program, c, then) {
-            Ok(result) => Ok(Outcome::Ran(result)),
+            Ok(result) => Ok(Outcome::Ran(Box::new(result))),
             // Stopping is the batch's end, not this student's fault.
             Err(e) if matches!(e.cause(), Cause::Interrupted(_)) => Err(e),
             Err(e) => {
@@ -338,7 +338,7 @@ impl<'a, P> Reporter<'a, P> {
         };
         let run = &self.todo.runs[index as usize];
         match outcome {
-            Some(Outcome::Ran(result)) => self.journal_run(run, result)?,
+            Some(Outcome::Ran(result)) => self.journal_run(run, *result)?,
             Some(Outcome::Fault(why)) => {
                 self.ran.faults.entry(run.student).or_insert(why);
             }

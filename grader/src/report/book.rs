@@ -57,6 +57,7 @@ impl Standing {
         let first_failure = student.failures().next().map(|c| CaseResult {
             output: Vec::new(),
             stderr: Vec::new(),
+            interaction: Vec::new(),
             explanation: None,
             stalls: Vec::new(),
             ..c.clone()

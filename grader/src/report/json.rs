@@ -47,6 +47,10 @@ struct CaseJson<'a> {
     /// A `WA` or `PE`'s explanation; absent otherwise, as in a gradebook's cases.
     #[serde(skip_serializing_if = "Option::is_none")]
     explanation: Option<&'a Explained>,
+    /// An interactive problem's case: what passed, as a `.interaction` file shows it;
+    /// absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interaction: Option<String>,
 }
 
 /// `grader fuzz`'s report.
@@ -178,6 +182,7 @@ pub(crate) fn submission(result: &SubmissionResult, out: &mut dyn Write) -> io::
                 memory_kib: 0,
                 message: "compile error",
                 explanation: None,
+                interaction: None,
             })
             .collect(),
         None => result
@@ -190,6 +195,8 @@ pub(crate) fn submission(result: &SubmissionResult, out: &mut dyn Write) -> io::
                 wall_ms: r.wall_ms,
                 memory_kib: r.memory_kib,
                 message: &r.message,
+                interaction: (!r.interaction.is_empty())
+                    .then(|| String::from_utf8_lossy(&r.interaction).into_owned()),
                 explanation: r.explanation.as_ref(),
             })
             .collect(),

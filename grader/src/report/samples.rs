@@ -79,6 +79,7 @@ fn boards(names: &[&str]) -> BTreeMap<String, Board> {
             let board = Board {
                 input: "bwwb\nbbwb\nbwwb\nbwww\n".to_owned(),
                 answer: "4\n".to_owned(),
+                interaction: None,
             };
             (name.to_owned(), board)
         })
@@ -479,6 +480,7 @@ fn explained_case(
     let board = Board {
         input: input.to_owned(),
         answer: answer.to_owned(),
+        interaction: None,
     };
     (result, board)
 }
@@ -618,6 +620,7 @@ pub(super) fn explained_gradebook(
             let board = Board {
                 input: input.to_owned(),
                 answer: answer(input),
+                interaction: None,
             };
             (name.to_owned(), board)
         })

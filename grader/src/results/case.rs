@@ -39,6 +39,11 @@ pub(crate) struct CaseResult {
     /// The end of its standard error.
     #[serde(default, with = "text", skip_serializing_if = "Vec::is_empty")]
     pub(crate) stderr: Vec<u8>,
+    /// An interactive problem's case: the start of what passed between the submission
+    /// and the interactor, as a `.interaction` file shows it (`>` what the submission
+    /// wrote, `<` what it read); its `output` is then empty.
+    #[serde(default, with = "text", skip_serializing_if = "Vec::is_empty")]
+    pub(crate) interaction: Vec<u8>,
     /// Why a `WA` or `PE` is wrong, as the reference proves it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) explanation: Option<Explained>,
@@ -159,6 +164,7 @@ impl CaseResult {
             message: judgement.message,
             output,
             stderr,
+            interaction: Vec::new(),
             explanation: None,
             stalls: Vec::new(),
         }
@@ -205,6 +211,22 @@ pub(crate) struct Board {
     pub(crate) input: String,
     /// The answer.
     pub(crate) answer: String,
+    /// An interactive problem's sample: its `.interaction` file beside the input, the
+    /// exchange the statement shows (`>` what a submission writes, `<` what it reads).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) interaction: Option<String>,
+}
+
+impl Board {
+    /// The `.interaction` file beside the case input `input`, when there is one that
+    /// reads (a package's sample of an interactive problem).
+    pub(crate) fn interaction_beside(input: &std::path::Path) -> Option<String> {
+        let path = input.with_extension("interaction");
+        path.is_file()
+            .then(|| crate::paths::files::read_capped(&path).ok())
+            .flatten()
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+    }
 }
 
 /// Bytes a program printed, written as text (what is not UTF-8 becomes U+FFFD: a report

@@ -314,6 +314,7 @@ mod tests {
         Board {
             input: "bwwb\nbbwb\nbwwb\nbwww\n".to_owned(),
             answer: answer.to_owned(),
+            interaction: None,
         }
     }
 

@@ -8,6 +8,7 @@ use sandbox::{Input, Limits};
 use crate::cases::find::Case;
 use crate::cases::sound;
 use crate::cli::exit::Fault;
+use crate::package::programs::interaction;
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::programs::output_validator::Validator;
 use crate::paths::files;
@@ -260,6 +261,8 @@ pub(crate) struct CaseText {
     pub(crate) input: Vec<u8>,
     /// The expected answer.
     pub(crate) answer: Vec<u8>,
+    /// An interactive problem's sample exchange (`.interaction` beside the input).
+    pub(crate) interaction: Option<String>,
 }
 
 impl CaseText {
@@ -269,6 +272,7 @@ impl CaseText {
         Ok(CaseText {
             input: files::read_capped(&case.input)?,
             answer: files::read_capped(answer)?,
+            interaction: Board::interaction_beside(&case.input),
         })
     }
 
@@ -289,6 +293,7 @@ impl CaseText {
         Board {
             input: String::from_utf8_lossy(&self.input).into_owned(),
             answer: String::from_utf8_lossy(&self.answer).into_owned(),
+            interaction: self.interaction.clone(),
         }
     }
 }
@@ -323,6 +328,11 @@ pub(crate) fn run_case(
     plan: &Plan<'_>,
     then: Option<(&Program, &CaseText)>,
 ) -> Result<CaseResult, Fault> {
+    if let Checker::Package(judge) = plan.checker
+        && judge.interactive_problem()
+    {
+        return interact_case((runner, validator), judge, program, case, plan);
+    }
     let (input, answer) = (&text.input, &text.answer);
     // From memory, as read and found sound: the run reads what is judged, and no file is
     // opened and read again for every run.
@@ -385,6 +395,59 @@ pub(crate) fn run_case(
     };
     let mut result = CaseResult::new(&case.name, judgement, figures, output, outcome.stderr);
     result.explanation = explanation;
+    result.stalls = ran
+        .stalls
+        .iter()
+        .map(crate::run::judge::Sched::record)
+        .collect();
+    Ok(result)
+}
+
+/// Runs `program` on `case` of an interactive problem against `judge`'s interactor, the
+/// exchange kept: the case's output is what passed each way, as a `.interaction` file
+/// shows it.
+fn interact_case(
+    (runner, validator): (&mut Runner, Option<&mut Validator<'_>>),
+    judge: &PackageJudge,
+    program: &Program,
+    case: &Case,
+    plan: &Plan<'_>,
+) -> Result<CaseResult, Fault> {
+    let validator =
+        validator.ok_or_else(|| Fault::internal("no worker for the interactor".to_owned()))?;
+    let answer = answer_path(case)?;
+    let files = CaseFiles {
+        name: &case.name,
+        origin: Origin::Data,
+        input: &case.input,
+        answer,
+        answer_text: &[],
+    };
+    let one = interaction::Case {
+        name: &case.name,
+        files: (&case.input, answer),
+        flags: judge.flags(&files)?,
+    };
+    let ran = interaction::interact(
+        (runner, validator),
+        program,
+        one,
+        (&plan.limits, &plan.limits),
+        true,
+    )?;
+    let figures = Figures {
+        cpu: ran.submission.cpu,
+        wall: ran.submission.wall,
+        memory_kib: ran.submission.peak_kib,
+    };
+    let mut result = CaseResult::new(
+        &case.name,
+        ran.judgement,
+        figures,
+        Vec::new(),
+        ran.submission.stderr,
+    );
+    result.interaction = ran.transcript.unwrap_or_default();
     result.stalls = ran
         .stalls
         .iter()
@@ -505,6 +568,7 @@ pub(crate) mod fake {
             message: String::new(),
             output: Vec::new(),
             stderr: Vec::new(),
+            interaction: Vec::new(),
             explanation: None,
             stalls: Vec::new(),
         }

@@ -27,7 +27,7 @@ pub(crate) struct Ran {
 
 /// Why no verdict is given: the machine kept the runs of one input from showing whose
 /// their time was.
-fn too_busy(stalls: &[Option<Stall>], last: &Outcome, limits: &Limits) -> Fault {
+pub(crate) fn too_busy(stalls: &[Option<Stall>], last: &Outcome, limits: &Limits) -> Fault {
     let how = if stalls.len() >= judge::MOST_RUNS {
         format!(
             "{} times, never twice in a row showing the program's own sleep or work",
@@ -155,6 +155,33 @@ impl Runner {
                 Next::Again { alone: next } => alone = next,
                 Next::TooBusy => return Err(too_busy(&stalls, &outcome, limits)),
             }
+        }
+    }
+}
+
+impl Runner {
+    /// Runs `program` once on `stdin` under `limits`, alone (no other run of this grader
+    /// starts until it ends) when `alone`: the runs of an interaction, which the rule of a
+    /// `TLE` at the wall limit repeats as a whole (`interaction.rs`), not run by run.
+    pub(crate) fn run_joined(
+        &mut self,
+        program: &Program,
+        stdin: Input,
+        limits: &Limits,
+        alone: bool,
+    ) -> Result<Outcome, Fault> {
+        self.worker
+            .abandon()
+            .map_err(|e| Fault::internal(format!("cannot end a run: {e}")))?;
+        let worker = &mut self.worker;
+        if alone {
+            self.lane
+                .alone(|| run_once(worker, program, stdin, limits, None))
+        } else {
+            self.lane.enter();
+            let ran = run_once(worker, program, stdin, limits, None);
+            self.lane.leave();
+            ran
         }
     }
 }

@@ -32,6 +32,7 @@ mod package_conventions;
 mod package_ctd;
 mod package_format2023;
 mod package_grading;
+mod package_interactive;
 mod package_verify;
 mod poj;
 mod precompiled;

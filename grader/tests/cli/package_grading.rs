@@ -145,7 +145,7 @@ fn a_validator_that_fails_or_data_it_refuses_is_exit_2_never_a_mark() {
 }
 
 #[test]
-fn the_time_limit_is_the_flags_else_the_packages_and_interactive_ones_are_refused() {
+fn the_time_limit_is_the_flags_else_the_packages_and_multi_pass_ones_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let sum = copy("sum", dir.path());
     let (_, out, err) = test(
@@ -188,11 +188,11 @@ fn the_time_limit_is_the_flags_else_the_packages_and_interactive_ones_are_refuse
         "{err}"
     );
     std::fs::rename(dir.path().join("kept"), &accepted).unwrap();
-    write(&sum, "problem.yaml", "type: interactive\n");
+    write(&sum, "problem.yaml", "type: multi-pass\n");
     let (code, _, err) = test(&sum, "accepted/sum.py", &[]);
     assert_eq!(code, 2);
     assert!(
-        one_error_line("interactive and multi-pass problems are not supported").eval(&err),
+        one_error_line("multi-pass problems are not supported").eval(&err),
         "{err}"
     );
 }

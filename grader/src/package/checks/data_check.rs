@@ -68,7 +68,11 @@ pub(crate) fn checked_and_judge(
 ) -> Result<(Checked, PackageJudge), Fault> {
     let limits = in_box::validation_limits(config, &setup.limits);
     let mut checked = check(package, cases, setup, limits)?;
-    let judge = if config.custom_validator {
+    let judge = if config.interactive {
+        // The answers are the interactor's to read, not outputs to judge.
+        let (program, shown) = output_validator::built(package, &setup.options)?;
+        PackageJudge::interactive(config, cases, (program, shown), limits)
+    } else if config.custom_validator {
         let (program, shown) = output_validator::built(package, &setup.options)?;
         checked.faults.extend(answers(
             cases,

@@ -33,6 +33,7 @@ use crate::package::format::scoring::{self, Rules};
 use crate::package::format::submissions::Entry;
 use crate::package::format::{config, data, submissions};
 use crate::package::programs::building::{NotBuilt, Setup, build_all, joined};
+use crate::package::programs::interaction::{self, Interacted};
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::programs::output_validator::Validator;
 use crate::run::runner::Runner;
@@ -439,11 +440,16 @@ impl Work<'_> {
             {
                 continue;
             }
-            let ran = runner.run(program, &Input::File(test.case.input.clone()), run)?;
-            row.time = row.time.max(ran.outcome.cpu);
-            let mut fault = None;
-            let judgement = crate::run::judge::judge(&ran.outcome, judged, |output| {
-                match self.check(test, output, validator.as_deref_mut()) {
+            let (outcome, judgement) = if self.judge.interactive_problem() {
+                let ran =
+                    self.interact(test, program, runner, validator.as_deref_mut(), run, judged)?;
+                (ran.submission, ran.judgement)
+            } else {
+                let ran = runner.run(program, &Input::File(test.case.input.clone()), run)?;
+                let mut fault = None;
+                let judgement = crate::run::judge::judge(&ran.outcome, judged, |output| match self
+                    .check(test, output, validator.as_deref_mut())
+                {
                     Ok(judgement) => judgement,
                     Err(f) => {
                         fault = Some(f);
@@ -452,16 +458,18 @@ impl Work<'_> {
                             message: String::new(),
                         }
                     }
+                });
+                if let Some(fault) = fault {
+                    return Err(fault);
                 }
-            });
-            if let Some(fault) = fault {
-                return Err(fault);
-            }
+                (ran.outcome, judgement)
+            };
+            row.time = row.time.max(outcome.cpu);
             results.push((test.case.name.clone(), judgement.verdict));
             if judgement.verdict != Verdict::Accepted && row.failed.is_none() {
                 row.within_margin = judgement.verdict == Verdict::TimeLimit
-                    && ran.outcome.killed.is_none()
-                    && ran.outcome.cpu <= run.cpu;
+                    && outcome.killed.is_none()
+                    && outcome.cpu <= run.cpu;
                 row.got = Ok(judgement.verdict);
                 row.failed = Some((test.case.name.clone(), judgement.message));
                 // A pass-fail problem's verdict is its first failing case's; a scoring
@@ -477,6 +485,34 @@ impl Work<'_> {
             row.score = Some(score);
         }
         Ok(row)
+    }
+
+    /// Runs `program` on the case `test` of an interactive problem, against the
+    /// interactor on `validator`, directly joined (nothing is shown of the exchange).
+    fn interact(
+        &self,
+        test: &data::TestCase,
+        program: &Program,
+        runner: &mut Runner,
+        validator: Option<&mut Validator<'_>>,
+        run: &Limits,
+        judged: &Limits,
+    ) -> Result<Interacted, Fault> {
+        let validator =
+            validator.ok_or_else(|| Fault::internal("no worker for the interactor".to_owned()))?;
+        let files = CaseFiles {
+            name: &test.case.name,
+            origin: Origin::Data,
+            input: &test.case.input,
+            answer: &test.answer,
+            answer_text: &[],
+        };
+        let case = interaction::Case {
+            name: &test.case.name,
+            files: (&test.case.input, &test.answer),
+            flags: self.judge.flags(&files)?,
+        };
+        interaction::interact((runner, validator), program, case, (run, judged), false)
     }
 
     /// Judges one output of the case `test`.

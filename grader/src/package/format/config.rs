@@ -28,6 +28,10 @@ pub(crate) struct Config {
     pub(crate) scoring: bool,
     /// Whether outputs are judged by the package's own output validator.
     pub(crate) custom_validator: bool,
+    /// Whether the problem is interactive (`type: interactive`, `validation: custom
+    /// interactive`): the output validator is the interactor, run beside the submission
+    /// (`package::programs::interaction`).
+    pub(crate) interactive: bool,
     /// The flags given to the output validator, the default one or the package's.
     pub(crate) validator_flags: Vec<String>,
     /// The limits.
@@ -527,10 +531,8 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
         .map(String::as_str)
         .chain(validation.split_whitespace())
         .collect();
-    if words.contains(&"interactive") || words.contains(&"multi-pass") {
-        return Err(
-            " interactive and multi-pass problems are not supported (docs/packages.md)".to_owned(),
-        );
+    if words.contains(&"multi-pass") {
+        return Err(" multi-pass problems are not supported (docs/packages.md)".to_owned());
     }
     if words.contains(&"submit-answer") {
         return Err(" submit-answer problems are not supported (docs/packages.md)".to_owned());
@@ -542,7 +544,10 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
                 .to_owned(),
         );
     }
-    let custom_validator = words.contains(&"custom") || (modern && !validation.is_empty());
+    let interactive = words.contains(&"interactive");
+    // An interactive problem's interactor is its output validator: always the package's.
+    let custom_validator =
+        interactive || words.contains(&"custom") || (modern && !validation.is_empty());
     let name = match raw.name {
         Some(Name::One(name)) => name,
         Some(Name::ByLanguage(names)) => names
@@ -556,6 +561,7 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
         name,
         scoring: words.contains(&"scoring"),
         custom_validator,
+        interactive,
         validator_flags: raw
             .validator_flags
             .unwrap_or_default()
@@ -813,7 +819,7 @@ mod tests {
     }
 
     #[test]
-    fn faults_are_located_and_interactive_problems_refused() {
+    fn faults_are_located_and_multi_pass_problems_refused() {
         let said = parse("name: x\nlimits:\n  memory: lots\n", "x").unwrap_err();
         assert!(
             said.starts_with("3:11: limits.memory: invalid type"),
@@ -821,10 +827,20 @@ mod tests {
         );
         let said = parse("name: [unclosed\n", "x").unwrap_err();
         assert!(said.starts_with("2:1: "), "{said}");
-        let said = parse("type: interactive\n", "guess").unwrap_err();
-        assert!(said.contains("interactive and multi-pass problems are not supported"));
-        let said = parse("validation: custom interactive\n", "guess").unwrap_err();
-        assert!(said.contains("not supported"), "{said}");
+        let said = parse("type: multi-pass\n", "guess").unwrap_err();
+        assert!(
+            said.contains("multi-pass problems are not supported"),
+            "{said}"
+        );
+        for text in [
+            "validation: custom interactive\n",
+            "problem_format_version: 2023-07\ntype: interactive\n",
+            "problem_format_version: 2023-07\ntype: [pass-fail, interactive]\n",
+        ] {
+            let config = parse(text, "guess").unwrap().0;
+            assert!(config.interactive && config.custom_validator, "{text}");
+        }
+        assert!(!parse("validation: custom\n", "x").unwrap().0.interactive);
         let said = parse("validation: custom score\n", "scored").unwrap_err();
         assert!(
             said.contains("`validation: custom score`) is not supported"),
@@ -863,7 +879,6 @@ mod tests {
             let said = parse(text, "x").unwrap_err();
             assert!(said.starts_with(at), "{text}: {said}");
         }
-        assert!(parse("validation: custom interactive\n", "x").is_err());
         assert!(
             parse("problem_format_version: legacy\nvalidation: custom\n", "x")
                 .unwrap()

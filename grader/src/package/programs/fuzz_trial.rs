@@ -19,6 +19,7 @@ use crate::package::format::generator;
 use crate::package::format::submissions;
 use crate::package::programs::building::build;
 use crate::package::programs::in_box::{Call, PackageProgram};
+use crate::package::programs::interaction;
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::programs::output_validator::Validator;
 use crate::run::runner::Runner;
@@ -67,6 +68,14 @@ impl Programs {
     }
 }
 
+/// The candidate of a trial, as its problem runs it.
+enum Tried<'a> {
+    /// On its own: its output is judged after the run.
+    Alone(ProgramCandidate<'a>),
+    /// Against the package's interactor, on a worker of its own.
+    Interacting(&'a Program, Runner),
+}
+
 /// A path of the package as messages name it: below the package's folder.
 fn shown(package: &Path, path: &Path) -> String {
     path.strip_prefix(package)
@@ -79,7 +88,7 @@ fn shown(package: &Path, path: &Path) -> String {
 pub(crate) struct PackageTrial<'a> {
     generator: PackageProgram<'a>,
     reference: (&'a Program, &'a str, Runner),
-    candidate: ProgramCandidate<'a>,
+    candidate: Tried<'a>,
     judge: &'a PackageJudge,
     validator: Option<Validator<'a>>,
     limits: Limits,
@@ -98,15 +107,36 @@ impl<'a> PackageTrial<'a> {
         Ok(PackageTrial {
             generator: PackageProgram::start(generator, shown, validation)?,
             reference: (reference, name, Runner::start(&limits, [reference])?),
-            candidate: ProgramCandidate::start(candidate, limits)?,
+            candidate: if judge.interactive_problem() {
+                Tried::Interacting(candidate, Runner::start(&limits, [candidate])?)
+            } else {
+                Tried::Alone(ProgramCandidate::start(candidate, limits)?)
+            },
             judge,
             validator: judge.worker()?,
             limits,
         })
     }
 
-    /// The reference's answer to `input`; its failure is the package's fault.
+    /// The reference's answer to `input`; its failure is the package's fault. An
+    /// interactive problem's answer file is empty (the interactor is given one), once
+    /// the reference is accepted against the interactor.
     pub(crate) fn answer(&mut self, input: &str) -> Result<String, Fault> {
+        if self.judge.interactive_problem() {
+            let (program, name, runner) = &mut self.reference;
+            let judged = interact_on(
+                (runner, self.validator.as_mut()),
+                self.judge,
+                program,
+                input,
+                &self.limits,
+            )?
+            .judgement;
+            if judged.verdict != Verdict::Accepted {
+                return Err(reference_failed(name, &judged, input));
+            }
+            return Ok(String::new());
+        }
         let (program, name, runner) = &mut self.reference;
         let ran = runner.run(
             program,
@@ -116,12 +146,7 @@ impl<'a> PackageTrial<'a> {
         let judged =
             crate::run::judge::judge(&ran.outcome, &self.limits, |_| Judgement::accepted());
         if judged.verdict != Verdict::Accepted {
-            return Err(Fault::input(format!(
-                "{name}: the reference (an accepted submission) got {} ({}) on the generated input `{}`: the package's fault, not the submission's",
-                judged.verdict,
-                judged.message,
-                reference::visible::escape(&input.as_bytes()[..input.len().min(200)])
-            )));
+            return Err(reference_failed(name, &judged, input));
         }
         String::from_utf8(ran.outcome.stdout).map_err(|_| {
             Fault::input(format!(
@@ -162,7 +187,31 @@ impl Trial for PackageTrial<'_> {
     }
 
     fn attempt(&mut self, input: &str) -> Result<Option<Failure>, Fault> {
-        let mut output = match self.candidate.run(input)? {
+        let candidate = match &mut self.candidate {
+            Tried::Alone(candidate) => candidate,
+            Tried::Interacting(program, runner) => {
+                let ran = interact_on(
+                    (runner, self.validator.as_mut()),
+                    self.judge,
+                    program,
+                    input,
+                    &self.limits,
+                )?;
+                if ran.judgement.verdict == Verdict::Accepted {
+                    return Ok(None);
+                }
+                // A finding only when the reference passes on the same input.
+                self.answer(input)?;
+                let mut output = ran.transcript.unwrap_or_default();
+                output.truncate(OUTPUT_EXCERPT);
+                return Ok(Some(Failure {
+                    verdict: ran.judgement.verdict,
+                    message: ran.judgement.message,
+                    output,
+                }));
+            }
+        };
+        let mut output = match candidate.run(input)? {
             Observed::Failed { verdict, message } => {
                 return Ok(Some(Failure {
                     verdict,
@@ -196,6 +245,47 @@ impl Trial for PackageTrial<'_> {
             }
         }))
     }
+}
+
+/// The fault of a reference that `judged` wrong on the generated `input`.
+fn reference_failed(name: &str, judged: &Judgement, input: &str) -> Fault {
+    Fault::input(format!(
+        "{name}: the reference (an accepted submission) got {} ({}) on the generated input `{}`: the package's fault, not the submission's",
+        judged.verdict,
+        judged.message,
+        reference::visible::escape(&input.as_bytes()[..input.len().min(200)])
+    ))
+}
+
+/// `program` on the generated `input` against `judge`'s interactor, with an empty answer
+/// file, the exchange kept.
+fn interact_on(
+    (runner, validator): (&mut Runner, Option<&mut Validator<'_>>),
+    judge: &PackageJudge,
+    program: &Program,
+    input: &str,
+    limits: &Limits,
+) -> Result<interaction::Interacted, Fault> {
+    let validator =
+        validator.ok_or_else(|| Fault::internal("no worker for the interactor".to_owned()))?;
+    let folder = crate::paths::temp::dir("fuzz-case")
+        .map_err(|e| Fault::internal(format!("cannot make a run's folder: {e}")))?;
+    let (input_path, answer_path) = (folder.path().join("in"), folder.path().join("ans"));
+    crate::paths::files::write_atomic(&input_path, input.as_bytes())?;
+    crate::paths::files::write_atomic(&answer_path, b"")?;
+    let files = CaseFiles {
+        name: "the generated input",
+        origin: Origin::Generated,
+        input: &input_path,
+        answer: &answer_path,
+        answer_text: b"",
+    };
+    let case = interaction::Case {
+        name: files.name,
+        files: (&input_path, &answer_path),
+        flags: judge.flags(&files)?,
+    };
+    interaction::interact((runner, validator), program, case, (limits, limits), true)
 }
 
 /// How a generator's run went wrong, if it did: a limit, a signal, a status other than 0.

@@ -10,5 +10,8 @@ pub(crate) mod checktestdata;
 pub(crate) mod fuzz_trial;
 pub(crate) mod in_box;
 pub(crate) mod input_validators;
+pub(crate) mod interaction;
+pub(crate) mod interaction_relay;
+pub(crate) mod interaction_verdict;
 pub(crate) mod output_judge;
 pub(crate) mod output_validator;

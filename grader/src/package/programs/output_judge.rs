@@ -37,6 +37,9 @@ enum How {
     Default(BTreeMap<Option<String>, Flags>),
     /// The package's validator: the program, its source as messages name it, its limits.
     Custom(Box<Program>, String, Limits),
+    /// An interactive problem's interactor (its output validator), as for `Custom`: it
+    /// judges by interacting (`interaction.rs`), never an output after the run.
+    Interactive(Box<Program>, String, Limits),
 }
 
 /// Where a case's files are, and its answer's bytes (the default validator reads them).
@@ -119,6 +122,34 @@ impl PackageJudge {
         }
     }
 
+    /// An interactive problem's interactor, `program` (built from `shown`), run under
+    /// `limits`.
+    pub(crate) fn interactive(
+        config: &Config,
+        cases: &[TestCase],
+        (program, shown): (Program, String),
+        limits: Limits,
+    ) -> PackageJudge {
+        PackageJudge {
+            how: How::Interactive(Box::new(program), shown, limits),
+            flags: flags_of(config, cases),
+        }
+    }
+
+    /// Whether it judges by interacting with the submission as it runs.
+    pub(crate) fn interactive_problem(&self) -> bool {
+        matches!(self.how, How::Interactive(..))
+    }
+
+    /// The interactor's flags for the case `case` (as [`PackageJudge::judge`] gives an
+    /// output validator's).
+    pub(crate) fn flags(&self, case: &CaseFiles<'_>) -> Result<&[String], Fault> {
+        self.flags
+            .get(&case.key())
+            .map(Vec::as_slice)
+            .ok_or_else(|| unknown(case.name))
+    }
+
     /// A hash of how it judges (the validator's program, its limits and every case's
     /// flags), for the keys of a batch's journal: a changed validator judges again.
     pub(crate) fn hash(&self) -> Result<String, Fault> {
@@ -127,8 +158,12 @@ impl PackageJudge {
         let mut key = Key::new("judge");
         match &self.how {
             How::Default(_) => key.part("default"),
-            How::Custom(program, _, limits) => key
-                .part("custom")
+            How::Custom(program, _, limits) | How::Interactive(program, _, limits) => key
+                .part(if self.interactive_problem() {
+                    "interactive"
+                } else {
+                    "custom"
+                })
                 .part(program.hash()?)
                 .part(crate::results::limits::LimitsRecord::of(limits).key()),
         };
@@ -148,7 +183,7 @@ impl PackageJudge {
     pub(crate) fn worker(&self) -> Result<Option<Validator<'_>>, Fault> {
         match &self.how {
             How::Default(_) => Ok(None),
-            How::Custom(program, shown, limits) => {
+            How::Custom(program, shown, limits) | How::Interactive(program, shown, limits) => {
                 Validator::start(program, shown, *limits).map(Some)
             }
         }
@@ -177,6 +212,10 @@ impl PackageJudge {
             (How::Custom(..), None) => Err(Fault::internal(
                 "no worker for the output validator".to_owned(),
             )),
+            (How::Interactive(..), _) => Err(Fault::internal(format!(
+                "{}: an interactive problem's case is judged by its interaction, not its output",
+                case.name
+            ))),
         }
     }
 }

@@ -27,12 +27,15 @@ const JUDGE_MESSAGE: &str = "judgemessage.txt";
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let modern = package.join("output_validator");
     if crate::paths::files::folder_if_any(&modern)? {
-        return Ok(modern);
+        // The draft of 2023-07 (problemtools' `guess`) put the one validator in a
+        // folder of its own there, as the legacy `output_validators/NAME/`.
+        return Ok(only_folder(&modern)?.unwrap_or(modern));
     }
     let dir = package.join("output_validators");
     if !crate::paths::files::folder_if_any(&dir)? {
         return Err(Fault::input(format!(
-            "{}: `validation: custom` but no output_validators/ folder",
+            "{}: `validation: custom` (or an interactive problem, whose interactor it is) \
+             but no output_validators/ or output_validator/ folder",
             package.join("problem.yaml").display()
         )));
     }
@@ -48,7 +51,8 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
         .collect();
     match entries.as_slice() {
         [] => Err(Fault::input(format!(
-            "{}: no output validator in it (`validation: custom` asks for one)",
+            "{}: no output validator in it (`validation: custom` and an interactive problem \
+             ask for one)",
             dir.display()
         ))),
         [one] if one.is_dir() => Ok(one.clone()),
@@ -59,6 +63,24 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
             dir.display()
         ))),
     }
+}
+
+/// The one folder `dir` holds when it holds nothing else (hidden files aside).
+fn only_folder(dir: &Path) -> Result<Option<PathBuf>, Fault> {
+    let entries: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| Fault::input(crate::paths::files::cannot(dir, "list", &e)))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .collect();
+    Ok(match entries.as_slice() {
+        [one] if one.is_dir() => Some(one.clone()),
+        _ => None,
+    })
 }
 
 /// The output validator, with a worker to run it.
@@ -78,21 +100,7 @@ impl<'p> Validator<'p> {
         flags: &[String],
         output: &[u8],
     ) -> Result<Judgement, Fault> {
-        let (outcome, message) = self.0.run(Call {
-            files: &[(INPUT, input), (ANSWER, answer)],
-            args: |files: &Path, work: &Path| {
-                let mut args = vec![
-                    files.join(INPUT).to_string_lossy().into_owned(),
-                    files.join(ANSWER).to_string_lossy().into_owned(),
-                    // The feedback folder is its working folder, emptied for every run.
-                    format!("{}/", work.display()),
-                ];
-                args.extend(flags.iter().cloned());
-                args
-            },
-            stdin: Input::Bytes(output.to_vec()),
-            keep: Some(JUDGE_MESSAGE),
-        })?;
+        let (outcome, message) = self.run((input, answer), flags, Input::Bytes(output.to_vec()))?;
         if let Some(fault) = self.0.fault(&outcome, case, "output validator") {
             return Err(fault);
         }
@@ -111,6 +119,61 @@ impl<'p> Validator<'p> {
                 },
             }
         })
+    }
+}
+
+impl Validator<'_> {
+    /// One run as the format calls it, `VALIDATOR INPUT ANSWER FEEDBACK_DIR [flags]`,
+    /// reading `stdin`: its outcome, and its `judgemessage.txt`.
+    fn run(
+        &mut self,
+        (input, answer): (&Path, &Path),
+        flags: &[String],
+        stdin: Input,
+    ) -> Result<(sandbox::Outcome, String), Fault> {
+        self.0.run(Call {
+            files: &[(INPUT, input), (ANSWER, answer)],
+            args: |files: &Path, work: &Path| {
+                let mut args = vec![
+                    files.join(INPUT).to_string_lossy().into_owned(),
+                    files.join(ANSWER).to_string_lossy().into_owned(),
+                    // The feedback folder is its working folder, emptied for every run.
+                    format!("{}/", work.display()),
+                ];
+                args.extend(flags.iter().cloned());
+                args
+            },
+            stdin,
+            keep: Some(JUDGE_MESSAGE),
+        })
+    }
+
+    /// Runs it as an interactive problem's interactor on the case of `input` and
+    /// `answer`, joined to a submission by `joined`: its outcome, and the last line of
+    /// its `judgemessage.txt` (shown safely; empty when it left none): an interactor logs
+    /// the exchange as it goes (`I'm thinking of 500`, `Guess 1 is 250`), and the line
+    /// it wrote as it gave up is why.
+    pub(crate) fn interact(
+        &mut self,
+        (input, answer): (&Path, &Path),
+        flags: &[String],
+        joined: sandbox::Joined,
+    ) -> Result<(sandbox::Outcome, String), Fault> {
+        let (outcome, message) = self.run((input, answer), flags, Input::Joined(joined))?;
+        let line = message
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        Ok((outcome, reference::visible::escape(line.as_bytes())))
+    }
+
+    /// The fault of an interactor's run that ended neither with 42 nor 43, or over a
+    /// limit, on the case `case`.
+    pub(crate) fn interactor_fault(&self, outcome: &sandbox::Outcome, case: &str) -> Fault {
+        self.0
+            .fault(outcome, case, "interactor")
+            .unwrap_or_else(|| Fault::internal(format!("{case}: the interactor did not fail")))
     }
 }
 

@@ -261,11 +261,20 @@ fn case(c: &CaseResult, board: Option<&Board>, problem: Option<Problem>) -> Mark
     let drawn = problem.filter(|_| c.verdict == Verdict::WrongAnswer);
     html! {
         h4 { span.v.(c.verdict.code()) { (c.verdict.code()) } " " (c.name) ": " (c.message) }
-        div.cols {
-            div { "input" pre { (input) } }
-            div { "expected" pre { (expected) } }
-            div { "got" pre { @if shown.starts_with('\n') { "\n" } (shown) } }
-            div { "diff" pre { (diff(expected, &shown)) } }
+        @if c.interaction.is_empty() {
+            div.cols {
+                div { "input" pre { (input) } }
+                div { "expected" pre { (expected) } }
+                div { "got" pre { @if shown.starts_with('\n') { "\n" } (shown) } }
+                div { "diff" pre { (diff(expected, &shown)) } }
+            }
+        } @else {
+            // An interactive problem's case: what passed each way, not an output.
+            div.cols {
+                div { "input" pre { (input) } }
+                div { "interaction (> the submission wrote, < it read)"
+                    pre { (reference::visible::escape_lines(&c.interaction)) } }
+            }
         }
         @if !stderr.trim().is_empty() {
             div { "stderr (end)" pre { (stderr) } }

@@ -376,8 +376,11 @@ fn layout_mistake(
 fn shows_more(book: &Head, c: &CaseResult, reveal: Reveal) -> bool {
     let shown = reveal.of(&c.name);
     let has_board = shown.board && book.boards.contains_key(&c.name);
-    let has_answer =
-        shown.answer && !(c.message.is_empty() && c.output.is_empty() && c.stderr.is_empty());
+    let has_answer = shown.answer
+        && !(c.message.is_empty()
+            && c.output.is_empty()
+            && c.stderr.is_empty()
+            && c.interaction.is_empty());
     has_board || has_answer
 }
 
@@ -413,7 +416,15 @@ fn details(book: &Head, c: &CaseResult, kind: Mistake, reveal: Reveal) -> Markup
         @if let Some(board) = board {
             div.cols {
                 div { "board" (pre(&board.input)) }
-                @if shown.answer {
+                @if shown.answer && !c.interaction.is_empty() {
+                    // An interactive problem's case: what passed, not an output; and a
+                    // sample's exchange as the statement shows it.
+                    @if let Some(sample) = &board.interaction {
+                        div { "the sample's interaction" (pre(sample)) }
+                    }
+                    div { "the interaction (> you wrote, < you read)"
+                        (pre(&reference::visible::escape_lines(&c.interaction))) }
+                } @else if shown.answer {
                     div { "expected" (pre(&board.answer)) }
                     div { "your output" (pre(&reference::visible::escape_lines(&c.output))) }
                 }
@@ -477,7 +488,14 @@ mod tests {
             tally.total += 1;
             tally.passed += usize::from(case.accepted());
             let input = input.to_owned();
-            boards.insert(name.to_owned(), Board { input, answer });
+            boards.insert(
+                name.to_owned(),
+                Board {
+                    input,
+                    answer,
+                    interaction: None,
+                },
+            );
             cases.push(case);
         }
         let passed = cases.iter().filter(|c| c.accepted()).count();

@@ -178,7 +178,9 @@ fn details(
     for line in input.lines().take(8) {
         writeln!(out, "    {line}")?;
     }
-    if matches!(r.verdict, Verdict::WrongAnswer | Verdict::Presentation) {
+    if !r.interaction.is_empty() {
+        interaction(out, r, board)?;
+    } else if matches!(r.verdict, Verdict::WrongAnswer | Verdict::Presentation) {
         // The contestant's bytes, with what a terminal would hide (or obey) escaped.
         let got = reference::visible::escape_lines(&r.output);
         writeln!(out, "{}", paint(dim, "  expected (-) and got (+):"))?;
@@ -208,6 +210,54 @@ fn details(
         for line in &lines[lines.len().saturating_sub(6)..] {
             writeln!(out, "    {line}")?;
         }
+    }
+    Ok(())
+}
+
+/// How many lines of an interaction a failing case shows.
+const INTERACTION_LINES: usize = 24;
+
+/// An interactive problem's failing case: the sample's exchange when it has one, what
+/// passed, and the interactor's reason.
+fn interaction(out: &mut dyn Write, r: &CaseResult, board: Option<&Board>) -> io::Result<()> {
+    let dim = Style::new().dimmed();
+    if let Some(sample) = board.and_then(|b| b.interaction.as_deref()) {
+        writeln!(
+            out,
+            "{}",
+            paint(dim, "  the sample's interaction (.interaction):")
+        )?;
+        for line in sample.lines().take(INTERACTION_LINES) {
+            writeln!(out, "    {}", reference::visible::escape(line.as_bytes()))?;
+        }
+    }
+    writeln!(
+        out,
+        "{}",
+        paint(dim, "  interaction (> the submission wrote, < it read):")
+    )?;
+    let shown = reference::visible::escape_lines(&r.interaction);
+    let lines: Vec<&str> = shown.lines().collect();
+    for line in lines.iter().take(INTERACTION_LINES) {
+        writeln!(out, "    {line}")?;
+    }
+    if lines.len() > INTERACTION_LINES {
+        writeln!(
+            out,
+            "    {}",
+            paint(
+                dim,
+                &format!("... {} more lines", lines.len() - INTERACTION_LINES)
+            )
+        )?;
+    }
+    if r.verdict == Verdict::WrongAnswer && !r.message.is_empty() {
+        writeln!(
+            out,
+            "  {} {}",
+            paint(Style::new().bold(), "why:"),
+            r.message
+        )?;
     }
     Ok(())
 }
