@@ -259,6 +259,9 @@ pub(super) fn toolchain(
         // leads the PATH.
         located.join(follow(&probed, &args, probe.as_ref()));
     }
+    for folder in &language.compile_shows {
+        located.show(folder);
+    }
     let toolchain = Toolchain {
         compiler: located.run.to_string_lossy().into_owned(),
         folders: located.folders(),

@@ -55,6 +55,11 @@ pub(crate) struct Language {
     /// Environment of the compile beyond `PATH` and `LANG` (`NAME=value`).
     #[serde(default)]
     pub(crate) compile_env: Vec<String>,
+    /// Folders outside the system's that the compile's box shows read-only, where the
+    /// toolchain keeps what it reads beside its programs (GHC's package database, which
+    /// Debian keeps in `/var/lib/ghc`); absolute. One that does not exist is not shown.
+    #[serde(default)]
+    pub(crate) compile_shows: Vec<std::path::PathBuf>,
     /// Environment of every run beyond the grader's clean one (`NAME=value`).
     #[serde(default)]
     pub(crate) run_env: Vec<String>,
@@ -221,6 +226,13 @@ fn parse(path: &Path, text: &str) -> Result<Vec<(String, Language)>, Fault> {
             return Err(Fault::input(format!(
                 "{}: language `{name}` has an empty `run`",
                 path.display()
+            )));
+        }
+        if let Some(relative) = language.compile_shows.iter().find(|f| !f.is_absolute()) {
+            return Err(Fault::input(format!(
+                "{}: `{name}.compile_shows`: `{}` is not an absolute path",
+                path.display(),
+                relative.display()
             )));
         }
         words[name].check(name).map_err(|(offset, why)| {
