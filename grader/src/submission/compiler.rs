@@ -88,7 +88,7 @@ pub(super) fn run_compiler(
         stdin: Input::Empty,
         stderr: Stderr::Head(MESSAGE_BYTES),
         keep: Some(PROGRAM),
-        address_space: true,
+        address_space: language.compile_limits.address_space,
     };
     let ran = worker.run(&job, limits);
     // A compile the grader killed on its way out says nothing of the source.

@@ -129,6 +129,10 @@ pub(crate) struct CompileLimits {
     pub(crate) processes: u64,
     /// MiB of messages (standard output and error together).
     pub(crate) messages_mib: u64,
+    /// Whether the compile gets the address-space rlimit where no cgroup keeps the memory
+    /// limit (see [`Language::address_space`]): GHC, itself a Haskell program, refuses to
+    /// start under less than 9 GiB of address space, which it reserves and never uses.
+    pub(crate) address_space: bool,
 }
 
 impl Default for CompileLimits {
@@ -139,6 +143,7 @@ impl Default for CompileLimits {
             memory_mib: 1024,
             processes: 1024,
             messages_mib: 64,
+            address_space: true,
         }
     }
 }
