@@ -442,10 +442,17 @@ mod tests {
         ] {
             assert_eq!(languages.for_extension(ext).unwrap().0, name);
         }
-        // Only the JVM goes without the address-space backstop.
+        // Only the JVM's languages go without the address-space backstop; only GHC's
+        // compiles.
         for name in languages.names() {
             let (_, language) = languages.named(name).unwrap();
-            assert_eq!(language.address_space, name != "java", "{name}");
+            let jvm = ["java", "kotlin", "scala"].contains(&name);
+            assert_eq!(language.address_space, !jvm, "{name}");
+            assert_eq!(
+                language.compile_limits.address_space,
+                name != "haskell",
+                "{name}"
+            );
         }
         // Go's processors are few, whatever the machine's.
         assert_eq!(languages.named("go").unwrap().1.run_env, ["GOMAXPROCS=2"]);
@@ -460,6 +467,32 @@ mod tests {
         for name in ["java", "pascal", "go", "javascript", "pypy"] {
             let (_, language) = languages.named(name).unwrap();
             assert!(language.version.is_some(), "{name}");
+        }
+        // The languages of the package format's table that Debian packages: each by its
+        // extensions, with the Debian package that brings its toolchain.
+        for (name, extensions, package) in [
+            ("kotlin", &["kt"][..], "kotlin"),
+            ("scala", &["scala", "sc"], "scala"),
+            ("csharp", &["cs"], "mono-mcs"),
+            ("haskell", &["hs"], "ghc"),
+            ("ocaml", &["ml"], "ocaml-nox"),
+            ("ruby", &["rb"], "ruby"),
+            ("php", &["php"], "php-cli"),
+            ("lisp", &["lisp", "cl"], "sbcl"),
+            ("prolog", &["pl"], "swi-prolog-nox"),
+            ("fortran", &["f90", "f95", "f03", "f08", "f", "for"], "gfortran"),
+            ("ada", &["adb", "ada"], "gnat"),
+            ("objectivec", &["m"], "libgnustep-base-dev"),
+        ] {
+            for extension in extensions {
+                assert_eq!(languages.for_extension(extension).unwrap().0, name);
+            }
+            let (_, language) = languages.named(name).unwrap();
+            assert_eq!(language.package.as_deref(), Some(package), "{name}");
+            assert_eq!(
+                language.install_hint(),
+                format!("install the Debian package `{package}`")
+            );
         }
         assert!(
             languages
@@ -506,6 +539,16 @@ mod tests {
             "clang++"
         );
         assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
+        // Folders shown to a compile are named absolute.
+        std::fs::write(&config, "[hs]\ncompile = [\"ghc\", \"-o\", \"{out}\", \"{src}\"]\ncompile_shows = [\"var/lib/ghc\"]\nrun = [\"{out}\"]\n").unwrap();
+        let relative = Languages::load(Some(&config)).unwrap_err();
+        assert_eq!(relative.cause(), Cause::Input);
+        assert!(
+            relative
+                .message()
+                .ends_with("grader.toml: `hs.compile_shows`: `var/lib/ghc` is not an absolute path"),
+            "{relative}"
+        );
         std::fs::write(&config, "[cpp]\nrun = 3\n").unwrap();
         let malformed = Languages::load(Some(&config)).unwrap_err();
         assert_eq!(malformed.cause(), Cause::Input);
