@@ -1,7 +1,7 @@
 //! A runtime's own account of why a program died, found in what it printed: a Java
 //! exception, a Python or Node error (or V8 giving up), a Go panic, a Free Pascal runtime error, a Rust
 //! panic, a C++ exception that ended in `terminate`; a Ruby, PHP, OCaml, Haskell, Common
-//! Lisp (SBCL), Prolog (SWI), Fortran, Ada or Objective-C (GNUstep) one. The `RE` message shows it beside the
+//! Lisp (SBCL), Prolog (SWI), Fortran, Ada, Objective-C (GNUstep) or COBOL (GnuCOBOL) one. The `RE` message shows it beside the
 //! exit status, so a report says `java.lang.ArrayIndexOutOfBoundsException: Index 5 out of
 //! bounds for length 4` where it would say only `exit status 1`.
 //!
@@ -32,9 +32,9 @@ type Form = fn(&[&str]) -> Option<String>;
 
 /// The first account any runtime's form finds in `lines`, most specific forms first.
 fn found(lines: &[&str]) -> Option<String> {
-    let forms: [Form; 18] = [
+    let forms: [Form; 19] = [
         java, jvm_start, go, v8, rust, cpp, pascal, traceback, ruby, node, fatal, ghc, sbcl,
-        prolog, fortran, ada, objective_c, named_error_or_none,
+        prolog, fortran, ada, objective_c, cobol, named_error_or_none,
     ];
     forms
         .iter()
@@ -271,6 +271,15 @@ fn objective_c(lines: &[&str]) -> Option<String> {
     })
 }
 
+/// COBOL (GnuCOBOL's runtime): `libcob: error: module 'X' not found`, after the place
+/// in the source when it knows it.
+fn cobol(lines: &[&str]) -> Option<String> {
+    lines.iter().find_map(|line| {
+        let at = line.find("libcob: ")?;
+        Some(line[at..].trim().to_owned())
+    })
+}
+
 /// Node: the source line, a line of carets under it, then the error (`TypeError: ...`, or
 /// whatever value was thrown).
 fn node(lines: &[&str]) -> Option<String> {
@@ -393,6 +402,10 @@ mod tests {
             (
                 "2026-11-28 02:30:00.000 program[7:7] : Uncaught exception NSRangeException, reason: Index 4 is out of range 4 (in 'objectAtIndex:')\n",
                 "Uncaught exception NSRangeException, reason: Index 4 is out of range 4 (in 'objectAtIndex:')",
+            ),
+            (
+                "libcob: error: module 'NOSUCHPROGRAM' not found\n",
+                "libcob: error: module 'NOSUCHPROGRAM' not found",
             ),
             (
                 "\nUnhandled Exception:\nSystem.IndexOutOfRangeException: Index was outside the bounds of the array.\n  at Flip.Main () [0x00022] in <9659>:0 \n",

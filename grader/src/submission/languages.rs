@@ -483,6 +483,7 @@ mod tests {
             ("fortran", &["f90", "f95", "f03", "f08", "f", "for"], "gfortran"),
             ("ada", &["adb", "ada"], "gnat"),
             ("objectivec", &["m"], "libgnustep-base-dev"),
+            ("cobol", &["cob", "cbl"], "gnucobol3"),
         ] {
             for extension in extensions {
                 assert_eq!(languages.for_extension(extension).unwrap().0, name);
@@ -504,8 +505,8 @@ mod tests {
                 .unwrap()
                 .contains(&"-std=gnu++98".to_owned())
         );
-        assert!(languages.for_extension("cob").is_none());
-        let unknown = languages.named("cobol").unwrap_err();
+        assert!(languages.for_extension("icl").is_none());
+        let unknown = languages.named("intercal").unwrap_err();
         assert_eq!(unknown.cause(), Cause::Call);
         assert!(unknown.message().contains("known: c, cpp"), "{unknown}");
     }
@@ -523,9 +524,9 @@ mod tests {
         ] {
             assert_eq!(languages.chosen(name, extension).unwrap().0, chosen);
         }
-        let unknown = languages.chosen("cobol", "c").unwrap_err();
+        let unknown = languages.chosen("intercal", "c").unwrap_err();
         assert_eq!(unknown.cause(), Cause::Call);
-        assert!(unknown.message().contains("--lang cobol"), "{unknown}");
+        assert!(unknown.message().contains("--lang intercal"), "{unknown}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! End-to-end tests of the languages of the package format's table beyond those of
 //! languages.rs: Kotlin, Scala, C# (Mono), Haskell, OCaml, Ruby, PHP, Common Lisp (SBCL),
-//! Prolog (SWI), Fortran, Ada and Objective-C (GNUstep). Each through `grader test` in
+//! Prolog (SWI), Fortran, Ada, Objective-C (GNUstep) and COBOL (GnuCOBOL). Each through `grader test` in
 //! `strict` on flip: a correct solution gets `AC`, a wrong one `WA`, a crash `RE` with the
 //! runtime's own words; the runtimes whose memory is their own (a heap flag, a lifted
 //! limit) still get `MLE` and `TLE`; and a package with a submission in each of them
@@ -64,6 +64,7 @@ const PROLOG: &[(&str, &str)] = &[("swipl", "swi-prolog-nox")];
 const FORTRAN: &[(&str, &str)] = &[("gfortran", "gfortran")];
 const ADA: &[(&str, &str)] = &[("gnatmake", "gnat")];
 const OBJECTIVE_C: &[(&str, &str)] = &[("gnustep-config", "libgnustep-base-dev")];
+const COBOL: &[(&str, &str)] = &[("cobc", "gnucobol3")];
 
 #[test]
 fn kotlin_compiled_to_a_jar_run_by_its_main_class() {
@@ -214,6 +215,18 @@ fn objective_c_with_foundation() {
 }
 
 #[test]
+fn cobol() {
+    Flips {
+        language: "cobol",
+        extension: "cob",
+        tools: COBOL,
+        crash: "re_no_such_program",
+        says: "exit status 1: libcob: error: module 'NOSUCHPROGRAM' not found",
+    }
+    .judged("cobol");
+}
+
+#[test]
 fn runtimes_that_keep_their_own_memory_still_get_mle_and_tle() {
     let all: Vec<(&str, &str)> = [HASKELL, PHP, LISP, CSHARP, PROLOG].concat();
     if !has_tools(
@@ -258,6 +271,7 @@ fn a_package_finds_each_language_by_its_extension() {
         FORTRAN,
         ADA,
         OBJECTIVE_C,
+        COBOL,
     ]
     .concat();
     if !has_tools("a_package_finds_each_language_by_its_extension", &all) {
@@ -283,6 +297,7 @@ fn a_package_finds_each_language_by_its_extension() {
     for file in [
         "Greet.scala",
         "greet.adb",
+        "greet.cob",
         "greet.cs",
         "greet.f90",
         "greet.hs",
