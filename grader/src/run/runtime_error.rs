@@ -33,12 +33,27 @@ type Form = fn(&[&str]) -> Option<String>;
 /// The first account any runtime's form finds in `lines`, most specific forms first.
 fn found(lines: &[&str]) -> Option<String> {
     let forms: [Form; 19] = [
-        java, jvm_start, go, v8, rust, cpp, pascal, traceback, ruby, node, fatal, ghc, sbcl,
-        prolog, fortran, ada, objective_c, cobol, named_error_or_none,
+        java,
+        jvm_start,
+        go,
+        v8,
+        rust,
+        cpp,
+        pascal,
+        traceback,
+        ruby,
+        node,
+        fatal,
+        ghc,
+        sbcl,
+        prolog,
+        fortran,
+        ada,
+        objective_c,
+        cobol,
+        named_error_or_none,
     ];
-    forms
-        .iter()
-        .find_map(|form| form(lines))
+    forms.iter().find_map(|form| form(lines))
 }
 
 /// [`named_error`], the last form: the least specific.
@@ -236,12 +251,10 @@ fn sbcl(lines: &[&str]) -> Option<String> {
 /// goal that raised it; or the warning that the goal failed.
 fn prolog(lines: &[&str]) -> Option<String> {
     lines.iter().find_map(|line| {
-        let said = line
-            .strip_prefix("ERROR: ")
-            .or_else(|| {
-                line.strip_prefix("Warning: ")
-                    .filter(|l| l.to_ascii_lowercase().contains("goal ("))
-            })?;
+        let said = line.strip_prefix("ERROR: ").or_else(|| {
+            line.strip_prefix("Warning: ")
+                .filter(|l| l.to_ascii_lowercase().contains("goal ("))
+        })?;
         let said = said.strip_prefix("-g main: ").unwrap_or(said);
         Some(said.trim().to_owned())
     })

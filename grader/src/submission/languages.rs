@@ -480,7 +480,11 @@ mod tests {
             ("php", &["php"], "php-cli"),
             ("lisp", &["lisp", "cl"], "sbcl"),
             ("prolog", &["pl"], "swi-prolog-nox"),
-            ("fortran", &["f90", "f95", "f03", "f08", "f", "for"], "gfortran"),
+            (
+                "fortran",
+                &["f90", "f95", "f03", "f08", "f", "for"],
+                "gfortran",
+            ),
             ("ada", &["adb", "ada"], "gnat"),
             ("objectivec", &["m"], "libgnustep-base-dev"),
             ("cobol", &["cob", "cbl"], "gnucobol3"),
@@ -545,9 +549,9 @@ mod tests {
         let relative = Languages::load(Some(&config)).unwrap_err();
         assert_eq!(relative.cause(), Cause::Input);
         assert!(
-            relative
-                .message()
-                .ends_with("grader.toml: `hs.compile_shows`: `var/lib/ghc` is not an absolute path"),
+            relative.message().ends_with(
+                "grader.toml: `hs.compile_shows`: `var/lib/ghc` is not an absolute path"
+            ),
             "{relative}"
         );
         std::fs::write(&config, "[cpp]\nrun = 3\n").unwrap();

@@ -628,7 +628,11 @@ fn an_input_validator_that_cannot_run_is_said_and_with_none_run_the_data_is_not_
     let dir = tempfile::tempdir().unwrap();
     let sum = copy("sum", dir.path());
     // F#: no language of the grader's table (Debian 12 has no toolchain for it).
-    write(&sum.join("input_validators"), "check.fs", "printfn \"%d\" 42\n");
+    write(
+        &sum.join("input_validators"),
+        "check.fs",
+        "printfn \"%d\" 42\n",
+    );
     let (code, out, err) = test_package(&sum, "accepted/sum.py");
     assert_eq!(code, 0, "{out}{err}");
     assert!(

@@ -80,7 +80,14 @@ impl Lab {
 
     /// Grades `name` and checks the language, the overall verdict, every case's verdict,
     /// that every failing case's message holds `says`, and the exit status.
-    pub(crate) fn expect(&self, name: &str, extra: &[&str], language: &str, cases: [&str; 2], says: &str) {
+    pub(crate) fn expect(
+        &self,
+        name: &str,
+        extra: &[&str],
+        language: &str,
+        cases: [&str; 2],
+        says: &str,
+    ) {
         let (report, status) = self.test(&fixture("languages").join(name), extra);
         assert_eq!(report["language"], language, "{name}: {report:#}");
         assert_eq!(case_verdicts(&report), cases, "{name}: {report:#}");

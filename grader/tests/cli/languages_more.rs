@@ -9,6 +9,8 @@
 //! a missing toolchain is exit 2 naming the table's package is languages.rs's test; the
 //! package of each language is checked in the table's own unit tests.)
 
+use std::fs;
+
 use testkit::packages::fixture as package;
 use testkit::paths::{fixture, two_cases};
 use testkit::tools::has_tools;
@@ -227,6 +229,52 @@ fn cobol() {
 }
 
 #[test]
+fn a_source_that_does_not_compile_is_ce_in_the_compiler_s_words() {
+    let all: Vec<(&str, &str)> = [KOTLIN, RUBY, PHP, LISP, HASKELL].concat();
+    if !has_tools(
+        "a_source_that_does_not_compile_is_ce_in_the_compiler_s_words",
+        &all,
+    ) {
+        return;
+    }
+    let lab = Lab::new();
+    let dir = tempfile::tempdir().unwrap();
+    // The message starts with the compiler's own words (no JVM warning ahead of
+    // kotlinc's), naming the source by its name; Ruby's and PHP's syntax checks and
+    // SBCL's reader are compiles too: one `CE`, not an `RE` on every case.
+    for (file, text, starts) in [
+        (
+            "typo.kt",
+            "fun main() {\n    val x: Int = \"a\"\n}\n",
+            "typo.kt:2:18: error: type mismatch",
+        ),
+        ("typo.rb", "puts (1 +\n", "typo.rb:1: syntax error"),
+        (
+            "typo.php",
+            "<?php\necho 1 +;\n",
+            "Parse error: syntax error, unexpected token \";\" in typo.php on line 2",
+        ),
+        (
+            "typo.lisp",
+            "(defun f (x)\n",
+            "; \n; caught ERROR:\n;   READ error",
+        ),
+        ("typo.hs", "main = putStrLn 1\n", "\ntypo.hs:1:17: error:"),
+    ] {
+        let source = dir.path().join(file);
+        fs::write(&source, text).unwrap();
+        let (report, status) = lab.test(&source, &[]);
+        assert_eq!(
+            (report["verdict"].as_str(), status),
+            (Some("CE"), 1),
+            "{file}"
+        );
+        let said = report["compile_error"].as_str().unwrap();
+        assert!(said.starts_with(starts), "{file}: {said}");
+    }
+}
+
+#[test]
 fn runtimes_that_keep_their_own_memory_still_get_mle_and_tle() {
     let all: Vec<(&str, &str)> = [HASKELL, PHP, LISP, CSHARP, PROLOG].concat();
     if !has_tools(
@@ -245,14 +293,26 @@ fn runtimes_that_keep_their_own_memory_still_get_mle_and_tle() {
         ("mle_hog.lisp", "lisp"),
         ("mle_hog.cs", "csharp"),
     ] {
-        lab.expect(name, &limits, language, ["MLE", "MLE"], "over the 128 MiB limit");
+        lab.expect(
+            name,
+            &limits,
+            language,
+            ["MLE", "MLE"],
+            "over the 128 MiB limit",
+        );
     }
     for (name, language) in [
         ("tle_spin.hs", "haskell"),
         ("tle_spin.lisp", "lisp"),
         ("tle_spin.pl", "prolog"),
     ] {
-        lab.expect(name, &limits, language, ["TLE", "TLE"], "over the 2 s limit");
+        lab.expect(
+            name,
+            &limits,
+            language,
+            ["TLE", "TLE"],
+            "over the 2 s limit",
+        );
     }
 }
 
@@ -318,8 +378,16 @@ fn a_package_finds_each_language_by_its_extension() {
         assert_eq!(cells[1..3], ["AC", "AC"], "{table}");
     }
     for (file, verdict, says) in [
-        ("wrong_answer/no_comma.kt", "WA", "expected `Hello,`, got `Hello`"),
-        ("wrong_answer/says_hi.hs", "WA", "expected `Hello,`, got `Hi,`"),
+        (
+            "wrong_answer/no_comma.kt",
+            "WA",
+            "expected `Hello,`, got `Hello`",
+        ),
+        (
+            "wrong_answer/says_hi.hs",
+            "WA",
+            "expected `Hello,`, got `Hi,`",
+        ),
         (
             "run_time_error/no_second_line.kt",
             "RTE",
