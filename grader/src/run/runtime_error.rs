@@ -198,7 +198,7 @@ fn traceback(lines: &[&str]) -> Option<String> {
         .map(|l| (*l).to_owned())
 }
 
-/// Ruby: `file.rb:4:in `block in <main>': undefined method ... (NoMethodError)`, its
+/// Ruby: ``file.rb:4:in `block in <main>': undefined method ... (NoMethodError)``, its
 /// first line (the carets Ruby draws under the source come after it).
 fn ruby(lines: &[&str]) -> Option<String> {
     lines.iter().find_map(|line| {

@@ -12,7 +12,6 @@
 use std::fs;
 
 use testkit::packages::fixture as package;
-use testkit::paths::{fixture, two_cases};
 use testkit::tools::has_tools;
 
 use crate::languages::Lab;
