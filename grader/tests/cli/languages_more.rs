@@ -81,6 +81,31 @@ fn kotlin_compiled_to_a_jar_run_by_its_main_class() {
 }
 
 #[test]
+fn kotlin_of_later_versions_calls_what_they_added() {
+    if !has_tools("kotlin_of_later_versions_calls_what_they_added", KOTLIN) {
+        return;
+    }
+    let lab = Lab::new();
+    // `readln()`, `Char.code`, `lowercase()` and `lowercaseChar()`, which Debian 12's
+    // Kotlin 1.3 lacks.
+    lab.expect("ac_later_kotlin.kt", &[], "kotlin", ["AC", "AC"], "");
+    // A source's own `readln` is the one it calls, beside those of later versions.
+    let dir = tempfile::tempdir().unwrap();
+    let own = dir.path().join("own.kt");
+    fs::write(
+        &own,
+        "private fun readln() = readLine()!!.trim() + \"!\"\n\nfun main() {\n    println(readln() + 'a'.code)\n}\n",
+    )
+    .unwrap();
+    let (report, _) = lab.test(&own, &[]);
+    assert_eq!(report["verdict"], "WA", "{report:#}");
+    assert_eq!(
+        report["cases"][0]["message"], "expected `4`, got `bwwb!97`",
+        "{report:#}"
+    );
+}
+
+#[test]
 fn scala_with_its_library_beside_the_jar() {
     Flips {
         language: "scala",
