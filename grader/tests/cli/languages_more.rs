@@ -1,17 +1,20 @@
 //! End-to-end tests of the languages of the package format's table beyond those of
 //! languages.rs: Kotlin, Scala, C# (Mono), Haskell, OCaml, Ruby, PHP, Common Lisp (SBCL),
-//! Prolog (SWI), Fortran, Ada, Objective-C (GNUstep) and COBOL (GnuCOBOL). Each through `grader test` in
-//! `strict` on flip: a correct solution gets `AC`, a wrong one `WA`, a crash `RE` with the
-//! runtime's own words; the runtimes whose memory is their own (a heap flag, a lifted
-//! limit) still get `MLE` and `TLE`; and a package with a submission in each of them
-//! verifies by their extensions. A test whose toolchain this machine lacks fails in CI and
-//! is skipped elsewhere, naming the package (`has_tools`); `.ci/run` installs them. (That
-//! a missing toolchain is exit 2 naming the table's package is languages.rs's test; the
-//! package of each language is checked in the table's own unit tests.)
+//! Prolog (SWI), Fortran, Ada, Objective-C (GNUstep) and COBOL (GnuCOBOL). Each through
+//! `grader test` in `strict` on flip: a correct solution gets `AC`, a wrong one `WA`, a
+//! crash `RE` with the runtime's own words, a source that does not compile `CE` in the
+//! compiler's; the runtimes whose memory is their own (a heap flag, a lifted limit) still
+//! get `MLE` and `TLE`; the format's other C++ and Python extensions are read; and a
+//! package with a submission in each language verifies by their extensions. A test whose
+//! toolchain this machine lacks fails in CI and is skipped elsewhere, naming the package
+//! (`has_tools`); `.ci/run` installs them. (That a missing toolchain is exit 2 naming the
+//! table's package is languages.rs's test; the package of each language is checked in the
+//! table's own unit tests.)
 
 use std::fs;
 
 use testkit::packages::fixture as package;
+use testkit::paths::fixture;
 use testkit::tools::has_tools;
 
 use crate::languages::Lab;
@@ -295,6 +298,28 @@ fn a_source_that_does_not_compile_is_ce_in_the_compiler_s_words() {
         );
         let said = report["compile_error"].as_str().unwrap();
         assert!(said.starts_with(starts), "{file}: {said}");
+    }
+}
+
+#[test]
+fn the_format_s_other_extensions_of_cpp_and_python() {
+    // `.C` and `.c++` are C++, `.py3` Python 3, as the format's table says.
+    let lab = Lab::new();
+    let dir = tempfile::tempdir().unwrap();
+    for (from, to, language) in [
+        ("ac_rows.cpp", "rows.C", "cpp"),
+        ("ac_rows.cpp", "rows.c++", "cpp"),
+        ("ac_rows.py", "rows.py3", "python"),
+    ] {
+        let source = dir.path().join(to);
+        fs::copy(fixture("flip").join(from), &source).unwrap();
+        let (report, status) = lab.test(&source, &[]);
+        assert_eq!(report["language"], language, "{to}: {report:#}");
+        assert_eq!(
+            (report["verdict"].as_str(), status),
+            (Some("AC"), 0),
+            "{to}"
+        );
     }
 }
 
