@@ -128,13 +128,13 @@ mod tests {
             assert!(parse(bad).is_err(), "{bad}");
         }
         let languages = Languages::load(None).unwrap();
-        let refused = LangChoices::new(vec![parse("alice=cobol").unwrap()], &languages);
+        let refused = LangChoices::new(vec![parse("alice=intercal").unwrap()], &languages);
         let refused = refused.unwrap_err();
         assert_eq!(refused.cause(), crate::cli::exit::Cause::Call);
         assert!(
             refused
                 .message()
-                .starts_with("--lang-for 'alice=cobol': unknown language (known: c, "),
+                .starts_with("--lang-for 'alice=intercal': unknown language (known: c, "),
             "{refused}"
         );
     }

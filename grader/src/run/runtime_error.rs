@@ -1,6 +1,7 @@
 //! A runtime's own account of why a program died, found in what it printed: a Java
 //! exception, a Python or Node error (or V8 giving up), a Go panic, a Free Pascal runtime error, a Rust
-//! panic, a C++ exception that ended in `terminate`. The `RE` message shows it beside the
+//! panic, a C++ exception that ended in `terminate`; a Ruby, PHP, OCaml, Haskell, Common
+//! Lisp (SBCL), Prolog (SWI), Fortran, Ada, Objective-C (GNUstep) or COBOL (GnuCOBOL) one. The `RE` message shows it beside the
 //! exit status, so a report says `java.lang.ArrayIndexOutOfBoundsException: Index 5 out of
 //! bounds for length 4` where it would say only `exit status 1`.
 //!
@@ -31,11 +32,33 @@ type Form = fn(&[&str]) -> Option<String>;
 
 /// The first account any runtime's form finds in `lines`, most specific forms first.
 fn found(lines: &[&str]) -> Option<String> {
-    let forms: [Form; 9] = [java, jvm_start, go, v8, rust, cpp, pascal, traceback, node];
-    forms
-        .iter()
-        .find_map(|form| form(lines))
-        .or_else(|| named_error(lines))
+    let forms: [Form; 19] = [
+        java,
+        jvm_start,
+        go,
+        v8,
+        rust,
+        cpp,
+        pascal,
+        traceback,
+        ruby,
+        node,
+        fatal,
+        ghc,
+        sbcl,
+        prolog,
+        fortran,
+        ada,
+        objective_c,
+        cobol,
+        named_error_or_none,
+    ];
+    forms.iter().find_map(|form| form(lines))
+}
+
+/// [`named_error`], the last form: the least specific.
+fn named_error_or_none(lines: &[&str]) -> Option<String> {
+    named_error(lines)
 }
 
 /// The first non-empty line after line `i`.
@@ -175,6 +198,101 @@ fn traceback(lines: &[&str]) -> Option<String> {
         .map(|l| (*l).to_owned())
 }
 
+/// Ruby: ``file.rb:4:in `block in <main>': undefined method ... (NoMethodError)``, its
+/// first line (the carets Ruby draws under the source come after it).
+fn ruby(lines: &[&str]) -> Option<String> {
+    lines.iter().find_map(|line| {
+        let (_, rest) = line.split_once(":in `")?;
+        let (_, said) = rest.split_once("': ")?;
+        let (message, class) = said.strip_suffix(')')?.rsplit_once(" (")?;
+        let named = !class.is_empty()
+            && class.starts_with(|c: char| c.is_ascii_uppercase())
+            && class.chars().all(|c| c.is_ascii_alphanumeric() || c == ':');
+        named.then(|| format!("{class}: {message}"))
+    })
+}
+
+/// PHP (`PHP Fatal error:  Uncaught DivisionByZeroError: ...`) and OCaml (`Fatal error:
+/// exception Not_found`): what follows `Fatal error:`.
+fn fatal(lines: &[&str]) -> Option<String> {
+    lines.iter().find_map(|line| {
+        let rest = line
+            .strip_prefix("PHP Fatal error:")
+            .or_else(|| line.strip_prefix("Fatal error:"))?;
+        Some(rest.trim().to_owned())
+    })
+}
+
+/// Haskell (GHC's runtime): `program: Prelude.head: empty list`, by the name the grader
+/// gives every compiled program.
+fn ghc(lines: &[&str]) -> Option<String> {
+    lines
+        .iter()
+        .find_map(|line| line.strip_prefix("program: "))
+        .map(|said| said.trim().to_owned())
+}
+
+/// Common Lisp (SBCL): `Unhandled END-OF-FILE in thread #<...>:` and, below, what the
+/// condition says.
+fn sbcl(lines: &[&str]) -> Option<String> {
+    let i = lines
+        .iter()
+        .position(|l| l.starts_with("Unhandled ") && l.contains(" in thread "))?;
+    let (kind, _) = lines[i]["Unhandled ".len()..].split_once(" in thread ")?;
+    // The thread's name may go on over the next lines, up to the one ending in `>:`.
+    let end = (i..lines.len()).find(|&j| lines[j].trim_end().ends_with(">:"))?;
+    Some(match next_said(lines, end) {
+        Some(what) => format!("{kind}: {}", what.trim()),
+        None => kind.to_owned(),
+    })
+}
+
+/// Prolog (SWI): `ERROR: -g main: Arithmetic: evaluation error: zero_divisor`, without the
+/// goal that raised it; or the warning that the goal failed.
+fn prolog(lines: &[&str]) -> Option<String> {
+    lines.iter().find_map(|line| {
+        let said = line.strip_prefix("ERROR: ").or_else(|| {
+            line.strip_prefix("Warning: ")
+                .filter(|l| l.to_ascii_lowercase().contains("goal ("))
+        })?;
+        let said = said.strip_prefix("-g main: ").unwrap_or(said);
+        Some(said.trim().to_owned())
+    })
+}
+
+/// Fortran (gfortran): `Fortran runtime error: End of file`.
+fn fortran(lines: &[&str]) -> Option<String> {
+    lines
+        .iter()
+        .find(|l| l.starts_with("Fortran runtime error: "))
+        .map(|l| (*l).to_owned())
+}
+
+/// Ada (GNAT): `raised ADA.IO_EXCEPTIONS.END_ERROR : a-tigeli.adb:96`.
+fn ada(lines: &[&str]) -> Option<String> {
+    lines
+        .iter()
+        .find(|l| l.starts_with("raised ") && l.contains(" : "))
+        .map(|l| (*l).to_owned())
+}
+
+/// Objective-C (GNUstep): `...: Uncaught exception NSRangeException, reason: ...`.
+fn objective_c(lines: &[&str]) -> Option<String> {
+    lines.iter().find_map(|line| {
+        let at = line.find("Uncaught exception ")?;
+        Some(line[at..].trim().to_owned())
+    })
+}
+
+/// COBOL (GnuCOBOL's runtime): `libcob: error: module 'X' not found`, after the place
+/// in the source when it knows it.
+fn cobol(lines: &[&str]) -> Option<String> {
+    lines.iter().find_map(|line| {
+        let at = line.find("libcob: ")?;
+        Some(line[at..].trim().to_owned())
+    })
+}
+
 /// Node: the source line, a line of carets under it, then the error (`TypeError: ...`, or
 /// whatever value was thrown).
 fn node(lines: &[&str]) -> Option<String> {
@@ -257,6 +375,54 @@ mod tests {
             (
                 "ZeroDivisionError: division by zero\n",
                 "ZeroDivisionError: division by zero",
+            ),
+            (
+                "/prog/re.rb:4:in `block (2 levels) in <main>': undefined method `[]' for nil:NilClass (NoMethodError)\n\n5.times { |r| rows[r][c] }\n                   ^^^\n\tfrom /prog/re.rb:4:in `times'\n",
+                "NoMethodError: undefined method `[]' for nil:NilClass",
+            ),
+            (
+                "PHP Fatal error:  Uncaught DivisionByZeroError: Division by zero in /prog/re.php:6\nStack trace:\n#0 {main}\n",
+                "Uncaught DivisionByZeroError: Division by zero in /prog/re.php:6",
+            ),
+            (
+                "Fatal error: exception Invalid_argument(\"index out of bounds\")\n",
+                "exception Invalid_argument(\"index out of bounds\")",
+            ),
+            (
+                "program: Prelude.!!: index too large\n",
+                "Prelude.!!: index too large",
+            ),
+            (
+                "Unhandled END-OF-FILE in thread #<SB-THREAD:THREAD \"main thread\" RUNNING\n                                   {1001348003}>:\n  end of file on #<SYNONYM-STREAM :SYMBOL SB-SYS:*STDIN* {100001B4F3}>\n\nBacktrace for: #<SB-THREAD:THREAD>\n0: (SB-IMPL::READ-LINE)\n",
+                "END-OF-FILE: end of file on #<SYNONYM-STREAM :SYMBOL SB-SYS:*STDIN* {100001B4F3}>",
+            ),
+            (
+                "ERROR: -g main: Arithmetic: evaluation error: `zero_divisor'\nERROR: In:\nERROR:    [9] main\n",
+                "Arithmetic: evaluation error: `zero_divisor'",
+            ),
+            (
+                "Warning: /prog/re.pl:1:\nWarning:    Goal (initialization) raised exception:\n",
+                "Goal (initialization) raised exception:",
+            ),
+            (
+                "At line 7 of file re.f90 (unit = 5, file = 'stdin')\nFortran runtime error: End of file\n\nError termination. Backtrace:\n#0  0x7f in ???\n",
+                "Fortran runtime error: End of file",
+            ),
+            (
+                "\nraised ADA.IO_EXCEPTIONS.END_ERROR : a-tigeli.adb:96\n",
+                "raised ADA.IO_EXCEPTIONS.END_ERROR : a-tigeli.adb:96",
+            ),
+            (
+                "2026-11-28 02:30:00.000 program[7:7] : Uncaught exception NSRangeException, reason: Index 4 is out of range 4 (in 'objectAtIndex:')\n",
+                "Uncaught exception NSRangeException, reason: Index 4 is out of range 4 (in 'objectAtIndex:')",
+            ),
+            (
+                "libcob: error: module 'NOSUCHPROGRAM' not found\n",
+                "libcob: error: module 'NOSUCHPROGRAM' not found",
+            ),
+            (
+                "\nUnhandled Exception:\nSystem.IndexOutOfRangeException: Index was outside the bounds of the array.\n  at Flip.Main () [0x00022] in <9659>:0 \n",
+                "System.IndexOutOfRangeException: Index was outside the bounds of the array.",
             ),
         ];
         for (stderr, says) in table {

@@ -88,7 +88,7 @@ pub(super) fn run_compiler(
         stdin: Input::Empty,
         stderr: Stderr::Head(MESSAGE_BYTES),
         keep: Some(PROGRAM),
-        address_space: true,
+        address_space: language.compile_limits.address_space,
     };
     let ran = worker.run(&job, limits);
     // A compile the grader killed on its way out says nothing of the source.
@@ -258,6 +258,9 @@ pub(super) fn toolchain(
         // The compile runs the probed program by its name: it is shown, and its folder
         // leads the PATH.
         located.join(follow(&probed, &args, probe.as_ref()));
+    }
+    for folder in &language.compile_shows {
+        located.show(folder);
     }
     let toolchain = Toolchain {
         compiler: located.run.to_string_lossy().into_owned(),

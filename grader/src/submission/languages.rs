@@ -55,6 +55,11 @@ pub(crate) struct Language {
     /// Environment of the compile beyond `PATH` and `LANG` (`NAME=value`).
     #[serde(default)]
     pub(crate) compile_env: Vec<String>,
+    /// Folders outside the system's that the compile's box shows read-only, where the
+    /// toolchain keeps what it reads beside its programs (GHC's package database, which
+    /// Debian keeps in `/var/lib/ghc`); absolute. One that does not exist is not shown.
+    #[serde(default)]
+    pub(crate) compile_shows: Vec<std::path::PathBuf>,
     /// Environment of every run beyond the grader's clean one (`NAME=value`).
     #[serde(default)]
     pub(crate) run_env: Vec<String>,
@@ -124,6 +129,10 @@ pub(crate) struct CompileLimits {
     pub(crate) processes: u64,
     /// MiB of messages (standard output and error together).
     pub(crate) messages_mib: u64,
+    /// Whether the compile gets the address-space rlimit where no cgroup keeps the memory
+    /// limit (see [`Language::address_space`]): GHC, itself a Haskell program, refuses to
+    /// start under less than 9 GiB of address space, which it reserves and never uses.
+    pub(crate) address_space: bool,
 }
 
 impl Default for CompileLimits {
@@ -134,6 +143,7 @@ impl Default for CompileLimits {
             memory_mib: 1024,
             processes: 1024,
             messages_mib: 64,
+            address_space: true,
         }
     }
 }
@@ -229,6 +239,13 @@ fn parse(path: &Path, text: &str) -> Result<Vec<(String, Language)>, Fault> {
             return Err(Fault::input(format!(
                 "{}: language `{name}` has an empty `run`",
                 path.display()
+            )));
+        }
+        if let Some(relative) = language.compile_shows.iter().find(|f| !f.is_absolute()) {
+            return Err(Fault::input(format!(
+                "{}: `{name}.compile_shows`: `{}` is not an absolute path",
+                path.display(),
+                relative.display()
             )));
         }
         words[name].check(name).map_err(|(offset, why)| {
@@ -424,7 +441,10 @@ mod tests {
             ("cpp", "cpp"),
             ("cc", "cpp"),
             ("cxx", "cpp"),
+            ("c++", "cpp"),
+            ("C", "cpp"),
             ("py", "python"),
+            ("py3", "python"),
             ("rs", "rust"),
             ("java", "java"),
             ("pas", "pascal"),
@@ -433,10 +453,17 @@ mod tests {
         ] {
             assert_eq!(languages.for_extension(ext).unwrap().0, name);
         }
-        // Only the JVM goes without the address-space backstop.
+        // Only the JVM's languages go without the address-space backstop; only GHC's
+        // compiles.
         for name in languages.names() {
             let (_, language) = languages.named(name).unwrap();
-            assert_eq!(language.address_space, name != "java", "{name}");
+            let jvm = ["java", "kotlin", "scala"].contains(&name);
+            assert_eq!(language.address_space, !jvm, "{name}");
+            assert_eq!(
+                language.compile_limits.address_space,
+                name != "haskell",
+                "{name}"
+            );
         }
         // Go's processors are few, whatever the machine's.
         assert_eq!(languages.named("go").unwrap().1.run_env, ["GOMAXPROCS=2"]);
@@ -452,6 +479,37 @@ mod tests {
             let (_, language) = languages.named(name).unwrap();
             assert!(language.version.is_some(), "{name}");
         }
+        // The languages of the package format's table that Debian packages: each by its
+        // extensions, with the Debian package that brings its toolchain.
+        for (name, extensions, package) in [
+            ("kotlin", &["kt"][..], "kotlin"),
+            ("scala", &["scala", "sc"], "scala"),
+            ("csharp", &["cs"], "mono-mcs"),
+            ("haskell", &["hs"], "ghc"),
+            ("ocaml", &["ml"], "ocaml-nox"),
+            ("ruby", &["rb"], "ruby"),
+            ("php", &["php"], "php-cli"),
+            ("lisp", &["lisp", "cl"], "sbcl"),
+            ("prolog", &["pl"], "swi-prolog-nox"),
+            (
+                "fortran",
+                &["f90", "f95", "f03", "f08", "f", "for"],
+                "gfortran",
+            ),
+            ("ada", &["adb", "ada"], "gnat"),
+            ("objectivec", &["m"], "libgnustep-base-dev"),
+            ("cobol", &["cob", "cbl"], "gnucobol3"),
+        ] {
+            for extension in extensions {
+                assert_eq!(languages.for_extension(extension).unwrap().0, name);
+            }
+            let (_, language) = languages.named(name).unwrap();
+            assert_eq!(language.package.as_deref(), Some(package), "{name}");
+            assert_eq!(
+                language.install_hint(),
+                format!("install the Debian package `{package}`")
+            );
+        }
         assert!(
             languages
                 .named("cpp98")
@@ -462,8 +520,8 @@ mod tests {
                 .unwrap()
                 .contains(&"-std=gnu++98".to_owned())
         );
-        assert!(languages.for_extension("cob").is_none());
-        let unknown = languages.named("cobol").unwrap_err();
+        assert!(languages.for_extension("icl").is_none());
+        let unknown = languages.named("intercal").unwrap_err();
         assert_eq!(unknown.cause(), Cause::Call);
         assert!(unknown.message().contains("known: c, cpp"), "{unknown}");
     }
@@ -481,9 +539,9 @@ mod tests {
         ] {
             assert_eq!(languages.chosen(name, extension).unwrap().0, chosen);
         }
-        let unknown = languages.chosen("cobol", "c").unwrap_err();
+        let unknown = languages.chosen("intercal", "c").unwrap_err();
         assert_eq!(unknown.cause(), Cause::Call);
-        assert!(unknown.message().contains("--lang cobol"), "{unknown}");
+        assert!(unknown.message().contains("--lang intercal"), "{unknown}");
     }
 
     #[test]
@@ -497,6 +555,16 @@ mod tests {
             "clang++"
         );
         assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
+        // Folders shown to a compile are named absolute.
+        std::fs::write(&config, "[hs]\ncompile = [\"ghc\", \"-o\", \"{out}\", \"{src}\"]\ncompile_shows = [\"var/lib/ghc\"]\nrun = [\"{out}\"]\n").unwrap();
+        let relative = Languages::load(Some(&config)).unwrap_err();
+        assert_eq!(relative.cause(), Cause::Input);
+        assert!(
+            relative.message().ends_with(
+                "grader.toml: `hs.compile_shows`: `var/lib/ghc` is not an absolute path"
+            ),
+            "{relative}"
+        );
         std::fs::write(&config, "[cpp]\nrun = 3\n").unwrap();
         let malformed = Languages::load(Some(&config)).unwrap_err();
         assert_eq!(malformed.cause(), Cause::Input);

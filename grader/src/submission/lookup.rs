@@ -152,6 +152,14 @@ impl Located {
         self.real.push(real);
     }
 
+    /// Adds a folder its compiles read beside its programs (see `compile_shows` in
+    /// `languages.rs`), when it exists.
+    pub(super) fn show(&mut self, folder: &Path) {
+        if folder.is_dir() {
+            self.shown.push(folder.to_path_buf());
+        }
+    }
+
     /// Adds what `other` needs shown, on `PATH` and as real files.
     pub(super) fn join(&mut self, other: Located) {
         self.shown.extend(other.shown);

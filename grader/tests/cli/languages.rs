@@ -31,26 +31,27 @@ use testkit::tools::{has_tools, is_root, skip};
 /// Generous: a loaded machine starting JVMs must not fail a test.
 const TIMEOUT: Duration = Duration::from_mins(5);
 
-/// A scene of the test's own: its compile cache and temporary folder.
-struct Lab {
+/// A scene of the test's own: its compile cache and temporary folder (languages_more.rs
+/// uses it too).
+pub(crate) struct Lab {
     scene: Scene,
 }
 
 impl Lab {
-    fn new() -> Lab {
+    pub(crate) fn new() -> Lab {
         Lab {
             scene: Scene::new(TIMEOUT),
         }
     }
 
-    fn grader(&self) -> Command {
+    pub(crate) fn grader(&self) -> Command {
         self.scene.grader()
     }
 
     /// `grader test flip SUBMISSION` on the two-case folder in `strict`, with wide time
     /// limits unless `extra` gives its own (a JVM starting on a busy machine); the JSON
     /// report and the exit status.
-    fn test(&self, submission: &Path, extra: &[&str]) -> (Value, i32) {
+    pub(crate) fn test(&self, submission: &Path, extra: &[&str]) -> (Value, i32) {
         let time = if extra.contains(&"--time-limit") {
             &[][..]
         } else {
@@ -79,7 +80,14 @@ impl Lab {
 
     /// Grades `name` and checks the language, the overall verdict, every case's verdict,
     /// that every failing case's message holds `says`, and the exit status.
-    fn expect(&self, name: &str, extra: &[&str], language: &str, cases: [&str; 2], says: &str) {
+    pub(crate) fn expect(
+        &self,
+        name: &str,
+        extra: &[&str],
+        language: &str,
+        cases: [&str; 2],
+        says: &str,
+    ) {
         let (report, status) = self.test(&fixture("languages").join(name), extra);
         assert_eq!(report["language"], language, "{name}: {report:#}");
         assert_eq!(case_verdicts(&report), cases, "{name}: {report:#}");

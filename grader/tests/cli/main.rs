@@ -24,6 +24,7 @@ mod hostile;
 mod inherited_limits;
 mod interrupt;
 mod languages;
+mod languages_more;
 mod layout_mistakes;
 mod messages;
 mod outputs;

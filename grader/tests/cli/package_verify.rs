@@ -90,7 +90,7 @@ fn package_verify_exits_1_naming_a_submission_in_the_wrong_folder() {
         "submissions/accepted/zero.py",
         "print(0)  # right for even numbers only\n",
     );
-    write(&package, "submissions/accepted/notes.kt", "fun main() {}\n");
+    write(&package, "submissions/accepted/notes.fs", "printfn \"0\"\n");
     let (code, table) = verify(&package);
     assert_eq!(code, 1, "{table}");
     let cells = row(&table, "accepted/zero.py");
@@ -101,7 +101,7 @@ fn package_verify_exits_1_naming_a_submission_in_the_wrong_folder() {
     );
     // A language the grader has no entry for is listed, not failed.
     assert_eq!(
-        row(&table, "accepted/notes.kt")[2],
+        row(&table, "accepted/notes.fs")[2],
         "language not supported"
     );
     assert!(table.contains("1 submission(s) did not get the verdict of their folder"));
@@ -420,7 +420,7 @@ fn with_no_accepted_submission_that_runs_there_is_no_time_limit_to_judge_by() {
     let dir = tempfile::tempdir().unwrap();
     let package = copy("sum", dir.path());
     fs::remove_dir_all(package.join("submissions/accepted")).unwrap();
-    write(&package, "submissions/accepted/sum.kt", "fun main() {}\n");
+    write(&package, "submissions/accepted/sum.fs", "printfn \"0\"\n");
     grader()
         .args(["package", "verify"])
         .arg(&package)
@@ -428,7 +428,7 @@ fn with_no_accepted_submission_that_runs_there_is_no_time_limit_to_judge_by() {
         .code(2)
         .stdout("")
         .stderr(one_error_line(
-            "accepted: no accepted submission runs here (accepted/sum.kt: language not \
+            "accepted: no accepted submission runs here (accepted/sum.fs: language not \
              supported); the time limit is set from them",
         ));
 }

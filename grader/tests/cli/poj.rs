@@ -286,8 +286,8 @@ fn lang_for_wrong_calls_are_one_line_and_a_rule_for_nobody_warns() {
         ("alice=", "expected PATTERN=NAME"),
         ("[a=poj", "[a=poj"),
         (
-            "alice=cobol",
-            "--lang-for 'alice=cobol': unknown language (known: c, ",
+            "alice=intercal",
+            "--lang-for 'alice=intercal': unknown language (known: c, ",
         ),
     ] {
         sandbox

@@ -519,14 +519,14 @@ fn bad_calls_are_one_line_errors_with_status_2() {
         &mut run.test(&dir.path().join("missing.c"), &[]),
         "missing.c",
     );
-    let cobol = dir.path().join("flip.cob");
-    fs::write(&cobol, "IDENTIFICATION DIVISION.").unwrap();
-    refused(&mut run.test(&cobol, &[]), "unknown extension `.cob`");
+    let intercal = dir.path().join("flip.icl");
+    fs::write(&intercal, "DO READ OUT #1").unwrap();
+    refused(&mut run.test(&intercal, &[]), "unknown extension `.icl`");
     let ok = fixture("ac_rows.cpp");
     refused(&mut run.test(&ok, &["--time-limit", "-3s"]), "-3s");
     refused(&mut run.test(&ok, &["--memory-limit", "0 MiB"]), "0 MiB");
     refused(&mut run.test(&ok, &["--jobs", "0"]), "--jobs");
-    refused(&mut run.test(&ok, &["--lang", "cobol"]), "cobol");
+    refused(&mut run.test(&ok, &["--lang", "intercal"]), "intercal");
     // A cases folder with no cases, and an input without its answer.
     let empty = tempfile::tempdir().unwrap();
     refused(

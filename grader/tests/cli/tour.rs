@@ -137,7 +137,7 @@ fn world(root: &Path) {
     write(root, "out-junk.txt", "four\n");
     copy(&flip.join("ac_bfs.c"), root.join("ac.c"));
     copy(&flip.join("wa_one_colour.py"), root.join("wa.py"));
-    write(root, "sol.cobol", "IDENTIFICATION DIVISION.\n");
+    write(root, "sol.intercal", "DO READ OUT #1\n");
     write(root, "afile", "not a folder\n");
     write(root, "junk.toml", "this is = = not toml [\n");
     write(root, "junk.json", "{\"students\": [oops\n");
@@ -359,14 +359,14 @@ fn choices() -> Vec<Row> {
         usage("an unknown tier", &["test", "flip", "ac.c", "--sandbox", "paranoid"], "--sandbox paranoid"),
         usage("an unknown report", &["test", "flip", "ac.c", "--report", "xml"], "--report xml"),
         usage("a batch's unknown report", &["batch", "flip", "class", "--report", "pdf"], "--report pdf"),
-        usage("an unknown language", &["test", "flip", "ac.c", "--lang", "cobol"], "cobol"),
-        usage("an unknown extension", &["test", "flip", "sol.cobol"], "sol.cobol"),
+        usage("an unknown language", &["test", "flip", "ac.c", "--lang", "intercal"], "intercal"),
+        usage("an unknown extension", &["test", "flip", "sol.intercal"], "sol.intercal"),
         usage("an unknown layout", &["batch", "flip", "class", "--layout", "weird"], "--layout weird"),
         usage("an unknown reveal", &["batch", "flip", "class", "--reveal", "everything"], "--reveal"),
         usage("an unknown visibility", &["test", "flip", "ac.c", "--gradescope-visibility", "sometimes"], "--gradescope-visibility"),
         usage("a bad entry pattern", &["batch", "flip", "class", "--entry", "[x"], "--entry"),
         usage("a --lang-for without =", &["batch", "flip", "class", "--lang-for", "python"], "--lang-for"),
-        usage("a --lang-for with an unknown language", &["batch", "flip", "class", "--lang-for", "*.py=cobol"], "cobol"),
+        usage("a --lang-for with an unknown language", &["batch", "flip", "class", "--lang-for", "*.py=intercal"], "intercal"),
         usage("--points without =", &["test", "flip", "ac.c", "--points", "secret"], "--points"),
         usage("--points negative", &["test", "flip", "ac.c", "--points", "secret=-1"], "--points"),
         usage("--points in words", &["test", "flip", "ac.c", "--points", "secret=lots"], "--points"),
