@@ -2,8 +2,10 @@
 //! runs of the whole wall limit per case (judging.md), so one student that waits for
 //! input that never comes would hold a worker for minutes. After `in_a_row` cases next
 //! to each other in case order all ended in a `TLE` at the wall limit with the program
-//! idle (`CaseResult::slept`), the rest of that student's runs are not made: they count
-//! as failed, and the gradebook says so (`StudentReport::stopped`).
+//! idle (`CaseResult::slept`), the rest of that student's runs are not made: they are
+//! `--`, neither passed nor failed (no verdict is guessed for them; the score counts the
+//! cases passed, so they earn nothing until run), and the gradebook says so
+//! (`StudentReport::stopped`).
 //!
 //! The rule reads only which cases ended so, never the order the runs finished in: a
 //! batch resumed from its journal (which holds those `TLE`s) decides exactly as the
@@ -13,6 +15,8 @@ use sandbox::Locked as _;
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
+
+use crate::results::gradebook::NOT_RUN;
 
 /// The cases (by number) of one student that ended in a `TLE` at the wall limit, and
 /// whether they stop it.
@@ -76,16 +80,25 @@ fn first_row(cases: &BTreeSet<usize>, n: usize) -> Option<RangeInclusive<usize>>
 }
 
 /// What a student stopped so is told: `stopped after 3 wall-limit TLEs in a row (a/01 to
-/// a/03: the program slept or waited): 6 cases not run, counted as failed`.
+/// a/03: the program slept or waited): 6 cases not run (--, neither passed nor failed)`.
 pub(crate) fn why(row: &[&str], not_run: usize) -> String {
     let (first, last) = (row.first().copied(), row.last().copied());
     let cases = if not_run == 1 { "case" } else { "cases" };
+    let (tles, which) = match row {
+        [one] => ("TLE".to_owned(), (*one).to_owned()),
+        _ => (
+            "TLEs in a row".to_owned(),
+            format!(
+                "{} to {}",
+                first.unwrap_or_default(),
+                last.unwrap_or_default()
+            ),
+        ),
+    };
     format!(
-        "stopped after {} wall-limit TLEs in a row ({} to {}: the program slept or waited): \
-         {not_run} {cases} not run, counted as failed",
+        "stopped after {} wall-limit {tles} ({which}: the program slept or waited): \
+         {not_run} {cases} not run ({NOT_RUN})",
         row.len(),
-        first.unwrap_or_default(),
-        last.unwrap_or_default()
     )
 }
 

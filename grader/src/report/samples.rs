@@ -294,8 +294,8 @@ fn student(name: &str, language: &str, cases: Vec<CaseResult>) -> StudentReport 
     }
 }
 
-/// A gradebook: `AC`, `WA`, `CE` (with a profile to try), not graded, skipped files, and
-/// the hostile names (each `AC`).
+/// A gradebook: `AC`, `WA`, `CE` (with a profile to try), not graded, a student stopped
+/// for sleeping (one case not run), skipped files, and the hostile names (each `AC`).
 pub(super) fn gradebook() -> Gradebook {
     let names = ["sample/01", "secret/answers/01"];
     let ac = || vec![accepted(names[0]), accepted(names[1])];
@@ -324,7 +324,23 @@ pub(super) fn gradebook() -> Gradebook {
     dave.verdict = Mark::NotGraded;
     dave.score = None;
     dave.error = Some("dave.c: too large (3 MiB; at most 1 MiB)".to_owned());
-    students.extend([carol, dave]);
+    // Asleep on its first case, and stopped there (`--stop-after-wall-tles 1`): its
+    // second case is not run, `--`.
+    let slept = "wall time over the 4 s limit with 12 ms of CPU: the program slept or waited";
+    let mut erin = student(
+        "erin",
+        "py",
+        vec![case(names[0], Verdict::TimeLimit, slept, "", "")],
+    );
+    erin.groups.insert(
+        "secret/answers".to_owned(),
+        Tally {
+            passed: 0,
+            total: 1,
+        },
+    );
+    erin.stopped = Some(crate::batch::sleepers::why(&[names[0]], 1));
+    students.extend([carol, dave, erin]);
     students.extend(HOSTILE.iter().map(|name| student(name, "c", ac())));
     students.sort_by(|a, b| a.student.cmp(&b.student));
     Gradebook {
