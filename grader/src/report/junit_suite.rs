@@ -70,14 +70,13 @@ pub(super) fn suite(s: &StudentReport, names: &[String]) -> TestSuite {
         format!("{NOT_RUN}: --fail-fast-per-submission stopped it at its first failure")
     });
     for name in names {
-        match ran.get(name.as_str()) {
-            Some(c) => suite.add_test_case(case(c)),
-            None => {
-                let mut status = TestCaseStatus::skipped();
-                status.set_message(format!("not run: {why}"));
-                suite.add_test_case(TestCase::new(name.clone(), status))
-            }
-        };
+        if let Some(c) = ran.get(name.as_str()) {
+            suite.add_test_case(case(c));
+        } else {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message(format!("not run: {why}"));
+            suite.add_test_case(TestCase::new(name.clone(), status));
+        }
     }
     suite
 }

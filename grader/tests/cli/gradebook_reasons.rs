@@ -51,6 +51,22 @@ fn section<'a>(page: &'a str, start: &str) -> &'a str {
     &page[at..end]
 }
 
+/// Each of [`BLANK_FIRST`] is in the block `blank` once, and under no other reason.
+fn each_named_once(page: &str, blank: &str) {
+    for name in BLANK_FIRST {
+        assert_eq!(
+            blank.matches(&format!("\">{name}: 69 cases</li>")).count(),
+            1,
+            "{name} listed once in the block: {blank}"
+        );
+        assert_eq!(
+            page.matches(&format!(">{name}: ")).count(),
+            1,
+            "{name} under no other reason: {page}"
+        );
+    }
+}
+
 #[test]
 fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test() {
     let scene = Scene::new(Duration::from_mins(10));
@@ -80,18 +96,7 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
         blank.contains("Right answer, wrong layout <span class=\"count\">(10 students, 690 cases)"),
         "{blank}"
     );
-    for name in BLANK_FIRST {
-        assert_eq!(
-            blank.matches(&format!("\">{name}: 69 cases</li>")).count(),
-            1,
-            "{name} listed once in the block: {blank}"
-        );
-        assert_eq!(
-            page.matches(&format!(">{name}: ")).count(),
-            1,
-            "{name} under no other reason: {page}"
-        );
-    }
+    each_named_once(&page, blank);
     assert_eq!(
         page.matches("What is wrong: your output starts with an empty line")
             .count(),
