@@ -123,6 +123,47 @@ pub(super) fn wrong_answer() -> SubmissionResult {
     submission(&names, Build::Cached, cases)
 }
 
+/// A right answer after one empty line (`PE`) on three cases, and a wrong count on a
+/// fourth: one layout mistake over three cases, and a `WA` of its own.
+pub(super) fn blank_first() -> SubmissionResult {
+    let names = [
+        "sample/01",
+        "secret/answers/01",
+        "secret/answers/02",
+        "secret/edge/01",
+    ];
+    let blank = |name| {
+        let message = "right answer, wrong layout: line 1: expected `4`, got ``";
+        case(name, Verdict::Presentation, message, "\n4\n", "")
+    };
+    let cases = vec![
+        blank(names[0]),
+        blank(names[1]),
+        blank(names[2]),
+        case(
+            names[3],
+            Verdict::WrongAnswer,
+            "expected `4`, got `5`",
+            "5\n",
+            "",
+        ),
+    ];
+    submission(&names, Build::Compiled, cases)
+}
+
+/// A gradebook of one student, `ann`, whose right answers follow an empty line on both
+/// cases of [`gradebook`]: her feedback page says the mistake once.
+pub(super) fn blank_first_gradebook() -> Gradebook {
+    let mut book = gradebook();
+    let blank = |name| {
+        let message = "right answer, wrong layout: line 1: expected `4`, got ``";
+        case(name, Verdict::Presentation, message, "\n4\n", "")
+    };
+    let names = ["sample/01", "secret/answers/01"];
+    book.students = vec![student("ann", "py", names.map(blank).to_vec())];
+    book
+}
+
 /// A `TLE` and an `RE` (with the end of stderr).
 pub(super) fn limits_and_crashes() -> SubmissionResult {
     let names = ["sample/01", "secret/big/01", "secret/big/02"];
