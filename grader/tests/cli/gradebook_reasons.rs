@@ -163,8 +163,18 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
     let margins = ann.matches("<td class=\"margin\">").count();
     assert_eq!(margins, 8, "a margin per group: {ann}");
     assert_eq!(ann.matches(" of 1 s CPU, ").count(), 8, "{ann}");
+    // Her one mistake, said once, with its count of cases.
+    assert_eq!(
+        ann.matches("What is wrong: your output starts with an empty line")
+            .count(),
+        1,
+        "{ann}"
+    );
     assert!(
-        ann.contains("What is wrong: your output starts with an empty line"),
+        ann.contains(
+            "Right answer, wrong layout: print it exactly as the statement shows \
+             <span class=\"count\">(69 cases)</span>"
+        ),
         "{ann}"
     );
 }
