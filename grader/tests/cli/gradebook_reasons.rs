@@ -146,6 +146,12 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
     assert!(!page.contains("fay:"), "{page}");
     // ann's page (verdicts only): each group's points, margin and what it tests.
     let ann = shown(scene.root(), browser, &scene.root().join("fb/ann.html"));
+    check_anns_page(&ann);
+}
+
+/// ann's page (verdicts only): each group's points, margin and what it tests; her one
+/// mistake said once, with its count of cases.
+fn check_anns_page(ann: &str) {
     assert!(
         ann.contains(
             "<tr><td>secret/impossible</td><td class=\"num PE\">0/10</td>\
