@@ -333,11 +333,11 @@ pub(crate) fn run_all<R: RunsCases>(
         });
         // No run is handed after the pool's last: the lane ends with those it has.
         queue.close();
-        let lane = pooled.and_then(|()| {
+        let all_told = pooled.and_then(|()| {
             told.iter()
                 .try_for_each(|(n, outcome)| reporter.finished(n, Some(outcome?)))
         });
-        if lane.is_err() {
+        if all_told.is_err() {
             // Told to stop: the lane ends after its run under way.
             while queue.pop().is_some() {}
         }
@@ -346,7 +346,7 @@ pub(crate) fn run_all<R: RunsCases>(
                 .join()
                 .map_err(|_| Fault::internal("the doze lane panicked".to_owned()))?;
         }
-        lane
+        all_told
     })?;
     let mut ran = reporter.ran;
     ran.slept = (0..class.students.len())

@@ -196,8 +196,20 @@ fn a_student_asleep_on_three_cases_in_a_row_is_stopped_and_a_resume_decides_alik
     let text: Vec<String> = kept.iter().map(|l| format!("{l}\n")).collect();
     fs::write(scene.path("out/journal.jsonl"), text.concat()).unwrap();
     let resumed = scene.settled(&JSON);
-    assert_eq!(case_names(sleeper(&resumed)), ran, "{resumed:#}");
-    assert_eq!(sleeper(&resumed)["stopped"], slept["stopped"]);
+    let names = case_names(sleeper(&resumed));
+    if names.contains(&ran[2]) {
+        assert_eq!(names, ran, "{resumed:#}");
+        assert_eq!(sleeper(&resumed)["stopped"], slept["stopped"]);
+    } else {
+        // A machine that held the third run back twice left it ungraded (`--`, not
+        // journaled), and the three after it stopped the student: the rule, on a gap.
+        let stopped = sleeper(&resumed)["stopped"].as_str().unwrap();
+        assert!(
+            stopped.contains("3 wall-limit TLEs in a row"),
+            "{resumed:#}"
+        );
+        assert!(names.starts_with(&ran[..2]), "{resumed:#}");
+    }
     // Turned off, the cases not run are run.
     let all = scene.settled(&["--report", "json", "--stop-after-wall-tles", "0"]);
     assert_eq!(case_names(sleeper(&all)).len(), 6, "{all:#}");
