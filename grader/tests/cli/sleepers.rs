@@ -103,6 +103,45 @@ fn case_names(student: &Value) -> Vec<&str> {
 
 const JSON: [&str; 2] = ["--report", "json"];
 
+/// The CSV counts the cases not run apart (`not_run`); JUnit has them as skipped, never
+/// as failures or errors. The sleeper ran `ran` of the 6 cases.
+fn not_run_apart(scene: &Scene, ran: usize) {
+    let csv = fs::read_to_string(scene.path("out/gradebook.csv")).unwrap();
+    assert!(
+        csv.starts_with(
+            "student,submission,language,score,verdict,passed,total,compiled,suggested_lang,\
+             not_run,. (6)\n"
+        ),
+        "{csv}"
+    );
+    assert!(
+        csv.contains(&format!(
+            "\nsleeper,sleeper.py,python,0.0,TLE,0,6,yes,,{},0\n",
+            6 - ran
+        )),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\nhonest,honest.py,python,100.0,AC,6,6,yes,,0,6\n"),
+        "{csv}"
+    );
+    let xml = fs::read_to_string(scene.path("out/gradebook.xml")).unwrap();
+    assert!(
+        xml.contains(&format!(
+            "<testsuite name=\"sleeper\" tests=\"6\" skipped=\"{}\" errors=\"{}\" failures=\"0\"",
+            6 - ran,
+            ran
+        )),
+        "{xml}"
+    );
+    assert_eq!(
+        xml.matches("<skipped message=\"not run: stopped after 3 wall-limit TLEs in a row")
+            .count(),
+        6 - ran,
+        "{xml}"
+    );
+}
+
 #[test]
 fn a_student_asleep_on_three_cases_in_a_row_is_stopped_and_a_resume_decides_alike() {
     let scene = Scene::new();
@@ -131,41 +170,7 @@ fn a_student_asleep_on_three_cases_in_a_row_is_stopped_and_a_resume_decides_alik
     assert!(stopped.contains("3 wall-limit TLEs in a row"), "{stopped}");
     assert!(stopped.ends_with(&not_run), "{stopped}");
     assert!(!stopped.contains("failed,") && !stopped.contains("as failed"));
-    // The CSV counts them apart; JUnit has them as skipped, never as failures or errors.
-    let csv = fs::read_to_string(scene.path("out/gradebook.csv")).unwrap();
-    assert!(
-        csv.starts_with(
-            "student,submission,language,score,verdict,passed,total,compiled,suggested_lang,\
-             not_run,. (6)\n"
-        ),
-        "{csv}"
-    );
-    assert!(
-        csv.contains(&format!(
-            "\nsleeper,sleeper.py,python,0.0,TLE,0,6,yes,,{},0\n",
-            6 - ran.len()
-        )),
-        "{csv}"
-    );
-    assert!(
-        csv.contains("\nhonest,honest.py,python,100.0,AC,6,6,yes,,0,6\n"),
-        "{csv}"
-    );
-    let xml = fs::read_to_string(scene.path("out/gradebook.xml")).unwrap();
-    assert!(
-        xml.contains(&format!(
-            "<testsuite name=\"sleeper\" tests=\"6\" skipped=\"{}\" errors=\"{}\" failures=\"0\"",
-            6 - ran.len(),
-            ran.len()
-        )),
-        "{xml}"
-    );
-    assert_eq!(
-        xml.matches("<skipped message=\"not run: stopped after 3 wall-limit TLEs in a row")
-            .count(),
-        6 - ran.len(),
-        "{xml}"
-    );
+    not_run_apart(&scene, ran.len());
     // Resumed: nothing run again, the same decision, said in the summary.
     let lines = scene.journal();
     let again = scene.batch(&[]);
