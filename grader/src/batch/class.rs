@@ -99,9 +99,14 @@ pub(crate) fn grade_class<T>(
         limits: batch.limits,
     };
     let jobs = batch.jobs.clamp(1, todo.len().max(1));
-    let mut workers = CaseWorker::many(jobs, &programs, &texts, &plan);
+    // One more for the doze lane, when the sleepers' rule is on: started only if a
+    // student's program sleeps.
+    let lane = usize::from(class.sleepers > 0);
+    let mut workers = CaseWorker::many(jobs + lane, &programs, &texts, &plan);
+    let (pooled, doze) = workers.split_at_mut(jobs);
     let ran = runs::run_all(
-        &mut workers,
+        pooled,
+        doze.first_mut(),
         &class,
         &todo,
         &mut journal,

@@ -6,6 +6,7 @@ pub(crate) mod assemble;
 pub(crate) mod class;
 pub(crate) mod class_build;
 pub(crate) mod compact;
+pub(crate) mod doze;
 pub(crate) mod gradebook_check;
 pub(crate) mod journal;
 pub(crate) mod lang_for;

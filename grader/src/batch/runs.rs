@@ -8,10 +8,23 @@
 //! the rest of that student's runs: a failure journaled by an earlier, interrupted batch
 //! counts as much as one made now. By the same path, a student whose program slept
 //! through cases in a row (`sleepers`) is stopped, its journaled runs counted alike.
+//! Both are decided by the worker that takes a run, before it is made (the run is then
+//! not made, `--`): with one worker, the runs up to the stop, every time.
+//!
+//! A program asleep uses no CPU but holds a worker for its wall limit, twice a case. So
+//! that one sleeping student does not hold the class, each student's first run goes ahead
+//! of every student's others (a sleeper is found among the class's first runs), and once
+//! a student's run slept, its runs not yet taken go to the doze lane (`doze`): one more
+//! worker beside the pool, taking them one at a time, until the student is stopped. The
+//! doze lane is the one place a run goes beyond `--jobs`, and only after a sleep.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::mpsc;
 
 use super::class_build::Build;
+use super::doze::DozeQueue;
 use super::journal::{Journal, Known, Record};
 use super::places::Places;
 use super::run_keys::Keys;
@@ -78,17 +91,33 @@ struct Run {
     case: usize,
 }
 
-/// The runs still to make, student by student (so students finish one after another),
-/// and what the journal already says of each student.
+/// Who took a run ([`Todo::take`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Taker {
+    /// One of the pool's workers.
+    Pool = 1,
+    /// The doze lane.
+    Doze = 2,
+}
+
+/// The runs still to make, student by student (so students finish one after another;
+/// with the sleepers' rule on, each student's first run ahead of them all), and what the
+/// journal already says of each student.
 #[derive(Debug)]
 pub(crate) struct Todo {
     runs: Vec<Run>,
-    /// For each student, one past the number of its last run in `runs`.
-    ends: Vec<u64>,
-    /// Whether each student has a failing run in the journal.
-    failed: Vec<bool>,
+    /// Each student's runs after its first, as numbers in `runs` (all its runs when the
+    /// journal shows it asleep already): what is handed to the doze lane.
+    blocks: Vec<Range<usize>>,
+    /// Whether each student has a failing run: the journal's, then the new (read by the
+    /// workers before each run, for fail-fast).
+    failed: Vec<AtomicBool>,
     /// The cases each student slept through, the journal's and then the new.
     sleepers: Sleepers,
+    /// Who took each run: 0 none yet, else a [`Taker`]. A run handed to the doze lane is
+    /// made there unless a worker of the pool took it first, never twice.
+    taken: Vec<AtomicU8>,
 }
 
 impl Todo {
@@ -98,33 +127,94 @@ impl Todo {
     /// the first one did.
     pub(crate) fn new<P>(class: &Class<'_, P>, known: &Known) -> (Todo, Places) {
         let mut places = Places::new(class.students.len(), class.cases.len());
-        let mut todo = Todo {
-            runs: Vec::new(),
-            ends: Vec::new(),
-            failed: vec![false; class.students.len()],
-            sleepers: Sleepers::new(class.students.len(), class.sleepers),
-        };
+        let sleepers = Sleepers::new(class.students.len(), class.sleepers);
+        let mut failed = vec![false; class.students.len()];
+        // Each student's first run to make, then each one's others.
+        let mut firsts = Vec::new();
+        let mut others: Vec<Vec<Run>> = Vec::new();
         for (student, build) in class.builds.iter().enumerate() {
+            let mut missing = Vec::new();
             if let Build::Ready { hash, .. } = build {
-                let mut missing = Vec::new();
                 for case in 0..class.cases.len() {
                     match known.get(&class.keys.run(hash, case)) {
                         Some(place) => {
-                            todo.failed[student] |= !place.accepted();
-                            todo.sleepers.note(student, case, place.slept);
+                            failed[student] |= !place.accepted();
+                            sleepers.note(student, case, place.slept);
                             places.set(student, case, place);
                         }
                         None => missing.push(Run { student, case }),
                     }
                 }
-                let stopped = todo.sleepers.stopped(student).is_some();
-                if !(class.fail_fast && todo.failed[student] || stopped) {
-                    todo.runs.extend(missing);
+                let stopped = sleepers.stopped(student).is_some();
+                if class.fail_fast && failed[student] || stopped {
+                    missing.clear();
+                }
+                // A sleeper is found by its first run: ahead of the others, unless the
+                // journal shows it asleep already (then all its runs go to the doze lane).
+                if class.sleepers > 0 && !missing.is_empty() && !sleepers.dozing(student) {
+                    firsts.push(missing.remove(0));
                 }
             }
-            todo.ends.push(todo.runs.len() as u64);
+            others.push(missing);
         }
+        let mut runs = firsts;
+        let mut blocks = Vec::new();
+        for student in others {
+            let start = runs.len();
+            runs.extend(student);
+            blocks.push(start..runs.len());
+        }
+        let todo = Todo {
+            taken: runs.iter().map(|_| AtomicU8::new(0)).collect(),
+            runs,
+            blocks,
+            failed: failed.into_iter().map(AtomicBool::new).collect(),
+            sleepers,
+        };
         (todo, places)
+    }
+
+    /// Takes run number `n` for `taker`: false when the other took it first.
+    fn take(&self, n: u64, taker: Taker) -> bool {
+        let Some(taken) = usize::try_from(n).ok().and_then(|n| self.taken.get(n)) else {
+            return false;
+        };
+        taken
+            .compare_exchange(0, taker as u8, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    }
+
+    /// Whether `student`'s runs are no longer made: stopped for sleeping, or failing under
+    /// `fail_fast`.
+    fn stopped(&self, student: usize, fail_fast: bool) -> bool {
+        fail_fast && self.failed[student].load(Ordering::SeqCst)
+            || self.sleepers.stopped(student).is_some()
+    }
+
+    /// Notes `student`'s `result` on `case`, as it finishes: a failure, a sleep. When the
+    /// student is found dozing, its runs are handed to `doze`, if there is a lane.
+    fn note(&self, student: usize, case: usize, result: &CaseResult, doze: Option<&DozeQueue>) {
+        if !result.accepted() {
+            self.failed[student].store(true, Ordering::SeqCst);
+        }
+        self.sleepers.note(student, case, result.slept());
+        if let Some(doze) = doze {
+            self.hand_off(student, doze);
+        }
+    }
+
+    /// Hands `student`'s runs that no worker took yet to `doze`, when it is found dozing
+    /// (once): each is the lane's from now on, so that no worker of the pool takes one
+    /// and sleeps through it.
+    fn hand_off(&self, student: usize, doze: &DozeQueue) {
+        if self.sleepers.hand_off(student) {
+            let block = self.blocks[student].clone();
+            doze.push(
+                block
+                    .map(|n| n as u64)
+                    .filter(|&n| self.take(n, Taker::Doze)),
+            );
+        }
     }
 
     /// How many runs are to make.
@@ -159,13 +249,19 @@ enum Outcome {
     Ran(Box<CaseResult>),
     /// The grader could not make it: why.
     Fault(String),
+    /// It was not made: its student was stopped (fail-fast, or asleep).
+    NotRun,
+    /// The doze lane has it, and tells of it.
+    Handed,
 }
 
-/// Makes `todo`'s runs on one worker thread per `workers`, journaling each as it finishes.
-/// `Err` when the batch must end: stopped (Ctrl-C), a worker that cannot start, a journal
-/// that cannot be written.
+/// Makes `todo`'s runs on one worker thread per `workers`, and the runs of students found
+/// asleep on `doze`'s (the doze lane, when given), journaling each as it finishes. `Err`
+/// when the batch must end: stopped (Ctrl-C), a worker that cannot start, a journal that
+/// cannot be written.
 pub(crate) fn run_all<R: RunsCases>(
     workers: &mut [R],
+    doze: Option<&mut R>,
     class: &Class<'_, R::Program>,
     todo: &Todo,
     journal: &mut Journal,
@@ -174,17 +270,22 @@ pub(crate) fn run_all<R: RunsCases>(
 ) -> Result<Ran, Fault> {
     let mut reporter = Reporter::new(class, todo, journal, places, progress);
     reporter.before();
-    let tasks = |n| todo.get(n);
-    // A student's failing run (under fail-fast), or the last of the cases in a row it
-    // slept through, skips the rest of that student: its runs end at `ends`.
-    let stop = |n: u64, outcome: &Outcome| match (outcome, todo.get(n)) {
-        (Outcome::Ran(result), Some((s, c)))
-            if class.fail_fast && !result.accepted()
-                || todo.sleepers.note(s, c, result.slept()) =>
-        {
-            pool::Stop::SkipTo(todo.ends[s])
+    let queue = &DozeQueue::default();
+    let lane = doze.is_some().then_some(queue);
+    if let Some(queue) = lane {
+        // Students the journal shows asleep: their runs go to the lane from the start.
+        for s in 0..class.students.len() {
+            todo.hand_off(s, queue);
         }
-        _ => pool::Stop::Go,
+    }
+    let tasks = |n| todo.get(n);
+    // What a run shows is noted as it finishes, on its worker: the next run taken of its
+    // student reads it (`Job::execute_then`).
+    let stop = |n: u64, outcome: &Outcome| {
+        if let (Outcome::Ran(result), Some((s, c))) = (outcome, todo.get(n)) {
+            todo.note(s, c, result, lane);
+        }
+        pool::Stop::Go
     };
     let schedule = pool::Schedule {
         tasks: &tasks,
@@ -192,15 +293,61 @@ pub(crate) fn run_all<R: RunsCases>(
         deadline: None,
         announce: false,
     };
+    let job = |worker, taker| Job {
+        worker,
+        class,
+        todo,
+        taker,
+        started: false,
+    };
     let mut jobs: Vec<Job<'_, R>> = workers
         .iter_mut()
-        .map(|worker| Job {
-            worker,
-            class,
-            started: false,
-        })
+        .map(|worker| job(worker, Taker::Pool))
         .collect();
-    pool::run(&mut jobs, &schedule, |event| reporter.event(event))?;
+    let (done, told) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let dozer = doze.map(|worker| {
+            let mut job = job(worker, Taker::Doze);
+            let done = done.clone();
+            scope.spawn(move || {
+                while let Some(n) = queue.pop() {
+                    let Some(task) = todo.get(n) else { continue };
+                    let outcome = pool::Executor::execute_then(&mut job, n, task, None);
+                    if let Ok(Outcome::Ran(result)) = &outcome {
+                        todo.note(task.0, task.1, result, lane);
+                    }
+                    let end = outcome.is_err();
+                    if done.send((n, outcome)).is_err() || end {
+                        break;
+                    }
+                }
+            })
+        });
+        drop(done);
+        let pooled = pool::run(&mut jobs, &schedule, |event| {
+            // The lane's runs are told between the pool's.
+            while let Ok((n, outcome)) = told.try_recv() {
+                reporter.finished(n, Some(outcome?))?;
+            }
+            reporter.event(event)
+        });
+        // No run is handed after the pool's last: the lane ends with those it has.
+        queue.close();
+        let all_told = pooled.and_then(|()| {
+            told.iter()
+                .try_for_each(|(n, outcome)| reporter.finished(n, Some(outcome?)))
+        });
+        if all_told.is_err() {
+            // Told to stop: the lane ends after its run under way.
+            while queue.pop().is_some() {}
+        }
+        if let Some(dozer) = dozer {
+            dozer
+                .join()
+                .map_err(|_| Fault::internal("the doze lane panicked".to_owned()))?;
+        }
+        all_told
+    })?;
     let mut ran = reporter.ran;
     ran.slept = (0..class.students.len())
         .filter_map(|s| Some((s, todo.sleepers.stopped(s)?)))
@@ -208,11 +355,13 @@ pub(crate) fn run_all<R: RunsCases>(
     Ok(ran)
 }
 
-/// One worker of [`run_all`]: its case runner, started before its first run and again
-/// after a run it could not make.
+/// One worker of [`run_all`] (of the pool, or the doze lane): its case runner, started
+/// before its first run and again after a run it could not make.
 struct Job<'a, R: RunsCases> {
     worker: &'a mut R,
     class: &'a Class<'a, R::Program>,
+    todo: &'a Todo,
+    taker: Taker,
     started: bool,
 }
 
@@ -229,10 +378,17 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
 
     fn execute_then(
         &mut self,
-        _index: u64,
+        index: u64,
         (s, c): (usize, usize),
         next: Option<&(usize, usize)>,
     ) -> Result<Outcome, Fault> {
+        // The lane's runs were taken for it when handed over.
+        if self.taker == Taker::Pool && !self.todo.take(index, Taker::Pool) {
+            return Ok(Outcome::Handed);
+        }
+        if self.todo.stopped(s, self.class.fail_fast) {
+            return Ok(Outcome::NotRun);
+        }
         if !self.started {
             self.worker.start()?;
             self.started = true;
@@ -241,8 +397,9 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
             return Err(Fault::internal("a run of a program not built".to_owned()));
         };
         // Under `--fail-fast-per-submission` no run starts before the last one is judged.
+        // Nor one of a student asleep: it would go to the doze lane.
         let then = next
-            .filter(|_| !self.class.fail_fast)
+            .filter(|&&(s, _)| !self.class.fail_fast && !self.todo.sleepers.dozing(s))
             .and_then(|&(s, c)| Some((self.class.builds[s].program()?, c)));
         match self.worker.run_then(program, c, then) {
             Ok(result) => Ok(Outcome::Ran(Box::new(result))),
@@ -297,8 +454,16 @@ impl<'a, P> Reporter<'a, P> {
             progress,
             skipped: vec![0; remaining.len()],
             remaining,
-            failed: todo.failed.clone(),
-            failing: todo.failed.iter().filter(|&&f| f).count(),
+            failed: todo
+                .failed
+                .iter()
+                .map(|f| f.load(Ordering::SeqCst))
+                .collect(),
+            failing: todo
+                .failed
+                .iter()
+                .filter(|f| f.load(Ordering::SeqCst))
+                .count(),
             ran: Ran {
                 places,
                 ..Ran::default()
@@ -331,18 +496,23 @@ impl<'a, P> Reporter<'a, P> {
     }
 
     fn event(&mut self, event: pool::Event<Outcome>) -> Result<(), Fault> {
-        let (index, outcome) = match event {
-            pool::Event::Started { .. } => return Ok(()),
-            pool::Event::Finished { index, output, .. } => (index, Some(output)),
-            pool::Event::Skipped { index } => (index, None),
-        };
+        match event {
+            pool::Event::Started { .. } => Ok(()),
+            pool::Event::Finished { index, output, .. } => self.finished(index, Some(output)),
+            pool::Event::Skipped { index } => self.finished(index, None),
+        }
+    }
+
+    /// Run number `index` finished with `outcome` (`None`: skipped by the pool).
+    fn finished(&mut self, index: u64, outcome: Option<Outcome>) -> Result<(), Fault> {
         let run = &self.todo.runs[index as usize];
         match outcome {
+            Some(Outcome::Handed) => return Ok(()),
             Some(Outcome::Ran(result)) => self.journal_run(run, *result)?,
             Some(Outcome::Fault(why)) => {
                 self.ran.faults.entry(run.student).or_insert(why);
             }
-            None => self.skipped[run.student] += 1,
+            Some(Outcome::NotRun) | None => self.skipped[run.student] += 1,
         }
         self.remaining[run.student] -= 1;
         if self.remaining[run.student] == 0 {
@@ -516,7 +686,15 @@ mod tests {
             let (todo, places) = Todo::new(&class, &known);
             let mut fakes = Recorded::many(jobs, answers);
             let mut lines = Lines::default();
-            let ran = run_all(&mut fakes, &class, &todo, &mut journal, places, &mut lines);
+            let ran = run_all(
+                &mut fakes,
+                None,
+                &class,
+                &todo,
+                &mut journal,
+                places,
+                &mut lines,
+            );
             Graded {
                 starts: fakes.iter().map(|f| f.starts).sum(),
                 runs: fakes.into_iter().flat_map(|f| f.ran).collect(),
@@ -529,6 +707,98 @@ mod tests {
         fn journaled(&self) -> Known {
             Journal::open(&self.journal(), WALL).unwrap().1
         }
+    }
+
+    /// A fake whose `TLE`s are at the wall limit with the program asleep.
+    struct Asleep<'a>(Recorded<'a>);
+
+    impl RunsCases for Asleep<'_> {
+        type Program = String;
+
+        fn start(&mut self) -> Result<(), Fault> {
+            self.0.start()
+        }
+
+        fn run(&mut self, program: &String, case: usize) -> Result<CaseResult, Fault> {
+            let mut result = self.0.run(program, case)?;
+            if result.verdict == Verdict::TimeLimit {
+                result.message = format!(
+                    "{}4 s limit with 2 ms of CPU: {}",
+                    crate::results::case::WALL_TLE,
+                    crate::results::case::SLEPT
+                );
+            }
+            Ok(result)
+        }
+    }
+
+    #[test]
+    fn a_sleepers_runs_after_its_first_go_to_the_doze_lane_until_it_is_stopped() {
+        let mut scene = Scene::new(5);
+        scene.sleepers = 2;
+        let answers = |program: &str, _| {
+            Ok(if program == "carol" {
+                Verdict::TimeLimit
+            } else {
+                Verdict::Accepted
+            })
+        };
+        let class = scene.class(false);
+        let (mut journal, known) = Journal::open(&scene.journal(), WALL).unwrap();
+        let (todo, places) = Todo::new(&class, &known);
+        let mut pooled = vec![Asleep(Recorded::many(1, &answers).remove(0))];
+        let mut lane = Asleep(Recorded::many(1, &answers).remove(0));
+        let mut lines = Lines::default();
+        let ran = run_all(
+            &mut pooled,
+            Some(&mut lane),
+            &class,
+            &todo,
+            &mut journal,
+            places,
+            &mut lines,
+        )
+        .unwrap();
+        // Each student's first run first; carol's first sleep hands the rest of her runs
+        // to the lane, where her second stops her: no worker of the pool slept after.
+        let carol = |case| ("carol".to_owned(), case);
+        let alice = |case| ("alice".to_owned(), case);
+        assert_eq!(
+            pooled[0].0.ran,
+            [alice(0), carol(0), alice(1), alice(2), alice(3), alice(4)]
+        );
+        assert_eq!(lane.0.ran, [carol(1)]);
+        assert_eq!(ran.slept.into_iter().collect::<Vec<_>>(), [(2, 0..=1)]);
+        assert_eq!(ran.places.live().len(), 7);
+        assert!(
+            lines.students.contains(
+                &"carol: stopped: it slept through cases in a row, 3 runs not made".to_owned()
+            ),
+            "{:?}",
+            lines.students
+        );
+        // Resumed from a journal of her first sleep only, she starts on the lane.
+        drop(journal);
+        std::fs::remove_file(scene.journal()).unwrap();
+        let (mut journal, _) = Journal::open(&scene.journal(), WALL).unwrap();
+        journal.append(&slept(&scene, 2, 0)).unwrap();
+        let (mut journal, known) = Journal::open(&scene.journal(), WALL).unwrap();
+        let (todo, places) = Todo::new(&class, &known);
+        let mut pooled = vec![Asleep(Recorded::many(1, &answers).remove(0))];
+        let mut lane = Asleep(Recorded::many(1, &answers).remove(0));
+        let ran = run_all(
+            &mut pooled,
+            Some(&mut lane),
+            &class,
+            &todo,
+            &mut journal,
+            places,
+            &mut Lines::default(),
+        )
+        .unwrap();
+        assert_eq!(pooled[0].0.ran, (0..5).map(alice).collect::<Vec<_>>());
+        assert_eq!(lane.0.ran, [carol(1)]);
+        assert_eq!(ran.slept.into_iter().collect::<Vec<_>>(), [(2, 0..=1)]);
     }
 
     /// The wall limit the journal is read under.
@@ -731,28 +1001,31 @@ mod tests {
         assert_eq!(ran.unwrap().places.live().len(), 5);
     }
 
+    /// The journal line of `student`'s run on `case`, asleep at the wall limit twice: a
+    /// mark the journal upholds.
+    fn slept(scene: &Scene, student: usize, case: usize) -> Record {
+        let mut record = scene.record(student, case, Verdict::TimeLimit);
+        record.result.message = format!(
+            "{}4 s limit with 2 ms of CPU: {}",
+            crate::results::case::WALL_TLE,
+            crate::results::case::SLEPT
+        );
+        let stall = crate::results::case::Stalled {
+            cpu_ms: 2.0,
+            wall_ms: 4001.0,
+            waited_ms: 0.2,
+            threads: 1,
+            cpus: 2,
+        };
+        record.result.stalls = vec![stall; 2];
+        record
+    }
+
     #[test]
     fn a_resumed_student_that_slept_through_cases_in_a_row_gets_no_more_runs() {
         let mut scene = Scene::new(5);
         scene.sleepers = 2;
-        let slept = |student, case| {
-            let mut record = scene.record(student, case, Verdict::TimeLimit);
-            record.result.message = format!(
-                "{}4 s limit with 2 ms of CPU: {}",
-                crate::results::case::WALL_TLE,
-                crate::results::case::SLEPT
-            );
-            // Twice asleep through the whole limit: a mark the journal upholds.
-            let stall = crate::results::case::Stalled {
-                cpu_ms: 2.0,
-                wall_ms: 4001.0,
-                waited_ms: 0.2,
-                threads: 1,
-                cpus: 2,
-            };
-            record.result.stalls = vec![stall; 2];
-            record
-        };
+        let slept = |student, case| slept(&scene, student, case);
         // Alice slept through 1 and 2: stopped. Carol through 0 and 2, not in a row.
         let known = [slept(0, 1), slept(0, 2), slept(2, 0), slept(2, 2)];
         let Graded {

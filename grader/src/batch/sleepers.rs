@@ -2,17 +2,25 @@
 //! runs of the whole wall limit per case (judging.md), so one student that waits for
 //! input that never comes would hold a worker for minutes. After `in_a_row` cases next
 //! to each other in case order all ended in a `TLE` at the wall limit with the program
-//! idle (`CaseResult::slept`), the rest of that student's runs are not made: they count
-//! as failed, and the gradebook says so (`StudentReport::stopped`).
+//! idle (`CaseResult::slept`), the rest of that student's runs are not made: they are
+//! `--`, neither passed nor failed (no verdict is guessed for them; the score counts the
+//! cases passed, so they earn nothing until run), and the gradebook says so
+//! (`StudentReport::stopped`).
 //!
 //! The rule reads only which cases ended so, never the order the runs finished in: a
 //! batch resumed from its journal (which holds those `TLE`s) decides exactly as the
 //! batch that wrote it, whatever the number of workers.
+//!
+//! Until it is stopped, a student whose last noted run slept is *dozing*: its runs go to
+//! the doze lane beside the workers (`runs.rs`), where a program asleep holds no worker of
+//! the class. Where a run goes never changes what is decided.
 
 use sandbox::Locked as _;
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 use std::sync::Mutex;
+
+use crate::results::gradebook::NOT_RUN;
 
 /// The cases (by number) of one student that ended in a `TLE` at the wall limit, and
 /// whether they stop it.
@@ -20,9 +28,21 @@ use std::sync::Mutex;
 pub(crate) struct Sleepers {
     /// How many such cases in a row stop a student; 0: never.
     in_a_row: usize,
-    /// Per student, its cases that ended in a `TLE` at the wall limit. Noted on the
-    /// workers as runs finish (the pool's stopping rule runs there), hence the lock.
-    tles: Vec<Mutex<BTreeSet<usize>>>,
+    /// Per student, its cases that ended in a `TLE` at the wall limit, and whether it
+    /// dozes. Noted on the workers as runs finish (the pool's stopping rule runs there),
+    /// hence the lock.
+    students: Vec<Mutex<Asleep>>,
+}
+
+/// What one student's runs showed of sleep.
+#[derive(Debug, Default)]
+struct Asleep {
+    /// Its cases that ended in a `TLE` at the wall limit with the program idle.
+    tles: BTreeSet<usize>,
+    /// Whether the last of its runs noted slept so.
+    dozing: bool,
+    /// Whether its runs were handed to the doze lane already.
+    handed: bool,
 }
 
 impl Sleepers {
@@ -30,7 +50,7 @@ impl Sleepers {
     pub(crate) fn new(students: usize, in_a_row: usize) -> Sleepers {
         Sleepers {
             in_a_row,
-            tles: (0..students).map(|_| Mutex::default()).collect(),
+            students: (0..students).map(|_| Mutex::default()).collect(),
         }
     }
 
@@ -41,11 +61,29 @@ impl Sleepers {
         if self.in_a_row == 0 {
             return false;
         }
-        let mut tles = self.tles[student].locked();
+        let mut asleep = self.students[student].locked();
         if slept {
-            tles.insert(case);
+            asleep.tles.insert(case);
         }
-        first_row(&tles, self.in_a_row).is_some()
+        asleep.dozing = slept;
+        first_row(&asleep.tles, self.in_a_row).is_some()
+    }
+
+    /// Whether `student`'s last noted run slept (and the rule is on).
+    pub(crate) fn dozing(&self, student: usize) -> bool {
+        self.in_a_row > 0 && self.students[student].locked().dozing
+    }
+
+    /// Whether `student`'s runs go to the doze lane now: true once, the first time it is
+    /// found dozing.
+    pub(crate) fn hand_off(&self, student: usize) -> bool {
+        if self.in_a_row == 0 {
+            return false;
+        }
+        let mut asleep = self.students[student].locked();
+        let now = asleep.dozing && !asleep.handed;
+        asleep.handed |= now;
+        now
     }
 
     /// The cases in a row that stopped `student`, if it is stopped.
@@ -53,8 +91,8 @@ impl Sleepers {
         if self.in_a_row == 0 {
             return None;
         }
-        let tles = self.tles[student].locked();
-        first_row(&tles, self.in_a_row)
+        let asleep = self.students[student].locked();
+        first_row(&asleep.tles, self.in_a_row)
     }
 }
 
@@ -76,16 +114,25 @@ fn first_row(cases: &BTreeSet<usize>, n: usize) -> Option<RangeInclusive<usize>>
 }
 
 /// What a student stopped so is told: `stopped after 3 wall-limit TLEs in a row (a/01 to
-/// a/03: the program slept or waited): 6 cases not run, counted as failed`.
+/// a/03: the program slept or waited): 6 cases not run (--, neither passed nor failed)`.
 pub(crate) fn why(row: &[&str], not_run: usize) -> String {
     let (first, last) = (row.first().copied(), row.last().copied());
     let cases = if not_run == 1 { "case" } else { "cases" };
+    let (tles, which) = match row {
+        [one] => ("TLE".to_owned(), (*one).to_owned()),
+        _ => (
+            "TLEs in a row".to_owned(),
+            format!(
+                "{} to {}",
+                first.unwrap_or_default(),
+                last.unwrap_or_default()
+            ),
+        ),
+    };
     format!(
-        "stopped after {} wall-limit TLEs in a row ({} to {}: the program slept or waited): \
-         {not_run} {cases} not run, counted as failed",
+        "stopped after {} wall-limit {tles} ({which}: the program slept or waited): \
+         {not_run} {cases} not run ({NOT_RUN})",
         row.len(),
-        first.unwrap_or_default(),
-        last.unwrap_or_default()
     )
 }
 

@@ -322,7 +322,7 @@ pub(crate) struct BatchArgs {
     pub(crate) fail_fast_per_submission: bool,
     /// Stop a submission's runs after N cases in a row ended in a TLE at the wall limit
     /// with the program idle (it slept or waited for input): its other cases are not run
-    /// and count as failed. 0 runs every case.
+    /// and are `--`, neither passed nor failed. 0 runs every case.
     #[arg(long, value_name = "N", default_value_t = 3, allow_hyphen_values = true, value_parser = crate::cli::values::wall_tles)]
     pub(crate) stop_after_wall_tles: usize,
     /// A language table that overrides or adds entries (the format of `languages.toml`).

@@ -39,8 +39,11 @@ impl Students for Vec<StudentReport> {
 pub(crate) struct Standing {
     /// Its report, without its cases (`cases` is empty: they are read with the student).
     pub(crate) report: StudentReport,
-    /// How many of its cases ran (fewer than all when it was stopped early).
-    pub(crate) ran: usize,
+    /// How many of its cases were not run (`StudentReport::not_run`): `--`, neither
+    /// passed nor failed.
+    pub(crate) not_run: usize,
+    /// The same in each group, in the groups' order.
+    pub(crate) not_run_by_group: Vec<usize>,
     /// Its first failing case, without its output, stderr and explanation.
     pub(crate) first_failure: Option<CaseResult>,
     /// Its JUnit suite's counts.
@@ -64,9 +67,14 @@ impl Standing {
         });
         Standing {
             report: student.without_cases(),
-            ran: student.cases.len(),
+            not_run: student.not_run(None),
+            not_run_by_group: head
+                .groups
+                .keys()
+                .map(|group| student.not_run(Some(group)))
+                .collect(),
             first_failure,
-            suite: junit_suite::counts(student),
+            suite: junit_suite::counts(student, &head.cases),
             cells: head
                 .groups
                 .keys()

@@ -11,7 +11,7 @@
 //! language table's name), `suggested_lang` and the group headers (case folder names).
 //! And every text cell of a merged gradebook, whose JSON anyone may have edited. All of
 //! them go through [`text`]. The grader's own vocabulary is written as is: the numbers it
-//! counts (score, passed, total, per-group counts; none is negative), the verdict code
+//! counts (score, passed, total, not_run, per-group counts; none is negative), the verdict code
 //! (`--` for not graded is a documented mark, never a formula) and `compiled`; a
 //! student not graded has an empty score (and points) cell.
 
@@ -58,6 +58,7 @@ pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> 
         "total",
         "compiled",
         "suggested_lang",
+        "not_run",
     ]
     .map(str::to_owned)
     .to_vec();
@@ -69,7 +70,8 @@ pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> 
     }
     header.extend(head.groups.iter().map(|(g, n)| text(&format!("{g} ({n})"))));
     writer.write_record(&header)?;
-    for s in book.standings.iter().map(|s| &s.report) {
+    for standing in book.standings {
+        let s = &standing.report;
         let suggested = s.suggestion.as_ref().map(|x| x.lang.as_str());
         let mut row = vec![
             text(&s.student),
@@ -84,6 +86,12 @@ pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> 
             s.total.to_string(),
             compiled(s).to_owned(),
             text(suggested.unwrap_or_default()),
+            // The cases not run (`--`): empty when nothing ran, as `compiled` says why.
+            if s.compile_error.is_some() || s.error.is_some() {
+                String::new()
+            } else {
+                standing.not_run.to_string()
+            },
         ];
         if head.points.is_some() {
             row.push(s.points.map(|p| p.to_string()).unwrap_or_default());

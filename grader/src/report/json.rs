@@ -15,6 +15,7 @@ use crate::results::case::{Explained, First};
 use crate::results::check::CheckResult;
 use crate::results::finding::FuzzResult;
 use crate::results::gradebook::SkippedReport;
+use crate::results::layout_mistake;
 use crate::results::limits::LimitsRecord;
 use crate::results::solved::Solved;
 use crate::results::submission::SubmissionResult;
@@ -32,7 +33,21 @@ struct TestJson<'a> {
     compile_error: Option<&'a str>,
     suggestion: Option<Suggestion>,
     limits: &'a LimitsRecord,
+    /// Each layout mistake, said once over the `PE` cases it spoils (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    layout_mistakes: Vec<LayoutJson<'a>>,
     cases: Vec<CaseJson<'a>>,
+}
+
+/// A layout mistake of `grader test`'s report: what is wrong, in words that hold for every
+/// case it spoils; its first case, with the judge's message that shows it byte for byte;
+/// and how many cases it spoils.
+#[derive(Serialize)]
+struct LayoutJson<'a> {
+    mistake: &'static str,
+    first: &'a str,
+    message: &'a str,
+    cases: usize,
 }
 
 /// One case of `grader test`'s report (a gradebook's cases also keep output and stderr).
@@ -211,9 +226,27 @@ pub(crate) fn submission(result: &SubmissionResult, out: &mut dyn Write) -> io::
         compile_error: result.build.compile_error(),
         suggestion: result.suggestion(),
         limits: &result.limits,
+        layout_mistakes: layout_mistakes(result),
         cases,
     };
     pretty(&report, out)
+}
+
+/// The layout mistakes of `result`'s `PE` cases, in the order of their first case.
+fn layout_mistakes(result: &SubmissionResult) -> Vec<LayoutJson<'_>> {
+    let answer = |name: &str| result.boards.get(name).map(|b| b.answer.as_str());
+    layout_mistake::blocks(result.failures(), answer)
+        .into_iter()
+        .filter_map(|block| {
+            let first = block.cases[0];
+            Some(LayoutJson {
+                mistake: block.layout?.says(),
+                first: &first.name,
+                message: &first.message,
+                cases: block.cases.len(),
+            })
+        })
+        .collect()
 }
 
 /// `grader fuzz --report json`.

@@ -100,7 +100,7 @@ pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> 
     let mut text = Vec::new();
     for index in 0..=last {
         let mut one = Report::new(name.clone());
-        one.add_test_suite(suite(&*book.student(index)?));
+        one.add_test_suite(suite(&*book.student(index)?, &book.head.cases));
         text.clear();
         write(&one, &mut text)?;
         let text = std::str::from_utf8(&text).map_err(io::Error::other)?;

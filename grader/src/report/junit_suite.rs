@@ -1,9 +1,11 @@
 //! A student's JUnit test suite (a test case per case, and one for a build that failed),
-//! and what it counts, for the report's totals ahead of the suites.
+//! and what it counts, for the report's totals ahead of the suites. A case not run (after
+//! `--fail-fast-per-submission`, or a student stopped for sleeping) is `skipped`: `--`,
+//! neither passed nor failed.
 
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use crate::results::gradebook::StudentReport;
+use crate::results::gradebook::{NOT_RUN, StudentReport};
 use reference::Verdict;
 
 use crate::results::case::CaseResult;
@@ -19,9 +21,9 @@ pub(crate) struct Counts {
     pub(super) disabled: Option<usize>,
 }
 
-/// The counts of `s`'s suite.
-pub(crate) fn counts(s: &StudentReport) -> Counts {
-    let suite = suite(s);
+/// The counts of `s`'s suite, of a class whose cases are `names`.
+pub(crate) fn counts(s: &StudentReport, names: &[String]) -> Counts {
+    let suite = suite(s, names);
     Counts {
         tests: suite.tests,
         failures: suite.failures,
@@ -31,8 +33,8 @@ pub(crate) fn counts(s: &StudentReport) -> Counts {
     }
 }
 
-/// A student's suite.
-pub(super) fn suite(s: &StudentReport) -> TestSuite {
+/// A student's suite, of a class whose cases are `names` (in order).
+pub(super) fn suite(s: &StudentReport, names: &[String]) -> TestSuite {
     let mut suite = TestSuite::new(s.student.clone());
     let not_built = match (&s.compile_error, &s.error) {
         (Some(m), _) => {
@@ -56,8 +58,25 @@ pub(super) fn suite(s: &StudentReport) -> TestSuite {
         status.set_description(text);
         suite.add_test_case(TestCase::new("build", status));
     }
-    for c in &s.cases {
-        suite.add_test_case(case(c));
+    if s.not_run(None) == 0 {
+        for c in &s.cases {
+            suite.add_test_case(case(c));
+        }
+        return suite;
+    }
+    let ran: std::collections::HashMap<&str, &CaseResult> =
+        s.cases.iter().map(|c| (c.name.as_str(), c)).collect();
+    let why = s.stopped.clone().unwrap_or_else(|| {
+        format!("{NOT_RUN}: --fail-fast-per-submission stopped it at its first failure")
+    });
+    for name in names {
+        if let Some(c) = ran.get(name.as_str()) {
+            suite.add_test_case(case(c));
+        } else {
+            let mut status = TestCaseStatus::skipped();
+            status.set_message(format!("not run: {why}"));
+            suite.add_test_case(TestCase::new(name.clone(), status));
+        }
     }
     suite
 }

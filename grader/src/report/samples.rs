@@ -124,6 +124,47 @@ pub(super) fn wrong_answer() -> SubmissionResult {
     submission(&names, Build::Cached, cases)
 }
 
+/// A right answer after one empty line (`PE`) on three cases, and a wrong count on a
+/// fourth: one layout mistake over three cases, and a `WA` of its own.
+pub(super) fn blank_first() -> SubmissionResult {
+    let names = [
+        "sample/01",
+        "secret/answers/01",
+        "secret/answers/02",
+        "secret/edge/01",
+    ];
+    let blank = |name| {
+        let message = "right answer, wrong layout: line 1: expected `4`, got ``";
+        case(name, Verdict::Presentation, message, "\n4\n", "")
+    };
+    let cases = vec![
+        blank(names[0]),
+        blank(names[1]),
+        blank(names[2]),
+        case(
+            names[3],
+            Verdict::WrongAnswer,
+            "expected `4`, got `5`",
+            "5\n",
+            "",
+        ),
+    ];
+    submission(&names, Build::Compiled, cases)
+}
+
+/// A gradebook of one student, `ann`, whose right answers follow an empty line on both
+/// cases of [`gradebook`]: her feedback page says the mistake once.
+pub(super) fn blank_first_gradebook() -> Gradebook {
+    let mut book = gradebook();
+    let blank = |name| {
+        let message = "right answer, wrong layout: line 1: expected `4`, got ``";
+        case(name, Verdict::Presentation, message, "\n4\n", "")
+    };
+    let names = ["sample/01", "secret/answers/01"];
+    book.students = vec![student("ann", "py", names.map(blank).to_vec())];
+    book
+}
+
 /// A `TLE` and an `RE` (with the end of stderr).
 pub(super) fn limits_and_crashes() -> SubmissionResult {
     let names = ["sample/01", "secret/big/01", "secret/big/02"];
@@ -295,8 +336,8 @@ fn student(name: &str, language: &str, cases: Vec<CaseResult>) -> StudentReport 
     }
 }
 
-/// A gradebook: `AC`, `WA`, `CE` (with a profile to try), not graded, skipped files, and
-/// the hostile names (each `AC`).
+/// A gradebook: `AC`, `WA`, `CE` (with a profile to try), not graded, a student stopped
+/// for sleeping (one case not run), skipped files, and the hostile names (each `AC`).
 pub(super) fn gradebook() -> Gradebook {
     let names = ["sample/01", "secret/answers/01"];
     let ac = || vec![accepted(names[0]), accepted(names[1])];
@@ -325,7 +366,23 @@ pub(super) fn gradebook() -> Gradebook {
     dave.verdict = Mark::NotGraded;
     dave.score = None;
     dave.error = Some("dave.c: too large (3 MiB; at most 1 MiB)".to_owned());
-    students.extend([carol, dave]);
+    // Asleep on its first case, and stopped there (`--stop-after-wall-tles 1`): its
+    // second case is not run, `--`.
+    let slept = "wall time over the 4 s limit with 12 ms of CPU: the program slept or waited";
+    let mut erin = student(
+        "erin",
+        "py",
+        vec![case(names[0], Verdict::TimeLimit, slept, "", "")],
+    );
+    erin.groups.insert(
+        "secret/answers".to_owned(),
+        Tally {
+            passed: 0,
+            total: 1,
+        },
+    );
+    erin.stopped = Some(crate::batch::sleepers::why(&[names[0]], 1));
+    students.extend([carol, dave, erin]);
     students.extend(HOSTILE.iter().map(|name| student(name, "c", ac())));
     students.sort_by(|a, b| a.student.cmp(&b.student));
     Gradebook {

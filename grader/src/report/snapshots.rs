@@ -21,8 +21,9 @@ fn plain<T: ?Sized>(exporter: Exporter<T>, value: &T) -> String {
 }
 
 /// The test reports of the samples, by name.
-fn submissions() -> [(&'static str, SubmissionResult); 5] {
+fn submissions() -> [(&'static str, SubmissionResult); 6] {
     [
+        ("blank_first", samples::blank_first()),
         ("all_accepted", samples::all_accepted()),
         ("wrong_answer", samples::wrong_answer()),
         ("limits_and_crashes", samples::limits_and_crashes()),
@@ -241,6 +242,21 @@ fn gradescope_results_of_every_test_sample() {
         let text = plain(Exporter::raw(gradescope::submission), &result);
         assert_snapshot!(format!("gradescope_{name}.json"), text);
     }
+}
+
+#[test]
+fn a_layout_mistake_is_said_once_on_a_feedback_page() {
+    use crate::results::feedback::Reveal;
+    use html::feedback::{Handout, page};
+    let (book, students) = samples::blank_first_gradebook().into_parts();
+    let handout = Handout {
+        book: &book,
+        student: &students[0],
+        reveal: Reveal::Verdicts,
+    };
+    let text = plain(Exporter::raw(page), &handout);
+    assert_eq!(text.matches("What is wrong: ").count(), 1, "{text}");
+    assert_snapshot!("feedback-layout-verdicts.html", text);
 }
 
 #[test]

@@ -183,6 +183,11 @@ impl CaseResult {
             && self.message.ends_with(SLEPT)
     }
 
+    /// Its group: the folder its name is in (`secret/answers`), `.` for a case at the top.
+    pub(crate) fn group(&self) -> &str {
+        self.name.rsplit_once('/').map_or(".", |(group, _)| group)
+    }
+
     /// Wall time.
     pub(crate) fn wall(&self) -> Duration {
         Duration::from_secs_f64(self.wall_ms / 1e3)

@@ -12,6 +12,11 @@ use super::limits::LimitsRecord;
 use super::mark::Mark;
 use crate::submission::diagnosis::Suggestion;
 
+/// What a case not run is, wherever a gradebook counts such cases (after
+/// `--fail-fast-per-submission`, or a student stopped for sleeping): no verdict is
+/// guessed for it, so it is neither passed nor failed.
+pub(crate) const NOT_RUN: &str = "--, neither passed nor failed";
+
 /// A passed/total pair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,7 +61,7 @@ pub(crate) struct StudentReport {
     /// Why it could not be graded (an unreadable or oversized file, ...).
     pub(crate) error: Option<String>,
     /// Why some of its cases were not run, when `grader batch` stopped it early (its
-    /// program slept through cases in a row): they count as failed.
+    /// program slept through cases in a row): they are `--`, neither passed nor failed.
     #[serde(default)]
     pub(crate) stopped: Option<String>,
     /// The cases, in name order (fewer than `total` after a per-submission fail-fast).
@@ -82,6 +87,24 @@ impl StudentReport {
             error: self.error.clone(),
             stopped: self.stopped.clone(),
             cases: Vec::new(),
+        }
+    }
+
+    /// How many of its cases in `group` (every group: `None`) were not run: after
+    /// `--fail-fast-per-submission`, or when `grader batch` stopped it for sleeping. They
+    /// are `--`, neither passed nor failed. 0 for a student whose program never ran (`CE`,
+    /// not graded): its build says why, not its cases.
+    pub(crate) fn not_run(&self, group: Option<&str>) -> usize {
+        if self.compile_error.is_some() || self.error.is_some() {
+            return 0;
+        }
+        match group {
+            None => self.total.saturating_sub(self.cases.len()),
+            Some(group) => {
+                let total = self.groups.get(group).map_or(0, |t| t.total);
+                let ran = self.cases.iter().filter(|c| c.group() == group).count();
+                total.saturating_sub(ran)
+            }
         }
     }
 

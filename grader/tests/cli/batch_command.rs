@@ -1262,11 +1262,11 @@ fn points_per_group_come_from_the_manifest_or_the_flag_and_reach_every_gradebook
         lines
             .next()
             .unwrap()
-            .contains(",suggested_lang,points (of 20),"),
+            .contains(",suggested_lang,not_run,points (of 20),"),
         "{csv}"
     );
     assert!(
-        csv.contains("\nalice,alice.c,c,50.0,WA,1,2,yes,,15,"),
+        csv.contains("\nalice,alice.c,c,50.0,WA,1,2,yes,,0,15,"),
         "{csv}"
     );
     let html = fs::read_to_string(class.path("out/gradebook.html")).unwrap();

@@ -524,7 +524,9 @@ fn a_failing_students_first_explanation_is_on_the_first_screen_of_a_phone_and_a_
     };
     // The project's flip cases (69, in eight groups): bobby, one press too many, fails
     // the 47 solvable boards and passes the 22 that cannot be solved. The page at the
-    // default level, and at `all`, where every failing case is one kind.
+    // default level, and at `all`, where every failing case is one kind; the groups
+    // worth points, so that the groups' table has every column: passed, points, the
+    // margin, and under each group what it tests.
     let class = Class::new();
     let cases = repo().join("cases/flip");
     for level in ["verdicts", "all"] {
@@ -535,6 +537,12 @@ fn a_failing_students_first_explanation_is_on_the_first_screen_of_a_phone_and_a_
             .arg(&cases)
             .args(["--out", &format!("out-{level}"), "--feedback", &dir])
             .args(["--reveal", level])
+            .args([
+                "--points",
+                "secret/answers=60",
+                "--points",
+                "secret/impossible=40",
+            ])
             .output()
             .unwrap();
         assert_eq!(
@@ -545,6 +553,14 @@ fn a_failing_students_first_explanation_is_on_the_first_screen_of_a_phone_and_a_
         );
         let page = fs::read_to_string(class.path(&dir).join("bobby.html")).unwrap();
         assert!(page.contains("(22 of 69 cases passed)"), "{page}");
+        assert!(
+            page.contains(
+                "<td>secret/impossible</td><td class=\"num AC\">10/10</td>\
+                 <td class=\"num\">40 of 40</td><td class=\"margin\">"
+            ),
+            "{page}"
+        );
+        assert_eq!(page.matches("<tr class=\"about\">").count(), 7, "{page}");
         // The passing cases come last, folded.
         let passing = page.find("<h2>Passing cases</h2>").unwrap();
         assert!(page[passing..].contains("<details class=\"names\"><summary>22 cases passed"));

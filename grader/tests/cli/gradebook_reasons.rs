@@ -1,7 +1,7 @@
 //! The gradebook page's failing cases by reason, and the groups table of a verdict-only
 //! feedback page, through `grader batch` on the shipped flip cases, read as a person
-//! would in headless Chromium: three students who print an empty line first are one
-//! short section with no drawing, a wrong number keeps its drawing, and a student's page
+//! would in headless Chromium: ten students who print an empty line first are one
+//! short section with no drawing, their ten names in it, a wrong number keeps its drawing, and a student's page
 //! says per group what it tests, its points and the margin its runs left.
 
 use std::fs;
@@ -13,13 +13,18 @@ use testkit::paths::fixture;
 use testkit::scene::Scene;
 use testkit::tools::{chromium, rendered};
 
-/// The class: ann, bea and cat print an empty line first, cid a space; dan's counts are
-/// one too many, eve does not compile, fay is right.
+/// The students who print an empty line first: ann, bea, cat, and seven after fay.
+const BLANK_FIRST: [&str; 10] = [
+    "ann", "bea", "cat", "gil", "hal", "ida", "jon", "kim", "lea", "max",
+];
+
+/// The class: the ten of [`BLANK_FIRST`] print an empty line first, cid a space; dan's
+/// counts are one too many, eve does not compile, fay is right.
 fn class(root: &Path) {
     let flip = fixture("flip");
     let class = Class::at(root.join("class"));
     let right = fs::read_to_string(flip.join("ac_rows.py")).unwrap();
-    for name in ["ann", "bea", "cat"] {
+    for name in BLANK_FIRST {
         class.write(format!("{name}.py"), format!("print()\n{right}"));
     }
     class
@@ -46,6 +51,22 @@ fn section<'a>(page: &'a str, start: &str) -> &'a str {
     &page[at..end]
 }
 
+/// Each of [`BLANK_FIRST`] is in the block `blank` once, and under no other reason.
+fn each_named_once(page: &str, blank: &str) {
+    for name in BLANK_FIRST {
+        assert_eq!(
+            blank.matches(&format!("\">{name}: 69 cases</li>")).count(),
+            1,
+            "{name} listed once in the block: {blank}"
+        );
+        assert_eq!(
+            page.matches(&format!(">{name}: ")).count(),
+            1,
+            "{name} under no other reason: {page}"
+        );
+    }
+}
+
 #[test]
 fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test() {
     let scene = Scene::new(Duration::from_mins(10));
@@ -68,12 +89,14 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
         browser,
         &scene.root().join("out/gradebook.html"),
     );
-    // The most students first: the empty line, said once, one example, no drawing.
+    // The most students first: the empty line, one block for the ten, said once, one
+    // example, no drawing.
     let blank = section(&page, "<section class=\"reason\" id=\"r-0\">");
     assert!(
-        blank.contains("Right answer, wrong layout <span class=\"count\">(3 students, 207 cases)"),
+        blank.contains("Right answer, wrong layout <span class=\"count\">(10 students, 690 cases)"),
         "{blank}"
     );
+    each_named_once(&page, blank);
     assert_eq!(
         page.matches("What is wrong: your output starts with an empty line")
             .count(),
@@ -86,7 +109,7 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
         "{blank}"
     );
     assert!(
-        blank.contains("<li id=\"s-2\">cat: 69 cases</li>"),
+        blank.contains("<li id=\"s-13\">max: 69 cases</li>"),
         "{blank}"
     );
     assert!(!blank.contains("class=\"steps\""), "{blank}");
@@ -108,13 +131,13 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
         page.contains("Did not compile <span class=\"count\">(1 student)"),
         "{page}"
     );
-    // Every failing student is under a reason the table links to; fay is under none.
+    // Every failing student is under a reason the table links to; fay (6) is under none.
     assert_eq!(
         page.matches("<section class=\"reason\"").count(),
         4,
         "{page}"
     );
-    for index in 0..5 {
+    for index in (0..14).filter(|&i| i != 6) {
         assert!(
             page.contains(&format!("id=\"s-{index}\"")),
             "s-{index}: {page}"
@@ -123,6 +146,12 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
     assert!(!page.contains("fay:"), "{page}");
     // ann's page (verdicts only): each group's points, margin and what it tests.
     let ann = shown(scene.root(), browser, &scene.root().join("fb/ann.html"));
+    check_anns_page(&ann);
+}
+
+/// ann's page (verdicts only): each group's points, margin and what it tests; her one
+/// mistake said once, with its count of cases.
+fn check_anns_page(ann: &str) {
     assert!(
         ann.contains(
             "<tr><td>secret/impossible</td><td class=\"num PE\">0/10</td>\
@@ -140,8 +169,18 @@ fn failing_cases_are_grouped_by_reason_and_a_students_groups_say_what_they_test(
     let margins = ann.matches("<td class=\"margin\">").count();
     assert_eq!(margins, 8, "a margin per group: {ann}");
     assert_eq!(ann.matches(" of 1 s CPU, ").count(), 8, "{ann}");
+    // Her one mistake, said once, with its count of cases.
+    assert_eq!(
+        ann.matches("What is wrong: your output starts with an empty line")
+            .count(),
+        1,
+        "{ann}"
+    );
     assert!(
-        ann.contains("What is wrong: your output starts with an empty line"),
+        ann.contains(
+            "Right answer, wrong layout: print it exactly as the statement shows \
+             <span class=\"count\">(69 cases)</span>"
+        ),
         "{ann}"
     );
 }

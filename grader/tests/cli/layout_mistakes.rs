@@ -17,10 +17,16 @@ fn blank_first(dir: &Path) -> PathBuf {
 
 /// `grader test flip PROGRAM` on the shipped cases: its report.
 fn tested(program: &Path) -> String {
+    tested_as(program, &[])
+}
+
+/// `grader test flip PROGRAM EXTRA...` on the shipped cases: its report.
+fn tested_as(program: &Path, extra: &[&str]) -> String {
     let output = grader()
         .args(["test", "flip"])
         .arg(program)
         .args(["--jobs", "2", "--wall-limit", "30"])
+        .args(extra)
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
@@ -60,6 +66,23 @@ fn one_blank_line_is_said_once_over_every_case_with_no_drawing() {
         report.matches("\nPE ").count(),
         2,
         "the block and the summary"
+    );
+}
+
+#[test]
+fn the_json_report_says_one_blank_line_once_with_its_count_of_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = tested_as(&blank_first(dir.path()), &["--report", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(
+        report["layout_mistakes"],
+        serde_json::json!([{
+            "mistake": "your output starts with an empty line: print the answer from the first line",
+            "first": "sample/01",
+            "message": "right answer, wrong layout: line 1: expected `4`, got ``",
+            "cases": 69
+        }]),
+        "{report:#}"
     );
 }
 

@@ -271,7 +271,7 @@ fn batch_on_a_package_grades_a_class_with_its_groups_points_and_resumes() {
         .collect();
     assert_eq!(points, [("alice", 100.0), ("bob", 40.0), ("carol", 0.0)]);
     let csv = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
-    assert!(csv.contains("bob,bob.c,c,60.0,WA,3,5,yes,,40,"), "{csv}");
+    assert!(csv.contains("bob,bob.c,c,60.0,WA,3,5,yes,,0,40,"), "{csv}");
     for page in ["alice", "bob", "carol"] {
         let page = std::fs::read_to_string(dir.path().join(format!("pages/{page}.html")));
         assert!(page.unwrap().contains("halves: feedback for"));

@@ -250,7 +250,11 @@ fn groups(book: &Head, s: &StudentReport) -> Markup {
                     @let tally = s.groups.get(group).copied().unwrap_or_default();
                     tr {
                         td { (group) }
-                        td.num.(group_class(s, group)) { (tally.passed) "/" (tally.total) }
+                        td.num.(group_class(s, group)) {
+                            (tally.passed) "/" (tally.total)
+                            @let not_run = s.not_run(Some(group));
+                            @if not_run > 0 { ", " (not_run) " not run (--)" }
+                        }
                         @if let Some(points) = &book.points {
                             @let worth = points.get(group).copied().unwrap_or_default();
                             @let one = std::collections::BTreeMap::from([(group.clone(), worth)]);

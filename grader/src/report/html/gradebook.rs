@@ -9,6 +9,7 @@ use maud::{DOCTYPE, Markup, PreEscaped, html};
 use super::parts::{around, css_class, hole};
 use super::{failures, groups};
 use crate::report::book::{Book, Standing};
+use crate::results::gradebook::NOT_RUN;
 
 /// The page's style sheet, inline: the page is one file.
 const STYLE: &str = include_str!("page.css");
@@ -137,14 +138,14 @@ fn stopped(book: &Book<'_>) -> Markup {
         .iter()
         .filter(|s| s.report.stopped.is_some())
         .collect();
-    let not_run: usize = stopped.iter().map(|s| s.report.total - s.ran).sum();
+    let not_run: usize = stopped.iter().map(|s| s.not_run).sum();
     html! {
         @if !stopped.is_empty() {
             p #stopped {
                 (stopped.len()) @if stopped.len() == 1 { " student was" } @else { " students were" }
                 " stopped early, their program asleep at the wall limit on cases in a row: "
-                (not_run) " cases not run, counted as failed ("
-                code { "--stop-after-wall-tles 0" } " runs every case)."
+                (not_run) @if not_run == 1 { " case" } @else { " cases" } " not run (" (NOT_RUN) ": a score counts the cases passed; "
+                code { "--stop-after-wall-tles 0" } " runs them)."
             } "\n"
         }
     }
@@ -178,7 +179,7 @@ fn first_failure(standing: &Standing) -> String {
     match (first, &s.stopped) {
         // The cases not run are as much the student's mark as the first failure.
         (Some(first), Some(_)) => {
-            format!("{first}; stopped early, {} not run", s.total - standing.ran)
+            format!("{first}; stopped early, {} not run (--)", standing.not_run)
         }
         (first, _) => first.unwrap_or_default(),
     }

@@ -1,5 +1,6 @@
-//! The student x group matrix: each cell a student's passed/total in a group, coloured by
-//! the worst verdict there (or `partial` when some passed).
+//! The student x group matrix: each cell a student's passed/total in a group (and how
+//! many of its cases were not run, `--`), coloured by the worst verdict there (or
+//! `partial` when some passed).
 
 use std::io::{self, Write};
 
@@ -30,9 +31,12 @@ pub(super) fn matrix(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
             let row = html! {
                 tr {
                     td { (s.student) }
-                    @for (group, class) in book.head.groups.keys().zip(standing.cells.iter().copied()) {
+                    @for ((group, class), not_run) in book.head.groups.keys().zip(standing.cells.iter().copied()).zip(&standing.not_run_by_group) {
                         @let tally = s.groups.get(group).copied().unwrap_or_default();
-                        td.num.(class) { (tally.passed) "/" (tally.total) }
+                        td.num.(class) {
+                            (tally.passed) "/" (tally.total)
+                            @if *not_run > 0 { ", " (not_run) " --" }
+                        }
                     }
                 } "\n"
             };

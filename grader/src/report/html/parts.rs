@@ -85,14 +85,10 @@ pub(crate) fn group_class(s: &StudentReport, group: &str) -> &'static str {
     if s.compile_error.is_some() {
         return "CE";
     }
-    let in_group = |name: &str| match name.rsplit_once('/') {
-        Some((g, _)) => g == group,
-        None => group == ".",
-    };
     let verdicts: Vec<Verdict> = s
         .cases
         .iter()
-        .filter(|c| in_group(&c.name))
+        .filter(|c| c.group() == group)
         .map(|c| c.verdict)
         .collect();
     if verdicts.is_empty() {

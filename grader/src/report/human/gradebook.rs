@@ -9,6 +9,7 @@ use anstyle::Style;
 
 use crate::report::book::{Book, Standing};
 use crate::report::style::{paint, verdict_style};
+use crate::results::gradebook::NOT_RUN;
 use crate::submission::diagnosis;
 
 /// A gradebook and the folder its files were written to (the summary ends by naming
@@ -93,7 +94,7 @@ fn stopped(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
     if stopped.is_empty() {
         return Ok(());
     }
-    let not_run: usize = stopped.iter().map(|s| s.report.total - s.ran).sum();
+    let not_run: usize = stopped.iter().map(|s| s.not_run).sum();
     let students = if stopped.len() == 1 {
         "student"
     } else {
@@ -102,8 +103,10 @@ fn stopped(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "\n{} {students} stopped early (their program slept through cases in a row): {not_run} \
-         cases not run, counted as failed; --stop-after-wall-tles 0 runs every case",
-        stopped.len()
+         {} not run ({NOT_RUN}: a score counts the cases passed); --stop-after-wall-tles 0 \
+         runs them",
+        stopped.len(),
+        if not_run == 1 { "case" } else { "cases" }
     )
 }
 
