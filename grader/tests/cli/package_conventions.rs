@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use testkit::files::write;
 use testkit::grader::{grader, one_error_line};
-use testkit::packages::copy;
+use testkit::packages::{copy, row, verify};
 
 /// `sum` with its submissions replaced by `submissions` (`FOLDER/FILE`, source) and its
 /// second secret case left out (fewer runs of the slow ones).
@@ -30,34 +30,6 @@ fn burner(seconds: f64) -> String {
         "import time\na, b = map(float, input().split())\n\
          while time.process_time() < {seconds}:\n    pass\nprint(a + b)\n"
     )
-}
-
-/// `grader package verify PKG ARGS...`: its exit status, standard output and error.
-fn verify(package: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = grader()
-        .args(["package", "verify", "--jobs", "2"])
-        .arg(package)
-        .args(args)
-        .timeout(Duration::from_mins(3))
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
-/// The cells of `submission`'s row.
-fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
-    table
-        .lines()
-        .find(|l| l.starts_with(&format!("{submission} ")))
-        .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"))
-        .split("  ")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect()
 }
 
 /// joggingtour's case, scaled down: one accepted submission takes 0.3 s, the multiplier

@@ -223,19 +223,7 @@ fn verify_and_test_check_a_packages_data_by_its_checktestdata_script_alone() {
         "submissions/wrong_answer/product.py",
         "a, b = map(int, input().split())\nprint(a * b)\n",
     );
-    let verify = |package: &Path| {
-        let output = grader()
-            .args(["package", "verify", "--jobs", "2"])
-            .arg(package)
-            .timeout(std::time::Duration::from_mins(3))
-            .output()
-            .unwrap();
-        (
-            output.status.code().unwrap(),
-            String::from_utf8(output.stdout).unwrap(),
-            String::from_utf8(output.stderr).unwrap(),
-        )
-    };
+    let verify = |package: &Path| testkit::packages::verify(package, &[]);
     // An answer validator (2023-07, BAPCtools') may be a script too: it reads the answer.
     write(
         &package,

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use testkit::files::write;
-use testkit::grader::grader;
+use testkit::packages::row;
 
 /// The input validator: one number of 1 to MAX, MAX given as `--max MAX` (refused
 /// without it: a validator that did not get its arguments says so, exit 1).
@@ -121,29 +121,7 @@ fn modern(dir: &Path) -> PathBuf {
 
 /// `grader package verify` on `package`: its exit status, standard output and error.
 fn verify(package: &Path) -> (i32, String, String) {
-    let output = grader()
-        .args(["package", "verify", "--jobs", "2"])
-        .arg(package)
-        .timeout(std::time::Duration::from_mins(3))
-        .output()
-        .unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8(output.stdout).unwrap(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
-}
-
-/// The cells of `submission`'s row of a verification's table.
-fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
-    let line = table
-        .lines()
-        .find(|l| l.starts_with(&format!("{submission} ")))
-        .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
-    line.split("  ")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect()
+    testkit::packages::verify(package, &[])
 }
 
 #[test]

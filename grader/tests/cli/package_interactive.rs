@@ -124,15 +124,9 @@ fn legacy(dir: &Path) -> PathBuf {
     )
 }
 
+/// `grader package verify` on `package`: its exit status, standard output and error.
 fn verify(package: &Path) -> (i32, String, String) {
-    let output = grader()
-        .args(["package", "verify"])
-        .arg(package)
-        .args(["--jobs", "2"])
-        .timeout(TIMEOUT)
-        .output()
-        .unwrap();
-    said(&output)
+    testkit::packages::verify(package, &[])
 }
 
 /// The verdict `verify`'s table gives `submission`.

@@ -10,30 +10,12 @@ use predicates::prelude::*;
 
 use testkit::files::write;
 use testkit::grader::{grader, one_error_line};
-use testkit::packages::{copy, fixture};
+use testkit::packages::{copy, fixture, row};
 
-/// `grader package verify` on `package`: its exit status and standard output.
+/// `grader package verify`: its exit status and table.
 fn verify(package: &Path) -> (i32, String) {
-    let output = grader()
-        .args(["package", "verify", "--jobs", "2"])
-        .arg(package)
-        .timeout(std::time::Duration::from_mins(3))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    (output.status.code().unwrap(), stdout)
-}
-
-/// The row of `submission` in a verification's table, split into its cells.
-fn row<'a>(table: &'a str, submission: &str) -> Vec<&'a str> {
-    let line = table
-        .lines()
-        .find(|l| l.starts_with(&format!("{submission} ")))
-        .unwrap_or_else(|| panic!("no row for {submission}:\n{table}"));
-    line.split("  ")
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect()
+    let (code, table, _) = testkit::packages::verify(package, &[]);
+    (code, table)
 }
 
 #[test]
