@@ -1322,11 +1322,14 @@ fn a_program_reads_neither_the_other_students_nor_the_cases_in_batch_and_with_cm
     scene.folder("class", &[("alice.c", text.as_str())]);
     // The reader looks into every file of the folders above its own (`/*/*`: all of
     // `/usr/bin` through `/bin`), a megabyte each: 2 s of CPU in the VM once a machine
-    // has texlive installed. Its verdict is what is tested, not its speed.
+    // has texlive installed. Its verdict is what is tested, not its speed. Nor its
+    // memory: a file read first by a run is charged to the run's cgroup as page cache
+    // (in a fresh VM, every file), and with the package format's toolchains installed the
+    // files come to 378 MiB, past a 256 MiB limit (`MLE` in the VM on 2026-11-28).
     let limits = Limits {
         cpu: 10,
         wall: 20,
-        memory_mib: 256,
+        memory_mib: 1024,
     };
     let mut cmd = scene.batch_cmd("strict", &scene.path("class"), &cases, "out", limits);
     cmd.args(["--jobs", "2"]);
