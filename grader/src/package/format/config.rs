@@ -645,8 +645,9 @@ fn unknown_keys(
 
 /// `LINE:COL` of the key `key` in `text`: the first line that starts with it, indented
 /// (`depth` 1: below `limits`) or not; `1:1` when it is written some other way (a flow
-/// mapping), which only a warning's place depends on.
-fn place_of(text: &str, key: &str, depth: usize) -> String {
+/// mapping), which only a warning's place depends on. `submissions.yaml`'s rules are
+/// placed by it too.
+pub(super) fn place_of(text: &str, key: &str, depth: usize) -> String {
     for (number, line) in text.lines().enumerate() {
         let body = line.trim_start();
         let indent = line.len() - body.len();

@@ -14,6 +14,7 @@
 
 use std::path::Path;
 
+use super::config::place_of;
 use crate::cli::exit::Fault;
 use crate::paths::files;
 
@@ -97,14 +98,14 @@ fn parse(text: &str) -> Result<(Expectations, Vec<String>), String> {
         let pattern = key
             .as_str()
             .ok_or_else(|| "1:1: a key that is not a pattern of submissions".to_owned())?;
-        let at = place(text, pattern, 0);
+        let at = place_of(text, pattern, 0);
         let body = value
             .as_mapping()
             .ok_or_else(|| format!("{at}: `{pattern}`: expected a map of rules"))?;
         let mut rule = Rule::default();
         for (name, value) in body {
             let name = name.as_str().unwrap_or_default();
-            let here = place(text, name, 1);
+            let here = place_of(text, name, 1);
             match name {
                 "permitted" => rule.permitted = Some(verdicts(value, &here, pattern, name)?),
                 "required" => rule.required = Some(verdicts(value, &here, pattern, name)?),
@@ -175,23 +176,6 @@ fn verdicts(
             })
         })
         .collect()
-}
-
-/// `LINE:COL` of the key `key` in `text`, at the top (`depth` 0) or indented; `1:1` when
-/// it is written some other way (a flow mapping, quotes).
-fn place(text: &str, key: &str, depth: usize) -> String {
-    for (number, line) in text.lines().enumerate() {
-        let body = line.trim_start();
-        let indent = line.len() - body.len();
-        if (indent > 0) == (depth > 0)
-            && body
-                .strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with(':'))
-        {
-            return format!("{}:{}", number + 1, indent + 1);
-        }
-    }
-    "1:1".to_owned()
 }
 
 /// `pattern` with its braces expanded (`{a,b}.py`: `a.py`, `b.py`).
