@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::cli::exit::Fault;
 use crate::paths::files;
@@ -56,6 +56,24 @@ pub(crate) fn not_a_folder(path: &Path, action: &str) -> String {
         crate::paths::spelling::path(path),
         files::kind_at(path)
     )
+}
+
+/// The entries of the folder `dir` that are not hidden (a name starting with `.`), sorted:
+/// the programs of a package's program folders. A folder that cannot be listed is the
+/// input's fault.
+pub(crate) fn visible_entries(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Fault::input(files::cannot(dir, "list", &e)))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .collect();
+    paths.sort();
+    Ok(paths)
 }
 
 #[cfg(test)]

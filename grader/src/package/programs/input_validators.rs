@@ -11,6 +11,7 @@ use sandbox::{Input, Limits};
 use crate::cli::exit::Fault;
 use crate::package::programs::checktestdata;
 use crate::package::programs::in_box::{Call, PackageProgram};
+use crate::paths::folders::visible_entries;
 use crate::submission::Program;
 
 /// One validator of a package: its name (`input_validators/NAME`) and its source (a
@@ -30,7 +31,7 @@ pub(crate) fn find_in(package: &Path, folder: &str) -> Result<Vec<Found>, Fault>
         return Ok(Vec::new());
     }
     let mut found = Vec::new();
-    for path in entries(&dir)? {
+    for path in visible_entries(&dir)? {
         let name = format!(
             "{folder}/{}",
             path.file_name().unwrap_or_default().to_string_lossy()
@@ -39,22 +40,6 @@ pub(crate) fn find_in(package: &Path, folder: &str) -> Result<Vec<Found>, Fault>
         found.push((name, path));
     }
     Ok(found)
-}
-
-/// The visible entries of `dir`, sorted.
-fn entries(dir: &Path) -> Result<Vec<PathBuf>, Fault> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| Fault::input(crate::paths::files::cannot(dir, "list", &e)))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            !p.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .starts_with('.')
-        })
-        .collect();
-    paths.sort();
-    Ok(paths)
 }
 
 /// How a validator says what it found.

@@ -4,7 +4,6 @@
 //! `validation_time`, `validation_memory` and `validation_output`. Any other ending (a
 //! crash, another exit status, a limit) is the package's fault, never a submission's mark.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use reference::{Judgement, Verdict};
@@ -13,6 +12,7 @@ use sandbox::{Input, Limits};
 use crate::cli::exit::Fault;
 use crate::package::programs::building::build;
 use crate::package::programs::in_box::{Call, PackageProgram};
+use crate::paths::folders::visible_entries;
 use crate::submission::{Options, Program};
 
 /// The names a run of the validator finds the case's files by, beside its own files.
@@ -39,16 +39,7 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
             package.join("problem.yaml").display()
         )));
     }
-    let entries: Vec<PathBuf> = fs::read_dir(&dir)
-        .map_err(|e| Fault::input(crate::paths::files::cannot(&dir, "list", &e)))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            !p.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .starts_with('.')
-        })
-        .collect();
+    let entries = visible_entries(&dir)?;
     match entries.as_slice() {
         [] => Err(Fault::input(format!(
             "{}: no output validator in it (`validation: custom` and an interactive problem \
@@ -67,16 +58,7 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
 
 /// The one folder `dir` holds when it holds nothing else (hidden files aside).
 fn only_folder(dir: &Path) -> Result<Option<PathBuf>, Fault> {
-    let entries: Vec<PathBuf> = fs::read_dir(dir)
-        .map_err(|e| Fault::input(crate::paths::files::cannot(dir, "list", &e)))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            !p.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .starts_with('.')
-        })
-        .collect();
+    let entries = visible_entries(dir)?;
     Ok(match entries.as_slice() {
         [one] if one.is_dir() => Some(one.clone()),
         _ => None,
