@@ -179,9 +179,15 @@ impl Stall {
     /// Why `outcome` went over the wall limit of `limits`; `None` when it did not: it was
     /// not killed at the wall limit, or it ended by itself within the limit by its own
     /// clock (the kill came too late to touch it), or its CPU time was over the CPU limit
-    /// (then that decides: `TLE` by CPU on any machine, busy or not).
+    /// (then that decides: `TLE` by CPU on any machine, busy or not), or its memory had
+    /// gone over the memory limit before the kill (then that decides, `MLE`: a process of
+    /// the run killed for memory leaves the others waiting for it, as a parent blocked on
+    /// a pipe a killed child held, and the wait is the kill's consequence, not its cause).
     pub(crate) fn of(outcome: &Outcome, limits: &Limits) -> Option<Stall> {
-        if outcome.killed != Some(Killed::Wall) || outcome.cpu > limits.cpu {
+        if outcome.killed != Some(Killed::Wall)
+            || outcome.cpu > limits.cpu
+            || outcome.peak_kib.saturating_mul(1024) > limits.memory
+        {
             return None;
         }
         let ended = outcome.signal.is_none() && outcome.code.is_some();
@@ -600,6 +606,52 @@ mod tests {
             verdict(&stalled(188, 4001, 3700, 1, 2)).1,
             "wall time over the 4 s limit with 188 ms of CPU: the machine was busy (the \
              program waited 3.7 s for a CPU)"
+        );
+    }
+
+    #[test]
+    fn a_run_killed_at_the_wall_after_its_memory_went_over_is_mle() {
+        // CI's run of `mle_four_children_100mib.c` under a 128 MiB limit: the OOM killer
+        // took a child before it wrote to the pipe its parent reads, a sibling held the
+        // pipe open, and the parent waited until the wall limit with 172 ms of CPU.
+        let limits = Limits {
+            memory: 128 << 20,
+            wall: Duration::from_secs(10),
+            ..LIMITS
+        };
+        let waited = ran(|o| {
+            o.killed = Some(Killed::Wall);
+            o.code = None;
+            o.signal = Some(libc::SIGKILL);
+            o.cpu = Duration::from_micros(171_863);
+            o.wall = Duration::from_micros(10_001_615);
+            o.peak_kib = 138_536;
+            o.tasks = 2;
+            o.cpus = 1;
+            o.stdout.clear();
+        });
+        assert_eq!(
+            Stall::of(&waited, &limits),
+            None,
+            "no stall: never run again"
+        );
+        let d = judge(&waited, &limits, |_| Judgement::accepted());
+        assert_eq!(d.verdict, Verdict::MemoryLimit);
+        assert_eq!(d.message, "peak memory 135.3 MiB over the 128 MiB limit");
+        // At the limit, not over it, the wait is the program's own: TLE as ever.
+        let within = Outcome {
+            peak_kib: 128 << 10,
+            ..waited.clone()
+        };
+        assert_eq!(Stall::of(&within, &limits), Some(Stall::Slept));
+        // Over the CPU limit, CPU decides whatever the memory did.
+        let spun = Outcome {
+            cpu: Duration::from_millis(1500),
+            ..waited
+        };
+        assert_eq!(
+            judge(&spun, &limits, |_| Judgement::accepted()).verdict,
+            Verdict::TimeLimit
         );
     }
 

@@ -1421,6 +1421,42 @@ fn tiocsti_types_nothing_into_the_graders_terminal() {
     scene.finish();
 }
 
+// ---------------------------------------------------------------- 9. memory, then a wait
+
+const KILLED_THEN_WAITED: &[Row] = &[("mle_child_killed_parent_waits.c", Some("MLE"), "MLE")];
+
+/// A run whose child the OOM killer took, and whose main process then waited for it until
+/// the wall limit, is `MLE` at once: the wait is the kill's consequence, and no second run
+/// is made to confirm a stall (CI once gave such a run `TLE`, when a sibling of a killed
+/// child held the pipe its parent read). As root both tiers have the run's cgroup.
+#[test]
+fn a_wait_for_a_child_killed_for_memory_is_mle_not_tle() {
+    if !nix::unistd::geteuid().is_root() {
+        return;
+    }
+    let mut scene = Scene::new();
+    let cases = scene.sample_cases("cases", 1);
+    let limits = Limits {
+        cpu: 1,
+        wall: 3,
+        memory_mib: 64,
+    };
+    for row in KILLED_THEN_WAITED {
+        let binary = scene.gcc(row.0, &[]);
+        for (tier, want) in tiers(row) {
+            let cmd = scene.test_cmd(tier, &binary, &cases, limits);
+            let report =
+                scene.test_json(&format!("{} ({tier})", row.0), cmd, limits.bound(1), want);
+            let message = report["cases"][0]["message"].as_str().unwrap_or_default();
+            if !message.starts_with("peak memory ") || !message.ends_with(" over the 64 MiB limit")
+            {
+                scene.fail(format!("{} ({tier}): message {message:?}", row.0));
+            }
+        }
+    }
+    scene.finish();
+}
+
 // ---------------------------------------------------------------- 10. scratch traps
 
 const TRAPS: &[Row] = &[("ac_deep_folder_chain.c", Some("AC"), "AC")];

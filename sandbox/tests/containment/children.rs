@@ -43,6 +43,7 @@ const MEMORY: &[Row] = &[
     ("mle_child_holds_200mib.c", None, "MLE"),
     ("mle_memfd_200mib.c", None, "MLE"),
     ("mle_dev_shm_200mib.c", None, "MLE"),
+    ("mle_child_killed_parent_waits.c", None, "MLE"),
 ];
 
 pub(crate) fn memory_in_children_memfds_and_shared_memory_counts_against_the_limit() {

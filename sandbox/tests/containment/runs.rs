@@ -110,13 +110,15 @@ pub(crate) fn run_all(worker: &mut Worker, jobs: &[Job<'_>], limits: &Limits) ->
 /// (`TLE`, `MLE`, `OLE`, `RE`, then the answer): `AC` when the output is the flip sample's
 /// answer, `4`, else `WA`, as these fixtures are judged. A run killed at the wall limit is
 /// `TLE` (the grader makes one that the machine held back again: these tests leave wide
-/// wall limits where a program must finish).
+/// wall limits where a program must finish), unless its memory had gone over the limit
+/// before the kill (`MLE`: the wait was the memory kill's consequence).
 pub(crate) fn verdict(outcome: &Outcome, limits: &Limits) -> &'static str {
     let peak = outcome.peak_kib.saturating_mul(1024);
-    if matches!(outcome.killed, Some(Killed::Cpu | Killed::Wall))
+    let cpu = outcome.killed == Some(Killed::Cpu)
         || outcome.signal == Some(libc::SIGXCPU)
-        || outcome.cpu > limits.cpu
-    {
+        || outcome.cpu > limits.cpu;
+    let wall = outcome.killed == Some(Killed::Wall) && peak <= limits.memory;
+    if cpu || wall {
         "TLE"
     } else if outcome.killed == Some(Killed::Memory) || peak > limits.memory {
         "MLE"
