@@ -167,7 +167,7 @@ impl Trial for PackageTrial<'_> {
             files: &[],
             args: |_: &Path, _: &Path| vec![own.to_string()],
             stdin: Input::Bytes(Vec::new()),
-            keep: None,
+            keep: &[],
         })?;
         let shown = self.generator.shown.clone();
         if let Some(how) = failed(&outcome) {
