@@ -182,16 +182,17 @@ impl Validator<'_> {
     }
 
     /// Runs it as an interactive problem's interactor on the case of `input` and
-    /// `answer`, joined to a submission by `joined`: its outcome, and the last line of
-    /// its `judgemessage.txt` (shown safely; empty when it left none): an interactor logs
-    /// the exchange as it goes (`I'm thinking of 500`, `Guess 1 is 250`), and the line
-    /// it wrote as it gave up is why.
+    /// `answer`, joined to a submission by `joined`: its outcome, the last line of its
+    /// `judgemessage.txt` (shown safely; empty when it left none): an interactor logs the
+    /// exchange as it goes (`I'm thinking of 500`, `Guess 1 is 250`), and the line it
+    /// wrote as it gave up is why; and the input of a multi-pass problem's next pass, if
+    /// it left one.
     pub(crate) fn interact(
         &mut self,
         (input, answer): (&Path, &Path),
         flags: &[String],
         joined: sandbox::Joined,
-    ) -> Result<(sandbox::Outcome, String), Fault> {
+    ) -> Result<(sandbox::Outcome, String, Option<Vec<u8>>), Fault> {
         let (outcome, feedback) = self.run((input, answer), flags, Input::Joined(joined))?;
         let line = feedback
             .message
@@ -199,7 +200,8 @@ impl Validator<'_> {
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
-        Ok((outcome, reference::visible::escape(line.as_bytes())))
+        let line = reference::visible::escape(line.as_bytes());
+        Ok((outcome, line, feedback.next_pass))
     }
 
     /// The fault of an interactor's run that ended neither with 42 nor 43, or over a
