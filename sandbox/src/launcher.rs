@@ -649,7 +649,7 @@ impl Launcher {
     /// Sends `reply` (with the files of `kept` attached, in order); exits when the grader
     /// is gone.
     fn reply(&self, reply: &Reply, kept: &[Option<File>]) {
-        let fds: Vec<RawFd> = kept.iter().flatten().map(|f| f.as_raw_fd()).collect();
+        let fds: Vec<RawFd> = kept.iter().flatten().map(AsRawFd::as_raw_fd).collect();
         if send(&self.socket, reply, &fds).is_err() {
             std::process::exit(0);
         }

@@ -8,9 +8,9 @@ use sandbox::{Input, Limits};
 use crate::cases::find::Case;
 use crate::cases::sound;
 use crate::cli::exit::Fault;
-use crate::package::programs::{interaction, passes};
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::programs::output_validator::Validator;
+use crate::package::programs::{interaction, passes};
 use crate::paths::files;
 use crate::results::case::{Board, CaseResult, Explained, Figures};
 use crate::run::judge::judge;
@@ -471,8 +471,8 @@ fn passes_case(
     case: &Case,
     plan: &Plan<'_>,
 ) -> Result<CaseResult, Fault> {
-    let validator =
-        validator.ok_or_else(|| Fault::internal("no worker for the output validator".to_owned()))?;
+    let validator = validator
+        .ok_or_else(|| Fault::internal("no worker for the output validator".to_owned()))?;
     let files = CaseFiles {
         name: &case.name,
         origin: Origin::Data,

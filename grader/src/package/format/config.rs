@@ -20,6 +20,10 @@ use sandbox::Locked as _;
 
 /// How a package's problem is judged.
 #[derive(Debug, Clone, PartialEq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is a word of the format's `type` list or `validation`, which a package combines freely"
+)]
 pub(crate) struct Config {
     /// The problem's name (English where there are several), or the folder's name.
     pub(crate) name: String,

@@ -17,6 +17,10 @@ use crate::submission::{PATH, Program};
 /// How much of a program's feedback message is read back.
 pub(crate) const FEEDBACK_CAP: u64 = 4096;
 
+/// What a run left of the files [`Call::keep`] names, in that order: each one's first
+/// bytes, `None` for one it did not leave.
+pub(crate) type Kept = Vec<Option<Vec<u8>>>;
+
 /// A feedback message left by a run (`judgemessage.txt`), as text: empty when it left
 /// none.
 pub(crate) fn feedback_text(kept: Option<&Vec<u8>>) -> String {
@@ -71,7 +75,7 @@ impl<'p> PackageProgram<'p> {
     pub(crate) fn run<A: FnOnce(&Path, &Path) -> Vec<String>>(
         &mut self,
         call: Call<'_, A>,
-    ) -> Result<(Outcome, Vec<Option<Vec<u8>>>), Fault> {
+    ) -> Result<(Outcome, Kept), Fault> {
         let folder = crate::paths::temp::dir("package-run")
             .map_err(|e| Fault::internal(format!("cannot make a run's folder: {e}")))?;
         let staged = self.program.staging.path()?;

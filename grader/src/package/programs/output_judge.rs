@@ -234,7 +234,10 @@ impl PackageJudge {
         match (&self.how, worker) {
             (How::Default(flags), _) => {
                 let flags = flags.get(&case.key()).ok_or_else(|| unknown(case.name))?;
-                Ok((default_validator::judge(case.answer_text, output, flags), None))
+                Ok((
+                    default_validator::judge(case.answer_text, output, flags),
+                    None,
+                ))
             }
             (How::Custom(..), Some(worker)) => {
                 let flags = self
@@ -271,9 +274,7 @@ fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<Option<String>, Vec
 
 /// The most passes of a case of `config`'s problem, when it is multi-pass.
 fn passes_of(config: &Config) -> Option<u32> {
-    config
-        .multi_pass
-        .then_some(config.limits.validation_passes)
+    config.multi_pass.then_some(config.limits.validation_passes)
 }
 
 fn unknown(case: &str) -> Fault {

@@ -66,7 +66,8 @@ pub(crate) enum Step {
 /// validator left the next pass's input (`asks`); `Err`: why the package is at fault.
 pub(crate) fn step(pass: u32, most: u32, verdict: Verdict, asks: bool) -> Result<Step, String> {
     match (verdict, asks) {
-        (Verdict::Accepted, false) => Ok(Step::Decided),
+        // Accepted with no other pass asked for, or not accepted: this pass decides.
+        (_, false) => Ok(Step::Decided),
         (Verdict::Accepted, true) if pass >= most => Err(format!(
             "accepted pass {pass} and asked for another (it left nextpass.in), but \
              limits.validation_passes is {most}"
@@ -76,7 +77,6 @@ pub(crate) fn step(pass: u32, most: u32, verdict: Verdict, asks: bool) -> Result
         (_, true) => Err(format!(
             "rejected pass {pass} and asked for another all the same (it left nextpass.in)"
         )),
-        (_, false) => Ok(Step::Decided),
     }
 }
 
@@ -93,55 +93,59 @@ pub(crate) fn case(
     record: bool,
 ) -> Result<Passed, Fault> {
     let flags = judge.flags(&case)?.to_vec();
-    self::run((case.input, judge.shown(), case.name), most, |input, stdin| {
-        if judge.interactive_problem() {
-            let one = interaction::Case {
-                name: case.name,
-                files: (input, case.answer),
-                flags: &flags,
-            };
-            let ran = interaction::interact(
-                (&mut *runner, &mut *validator),
-                program,
-                one,
-                (run, judged),
-                record,
-            )?;
-            return Ok(Pass {
-                outcome: ran.submission,
-                judgement: ran.judgement,
-                next: ran.next_pass,
-                stalls: ran.stalls,
-                transcript: ran.transcript,
-            });
-        }
-        let ran = runner.run(program, &Input::Bytes(stdin.to_vec()), run)?;
-        let (mut next, mut broken) = (None, None);
-        let judgement = crate::run::judge::judge(&ran.outcome, judged, |output| {
-            let files = CaseFiles { input, ..case };
-            match judge.judge_pass(files, output, Some(&mut *validator)) {
-                Ok((judgement, asked)) => {
-                    next = asked;
-                    judgement
-                }
-                Err(fault) => {
-                    // The validator's fault, never this program's mark.
-                    broken = Some(fault);
-                    Judgement::wrong(String::new())
-                }
+    self::run(
+        (case.input, judge.shown(), case.name),
+        most,
+        |input, stdin| {
+            if judge.interactive_problem() {
+                let one = interaction::Case {
+                    name: case.name,
+                    files: (input, case.answer),
+                    flags: &flags,
+                };
+                let ran = interaction::interact(
+                    (&mut *runner, &mut *validator),
+                    program,
+                    one,
+                    (run, judged),
+                    record,
+                )?;
+                return Ok(Pass {
+                    outcome: ran.submission,
+                    judgement: ran.judgement,
+                    next: ran.next_pass,
+                    stalls: ran.stalls,
+                    transcript: ran.transcript,
+                });
             }
-        });
-        if let Some(fault) = broken {
-            return Err(fault);
-        }
-        Ok(Pass {
-            outcome: ran.outcome,
-            judgement,
-            next,
-            stalls: ran.stalls,
-            transcript: None,
-        })
-    })
+            let ran = runner.run(program, &Input::Bytes(stdin.to_vec()), run)?;
+            let (mut next, mut broken) = (None, None);
+            let judgement = crate::run::judge::judge(&ran.outcome, judged, |output| {
+                let files = CaseFiles { input, ..case };
+                match judge.judge_pass(files, output, Some(&mut *validator)) {
+                    Ok((judgement, asked)) => {
+                        next = asked;
+                        judgement
+                    }
+                    Err(fault) => {
+                        // The validator's fault, never this program's mark.
+                        broken = Some(fault);
+                        Judgement::wrong(String::new())
+                    }
+                }
+            });
+            if let Some(fault) = broken {
+                return Err(fault);
+            }
+            Ok(Pass {
+                outcome: ran.outcome,
+                judgement,
+                next,
+                stalls: ran.stalls,
+                transcript: None,
+            })
+        },
+    )
 }
 
 /// Makes the passes of the case whose first input is `input` (a file), at most `most`,
@@ -171,37 +175,34 @@ pub(crate) fn run(
             }
             all.extend_from_slice(&exchange);
         }
-        let step = step(pass, most, made.judgement.verdict, made.next.is_some())
-            .map_err(|why| {
+        let step =
+            step(pass, most, made.judgement.verdict, made.next.is_some()).map_err(|why| {
                 Fault::input(format!(
                     "{shown}: the output validator {why}, on {case}: the package's fault, \
                      not the submission's"
                 ))
             })?;
-        let next = match (step, made.next) {
-            (Step::Again, Some(next)) => next,
-            _ => {
-                let mut judgement = made.judgement;
-                if judgement.verdict != Verdict::Accepted {
-                    judgement.message = if judgement.message.is_empty() {
-                        format!("pass {pass}")
-                    } else {
-                        format!("pass {pass}: {}", judgement.message)
-                    };
-                }
-                let outcome = Outcome {
-                    cpu: most_seen.cpu,
-                    wall: most_seen.wall,
-                    peak_kib: most_seen.peak_kib,
-                    ..made.outcome
+        let (Step::Again, Some(next)) = (step, made.next) else {
+            let mut judgement = made.judgement;
+            if judgement.verdict != Verdict::Accepted {
+                judgement.message = if judgement.message.is_empty() {
+                    format!("pass {pass}")
+                } else {
+                    format!("pass {pass}: {}", judgement.message)
                 };
-                return Ok(Passed {
-                    outcome,
-                    judgement,
-                    stalls: made.stalls,
-                    transcript,
-                });
             }
+            let outcome = Outcome {
+                cpu: most_seen.cpu,
+                wall: most_seen.wall,
+                peak_kib: most_seen.peak_kib,
+                ..made.outcome
+            };
+            return Ok(Passed {
+                outcome,
+                judgement,
+                stalls: made.stalls,
+                transcript,
+            });
         };
         // Written anew, in a folder of this grader's: the validator reads it as the
         // pass's input file, the submission as its standard input.
@@ -236,7 +237,11 @@ mod tests {
             ((4, 5, Accepted, true), Ok(Step::Again)),
         ];
         for ((pass, most, verdict, asks), want) in table {
-            assert_eq!(step(pass, most, verdict, asks), want, "{pass} {most} {verdict:?}");
+            assert_eq!(
+                step(pass, most, verdict, asks),
+                want,
+                "{pass} {most} {verdict:?}"
+            );
         }
         let past = step(2, 2, Accepted, true).unwrap_err();
         assert!(past.contains("limits.validation_passes is 2"), "{past}");
