@@ -23,8 +23,11 @@ use crate::launcher;
 use crate::protocol::{Message, Next, Reply, Request, Setup, receive, send};
 use crate::streams::{Kept, Runs, Streams, read_now};
 
-/// What a run gives back: its facts, and the file it was asked to keep, if it left one.
-pub type Ran = (Outcome, Option<File>);
+/// What a run gives back: its facts, and each file it was asked to keep ([`Job::keep`],
+/// in that order), if it left it; empty when the run was cut short before its end.
+///
+/// [`Job::keep`]: crate::Job::keep
+pub type Ran = (Outcome, Vec<Option<File>>);
 
 /// How often the CPU time and memory of a running program are sampled.
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
@@ -239,7 +242,7 @@ impl Client {
             out_open: true,
             err_open: true,
             ended: None,
-            kept: None,
+            kept: Vec::new(),
             usage: None,
             then,
             at_end: Some(at_end),
@@ -404,8 +407,8 @@ struct Watch<'a, F> {
     out_open: bool,
     err_open: bool,
     ended: Option<Reply>,
-    /// The file the run was asked to keep, sent with `Ended`.
-    kept: Option<File>,
+    /// The files the run was asked to keep, sent with `Ended`.
+    kept: Vec<Option<File>>,
     /// The cgroup's figures, read as the run ended.
     usage: Option<Usage>,
     /// The run asked to start the moment this one ends ([`Asker::then`]).
@@ -477,10 +480,19 @@ where
     /// Reads one reply of the launcher (blocking).
     fn receive(&mut self) -> io::Result<()> {
         let (reply, mut fds) = receive::<Reply>(self.asker.socket)?.ok_or_else(gone)?;
-        if let Reply::Ended { kept, next, .. } = reply {
-            if kept {
-                self.kept = fds.pop().map(File::from);
-            }
+        if let Reply::Ended { ref kept, next, .. } = reply {
+            // The descriptors come in the order of the flags that are set.
+            let mut attached = fds.drain(..);
+            self.kept = kept
+                .iter()
+                .map(|&is| {
+                    if is {
+                        attached.next().map(File::from)
+                    } else {
+                        None
+                    }
+                })
+                .collect();
             let next = match (&self.then, next) {
                 // It came after this run's end: the launcher says what it did with it.
                 (Some(_), Next::Unasked) => {

@@ -97,7 +97,7 @@ pub fn children_counted(tier: Tier, memory: u64) -> Result<(), String> {
         ],
         stdin: Input::Empty,
         stderr: Stderr::Tail(4096),
-        keep: None,
+        keep: &[],
         address_space: true,
     };
     let ran = worker.run(&job, &limits);

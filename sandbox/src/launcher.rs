@@ -125,8 +125,8 @@ struct Launcher {
 struct Running {
     child: Child,
     number: u64,
-    /// The file the request asked to keep (see [`Request::keep`]).
-    keep: Option<String>,
+    /// The files the request asked to keep (see [`Request::keep`]).
+    keep: Vec<String>,
 }
 
 /// A run to start the moment the one under way ends: its request and descriptors, and
@@ -139,7 +139,7 @@ struct Held {
 
 /// What the end of a run sends: its reply and kept file, then the run started after it,
 /// or why that one could not start.
-type Finished = (Reply, Option<File>, Option<Result<Running, Reply>>);
+type Finished = (Reply, Vec<Option<File>>, Option<Result<Running, Reply>>);
 
 /// Becomes a launcher when this process was started as one, and returns at once
 /// otherwise: when its first argument is the hidden launcher argument, which a worker
@@ -221,16 +221,16 @@ pub fn serve() -> ! {
             None => match launcher.next_request() {
                 Ok(run) => run,
                 Err(reply) => {
-                    launcher.reply(&reply, None);
+                    launcher.reply(&reply, &[]);
                     continue;
                 }
             },
         };
         let (reply, kept, next) = launcher.finish(&run);
-        launcher.reply(&reply, kept.as_ref());
+        launcher.reply(&reply, &kept);
         match next {
             Some(Ok(run)) => running = Some(run),
-            Some(Err(failed)) => launcher.reply(&failed, None),
+            Some(Err(failed)) => launcher.reply(&failed, &[]),
             None => {}
         }
     }
@@ -569,9 +569,9 @@ struct Figures {
 }
 
 impl Figures {
-    /// The `Ended` reply (`kept`: the file the request asked to keep is attached; `next`:
-    /// what became of the run held to follow).
-    fn ended(&self, kept: bool, next: Next) -> Reply {
+    /// The `Ended` reply (`kept`: which files the request asked to keep are attached;
+    /// `next`: what became of the run held to follow).
+    fn ended(&self, kept: Vec<bool>, next: Next) -> Reply {
         let status = self.status;
         let (waited_us, tasks) = self.waited;
         Reply::Ended {
@@ -632,7 +632,7 @@ impl Launcher {
                     };
                     return match self.follow(held) {
                         (Next::Started(boundary), Some(run)) => {
-                            self.reply(&Reply::Started(boundary), None);
+                            self.reply(&Reply::Started(boundary), &[]);
                             run
                         }
                         _ => Err(Reply::Dropped),
@@ -646,9 +646,10 @@ impl Launcher {
         }
     }
 
-    /// Sends `reply` (with `kept` attached); exits when the grader is gone.
-    fn reply(&self, reply: &Reply, kept: Option<&File>) {
-        let fds: Vec<RawFd> = kept.iter().map(|f| f.as_raw_fd()).collect();
+    /// Sends `reply` (with the files of `kept` attached, in order); exits when the grader
+    /// is gone.
+    fn reply(&self, reply: &Reply, kept: &[Option<File>]) {
+        let fds: Vec<RawFd> = kept.iter().flatten().map(AsRawFd::as_raw_fd).collect();
         if send(&self.socket, reply, &fds).is_err() {
             std::process::exit(0);
         }
@@ -694,13 +695,14 @@ impl Launcher {
                     Some(_) if killed => (Next::Dropped, None),
                     Some(held) => self.follow(held),
                 };
-                (figures.ended(kept.is_some(), next), kept, started)
+                let attached = kept.iter().map(Option::is_some).collect();
+                (figures.ended(attached, next), kept, started)
             }
             Err(e) => {
                 let failed = Reply::Failed {
                     message: e.to_string(),
                 };
-                (failed, None, None)
+                (failed, Vec::new(), None)
             }
         }
     }
@@ -708,12 +710,12 @@ impl Launcher {
     /// Waits for `run`'s end and ends it: every process of it reaped, the file it was
     /// asked to keep taken, the work folder renewed. Its figures, and whether the grader
     /// killed it.
-    fn end(&mut self, run: &Running) -> io::Result<(Figures, bool, Option<File>)> {
+    fn end(&mut self, run: &Running) -> io::Result<(Figures, bool, Vec<Option<File>>)> {
         let pid = run.child.pid;
         let (status, usage, waited, killed) = self.wait(pid, run.number)?;
         let wall = run.child.start.elapsed();
         self.end_run(pid);
-        let kept = run.keep.as_deref().and_then(|path| keep(path).ok());
+        let kept = run.keep.iter().map(|path| keep(path).ok()).collect();
         // At once, not before the next run: what the run wrote is memory charged to the
         // worker's cgroup, and the next run's baseline must not hold it.
         if let Some(boxed) = &mut self.boxed {

@@ -72,7 +72,7 @@
 //!         in_files: false,
 //!         env: vec!["PATH=/usr/bin:/bin".into()],
 //!         stdin: Input::Bytes(b"21\n".to_vec()),
-//!         keep: None,
+//!         keep: &[],
 //!         stderr: Stderr::Tail(4096),
 //!         address_space: true,
 //!     };
@@ -193,6 +193,6 @@ pub use host::{Host, set_host};
 pub use lock::Locked;
 pub use tiers::Tier;
 pub use worker::{
-    Config, Files, Job, OpenFiles, Worker, basic_kept_apart, drop_spare, keep_spare, retire,
-    side_by_side,
+    Config, Files, Job, MOST_KEPT, OpenFiles, Worker, basic_kept_apart, drop_spare, keep_spare,
+    retire, side_by_side,
 };

@@ -144,10 +144,11 @@ pub(crate) struct Request {
     /// Boxed launchers: the program's files, when they differ from the last run's (one
     /// descriptor each, attached after the cgroup files).
     pub(crate) stage: Option<Vec<Staged>>,
-    /// A file the run leaves (a compiler's output), as the launcher sees it: its
-    /// descriptor comes with `Ended` when it is a regular file, taken before the work
-    /// folder is renewed. A symbolic link or a FIFO in its place is not followed.
-    pub(crate) keep: Option<String>,
+    /// Files the run leaves (a compiler's output, a validator's feedback), as the
+    /// launcher sees them: the descriptor of each that is a regular file comes with
+    /// `Ended`, taken before the work folder is renewed. A symbolic link or a FIFO in
+    /// its place is not followed.
+    pub(crate) keep: Vec<String>,
 }
 
 /// The launcher's replies.
@@ -182,8 +183,9 @@ pub(crate) enum Reply {
         tasks: u32,
         /// CPUs the run could use (its affinity).
         cpus: u32,
-        /// Whether the file the request asked to keep is attached.
-        kept: bool,
+        /// Which of the files the request asked to keep are attached (one flag each, in
+        /// the request's order; the descriptors come in that order).
+        kept: Vec<bool>,
         /// What became of the run asked to start at once after it.
         next: Next,
     },

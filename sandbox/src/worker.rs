@@ -87,9 +87,10 @@ pub struct Job<'a> {
     pub env: Vec<String>,
     /// Standard input.
     pub stdin: Input,
-    /// A file of the work folder to keep (a compiler's output): its descriptor comes
-    /// back with the outcome when the run left it as a regular file.
-    pub keep: Option<&'a str>,
+    /// Files of the work folder to keep (a compiler's output; a validator's feedback
+    /// files), by plain name, at most [`MOST_KEPT`]: each one's descriptor comes back
+    /// with the outcome, in this order, when the run left it as a regular file.
+    pub keep: &'a [&'a str],
     /// How much of standard error to keep, and which end.
     pub stderr: Stderr,
     /// Whether the address-space backstop applies where no cgroup keeps the memory limit
@@ -185,7 +186,7 @@ struct Key {
     in_files: bool,
     env: Vec<String>,
     stdin: Input,
-    keep: Option<String>,
+    keep: Vec<String>,
     stderr: Stderr,
     address_space: bool,
     limits: Limits,
@@ -199,7 +200,7 @@ impl Key {
             in_files: job.in_files,
             env: job.env.clone(),
             stdin: job.stdin.clone(),
-            keep: job.keep.map(str::to_owned),
+            keep: job.keep.iter().map(|&name| name.to_owned()).collect(),
             stderr: job.stderr,
             address_space: job.address_space,
             limits: *limits,
@@ -771,7 +772,7 @@ impl Worker {
             // Filled as it is sent (`Sending::send`).
             cgroups: 0,
             stage: None,
-            keep: kept_file(job.keep, &work)?,
+            keep: kept_files(job.keep, &work)?,
         })
     }
 
@@ -794,22 +795,34 @@ impl Worker {
                     killed: Some(crate::facts::Killed::Memory),
                     ..Outcome::default()
                 };
-                Ok((outcome, None))
+                Ok((outcome, Vec::new()))
             }
             _ => Err(error),
         }
     }
 }
 
-/// Where the run's kept file (`keep`, a plain name in the work folder `work`) is.
-fn kept_file(keep: Option<&str>, work: &Path) -> io::Result<Option<String>> {
-    match keep {
-        Some(name) if !name.is_empty() && !name.contains('/') => {
-            Ok(Some(work.join(name).to_string_lossy().into_owned()))
-        }
-        Some(name) => Err(io::Error::other(format!("`{name}` is not a plain name"))),
-        None => Ok(None),
+/// The most files one run may keep ([`Job::keep`]): their descriptors travel in one
+/// message of the launcher's.
+pub const MOST_KEPT: usize = 4;
+
+/// Where the run's kept files (`keep`, plain names in the work folder `work`) are.
+fn kept_files(keep: &[&str], work: &Path) -> io::Result<Vec<String>> {
+    if keep.len() > MOST_KEPT {
+        return Err(io::Error::other(format!(
+            "{} files to keep, more than {MOST_KEPT}",
+            keep.len()
+        )));
     }
+    keep.iter()
+        .map(|&name| {
+            if name.is_empty() || name.contains('/') {
+                Err(io::Error::other(format!("`{name}` is not a plain name")))
+            } else {
+                Ok(work.join(name).to_string_lossy().into_owned())
+            }
+        })
+        .collect()
 }
 
 fn paths(paths: &[PathBuf]) -> Vec<String> {

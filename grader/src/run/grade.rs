@@ -8,9 +8,9 @@ use sandbox::{Input, Limits};
 use crate::cases::find::Case;
 use crate::cases::sound;
 use crate::cli::exit::Fault;
-use crate::package::programs::interaction;
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::programs::output_validator::Validator;
+use crate::package::programs::{interaction, passes};
 use crate::paths::files;
 use crate::results::case::{Board, CaseResult, Explained, Figures};
 use crate::run::judge::judge;
@@ -329,6 +329,11 @@ pub(crate) fn run_case(
     then: Option<(&Program, &CaseText)>,
 ) -> Result<CaseResult, Fault> {
     if let Checker::Package(judge) = plan.checker
+        && let Some(most) = judge.passes()
+    {
+        return passes_case((runner, validator), (judge, most), program, case, plan);
+    }
+    if let Checker::Package(judge) = plan.checker
         && judge.interactive_problem()
     {
         return interact_case((runner, validator), judge, program, case, plan);
@@ -449,6 +454,56 @@ fn interact_case(
     );
     result.interaction = ran.transcript.unwrap_or_default();
     result.stalls = ran
+        .stalls
+        .iter()
+        .map(crate::run::judge::Sched::record)
+        .collect();
+    Ok(result)
+}
+
+/// Runs `program` on `case` of a multi-pass problem, pass after pass (`passes.rs`): the
+/// case's output is the deciding pass's, an interactive problem's exchanges all its
+/// passes'.
+fn passes_case(
+    (runner, validator): (&mut Runner, Option<&mut Validator<'_>>),
+    (judge, most): (&PackageJudge, u32),
+    program: &Program,
+    case: &Case,
+    plan: &Plan<'_>,
+) -> Result<CaseResult, Fault> {
+    let validator = validator
+        .ok_or_else(|| Fault::internal("no worker for the output validator".to_owned()))?;
+    let files = CaseFiles {
+        name: &case.name,
+        origin: Origin::Data,
+        input: &case.input,
+        answer: answer_path(case)?,
+        answer_text: &[],
+    };
+    let passed = passes::case(
+        (runner, validator),
+        (judge, most),
+        program,
+        files,
+        (&plan.limits, &plan.limits),
+        true,
+    )?;
+    let figures = Figures {
+        cpu: passed.outcome.cpu,
+        wall: passed.outcome.wall,
+        memory_kib: passed.outcome.peak_kib,
+    };
+    let mut output = passed.outcome.stdout;
+    output.truncate(OUTPUT_EXCERPT);
+    let mut result = CaseResult::new(
+        &case.name,
+        passed.judgement,
+        figures,
+        output,
+        passed.outcome.stderr,
+    );
+    result.interaction = passed.transcript.unwrap_or_default();
+    result.stalls = passed
         .stalls
         .iter()
         .map(crate::run::judge::Sched::record)

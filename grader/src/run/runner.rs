@@ -219,7 +219,7 @@ fn job<'a>(
         .concat(),
         stdin,
         stderr: Stderr::Tail(STDERR_TAIL),
-        keep: None,
+        keep: &[],
         address_space: program.address_space,
     })
 }

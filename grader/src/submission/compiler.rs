@@ -87,7 +87,7 @@ pub(super) fn run_compiler(
         env,
         stdin: Input::Empty,
         stderr: Stderr::Head(MESSAGE_BYTES),
-        keep: Some(PROGRAM),
+        keep: &[PROGRAM],
         address_space: language.compile_limits.address_space,
     };
     let ran = worker.run(&job, limits);
@@ -97,7 +97,8 @@ pub(super) fn run_compiler(
     // For the next compile of this toolchain: each run of a worker starts from a work
     // folder as new, like runs of different students in a batch.
     sandbox::keep_spare(config, worker);
-    Ok(ran)
+    let (outcome, kept) = ran;
+    Ok((outcome, kept.into_iter().next().flatten()))
 }
 
 /// The limits of a compile in `tier`.

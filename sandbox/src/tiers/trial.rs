@@ -110,7 +110,7 @@ fn try_tier(tier: Tier, needs: Needs) -> Result<(), String> {
         env: Vec::new(),
         stdin: Input::Empty,
         stderr: Stderr::Tail(4096),
-        keep: None,
+        keep: &[],
         address_space: true,
     };
     let (outcome, _) = worker

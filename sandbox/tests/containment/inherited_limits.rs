@@ -140,7 +140,7 @@ fn runs_in(tier: Tier) {
         in_files: false,
         env: vec!["PATH=/usr/bin:/bin".into()],
         stdin: Input::Bytes(SAMPLE.as_bytes().to_vec()),
-        keep: None,
+        keep: &[],
         stderr: sandbox::Stderr::Tail(4096),
         address_space: true,
     };

@@ -86,7 +86,7 @@ pub(crate) fn job<'a>(worker: &Worker, program: &'a Path, stdin: Input) -> Job<'
             "LANG=C.UTF-8".to_owned(),
         ],
         stdin,
-        keep: None,
+        keep: &[],
         stderr: Stderr::Tail(4096),
         address_space: true,
     }

@@ -74,13 +74,17 @@ pub(crate) fn checked_and_judge(
         PackageJudge::interactive(config, cases, (program, shown), limits)
     } else if config.custom_validator {
         let (program, shown) = output_validator::built(package, &setup.options)?;
-        checked.faults.extend(answers(
-            cases,
-            (&program, &shown, &config.validator_flags),
-            limits,
-            setup.jobs,
-        )?);
-        checked.answers = true;
+        // A multi-pass problem's answer is what its validator reads beside each pass's
+        // output, not an output of one run: there is none to judge it as.
+        if !config.multi_pass {
+            checked.faults.extend(answers(
+                cases,
+                (&program, &shown, &config.validator_flags),
+                limits,
+                setup.jobs,
+            )?);
+            checked.answers = true;
+        }
         PackageJudge::custom(config, cases, (program, shown), limits)
     } else {
         PackageJudge::default(package, config, cases)?

@@ -440,7 +440,27 @@ impl Work<'_> {
             {
                 continue;
             }
-            let (outcome, judgement) = if self.judge.interactive_problem() {
+            let (outcome, judgement) = if let Some(most) = self.judge.passes() {
+                let validator = validator.as_deref_mut().ok_or_else(|| {
+                    Fault::internal("no worker for the output validator".to_owned())
+                })?;
+                let files = CaseFiles {
+                    name: &test.case.name,
+                    origin: Origin::Data,
+                    input: &test.case.input,
+                    answer: &test.answer,
+                    answer_text: &[],
+                };
+                let passed = crate::package::programs::passes::case(
+                    (runner, validator),
+                    (self.judge, most),
+                    program,
+                    files,
+                    (run, judged),
+                    false,
+                )?;
+                (passed.outcome, passed.judgement)
+            } else if self.judge.interactive_problem() {
                 let ran =
                     self.interact(test, program, runner, validator.as_deref_mut(), run, judged)?;
                 (ran.submission, ran.judgement)

@@ -20,6 +20,10 @@ use sandbox::Locked as _;
 
 /// How a package's problem is judged.
 #[derive(Debug, Clone, PartialEq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "each is a word of the format's `type` list or `validation`, which a package combines freely"
+)]
 pub(crate) struct Config {
     /// The problem's name (English where there are several), or the folder's name.
     pub(crate) name: String,
@@ -32,6 +36,10 @@ pub(crate) struct Config {
     /// interactive`): the output validator is the interactor, run beside the submission
     /// (`package::programs::interaction`).
     pub(crate) interactive: bool,
+    /// Whether the problem is multi-pass (2023-07's `type: multi-pass`): the output
+    /// validator (or interactor) may accept a pass and ask for another, whose input it
+    /// leaves (`package::programs::passes`).
+    pub(crate) multi_pass: bool,
     /// The flags given to the output validator, the default one or the package's.
     pub(crate) validator_flags: Vec<String>,
     /// The limits.
@@ -60,6 +68,8 @@ pub(crate) struct PackageLimits {
     pub(crate) validation_memory: u64,
     /// Output of one output validator run, MiB.
     pub(crate) validation_output: u64,
+    /// The most passes of a multi-pass problem (2023-07's `validation_passes`, default 2).
+    pub(crate) validation_passes: u32,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -251,6 +261,13 @@ fn bad_value(raw: &Raw) -> Option<(String, String)> {
     if let Some(why) = raw.validation.as_deref().and_then(bad_validation) {
         return Some((key("validation"), why));
     }
+    // A multi-pass problem has a first pass and at least one more.
+    if let Some(passes) = raw.limits.validation_passes.filter(|&n| n < 2) {
+        return Some((
+            key("limits.validation_passes"),
+            format!("{passes} is below 2: a multi-pass problem has two passes or more"),
+        ));
+    }
     let l = &raw.limits;
     let m = l.time_multipliers.as_ref();
     #[expect(clippy::cast_precision_loss, reason = "sizes in MiB, far below 2^52")]
@@ -333,6 +350,7 @@ struct RawLimits {
     validation_time: Option<f64>,
     validation_memory: Option<u64>,
     validation_output: Option<u64>,
+    validation_passes: Option<u32>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -531,9 +549,6 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
         .map(String::as_str)
         .chain(validation.split_whitespace())
         .collect();
-    if words.contains(&"multi-pass") {
-        return Err(" multi-pass problems are not supported (docs/packages.md)".to_owned());
-    }
     if words.contains(&"submit-answer") {
         return Err(" submit-answer problems are not supported (docs/packages.md)".to_owned());
     }
@@ -545,9 +560,13 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
         );
     }
     let interactive = words.contains(&"interactive");
-    // An interactive problem's interactor is its output validator: always the package's.
-    let custom_validator =
-        interactive || words.contains(&"custom") || (modern && !validation.is_empty());
+    let multi_pass = words.contains(&"multi-pass");
+    // An interactive problem's interactor is its output validator: always the package's;
+    // so is the validator that asks for a multi-pass problem's passes.
+    let custom_validator = interactive
+        || multi_pass
+        || words.contains(&"custom")
+        || (modern && !validation.is_empty());
     let name = match raw.name {
         Some(Name::One(name)) => name,
         Some(Name::ByLanguage(names)) => names
@@ -562,6 +581,7 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
         scoring: words.contains(&"scoring"),
         custom_validator,
         interactive,
+        multi_pass,
         validator_flags: raw
             .validator_flags
             .unwrap_or_default()
@@ -746,6 +766,7 @@ fn limits(raw: &RawLimits, modern: bool) -> Result<PackageLimits, String> {
             .unwrap_or(Duration::from_mins(1)),
         validation_memory: raw.validation_memory.unwrap_or(1024),
         validation_output: raw.validation_output.unwrap_or(8),
+        validation_passes: raw.validation_passes.unwrap_or(2),
     })
 }
 
@@ -820,7 +841,7 @@ mod tests {
     }
 
     #[test]
-    fn faults_are_located_and_multi_pass_problems_refused() {
+    fn faults_are_located_and_multi_pass_problems_read() {
         let said = parse("name: x\nlimits:\n  memory: lots\n", "x").unwrap_err();
         assert!(
             said.starts_with("3:11: limits.memory: invalid type"),
@@ -828,9 +849,23 @@ mod tests {
         );
         let said = parse("name: [unclosed\n", "x").unwrap_err();
         assert!(said.starts_with("2:1: "), "{said}");
-        let said = parse("type: multi-pass\n", "guess").unwrap_err();
+        let config = parse("problem_format_version: 2023-07\ntype: multi-pass\n", "m")
+            .unwrap()
+            .0;
+        assert!(config.multi_pass && config.custom_validator && !config.interactive);
+        assert_eq!(config.limits.validation_passes, 2);
+        let text = "problem_format_version: 2023-07\ntype: [interactive, multi-pass]\n\
+                    limits:\n  validation_passes: 5\n";
+        let config = parse(text, "m").unwrap().0;
+        assert!(config.multi_pass && config.interactive);
+        assert_eq!(config.limits.validation_passes, 5);
+        let said = parse(
+            "problem_format_version: 2023-07\ntype: multi-pass\nlimits:\n  validation_passes: 1\n",
+            "m",
+        )
+        .unwrap_err();
         assert!(
-            said.contains("multi-pass problems are not supported"),
+            said.starts_with("4:22: limits.validation_passes: 1 is below 2"),
             "{said}"
         );
         for text in [

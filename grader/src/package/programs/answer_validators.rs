@@ -56,7 +56,7 @@ impl<'p> AnswerValidator<'p> {
                 Protocol::Checktestdata => Vec::new(),
             },
             stdin: Input::File(answer.to_path_buf()),
-            keep: None,
+            keep: &[],
         })?;
         if protocol == Protocol::Checktestdata {
             checktestdata::in_format_words(&mut outcome, &self.0.shown, case)?;

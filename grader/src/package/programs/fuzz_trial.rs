@@ -102,6 +102,13 @@ impl<'a> PackageTrial<'a> {
         candidate: &'a Program,
         (limits, validation): (Limits, Limits),
     ) -> Result<PackageTrial<'a>, Fault> {
+        if judge.passes().is_some() {
+            return Err(Fault::input(
+                "fuzz does not run multi-pass problems: a finding could not be told from \
+                 one input and one answer (docs/packages.md)"
+                    .to_owned(),
+            ));
+        }
         let (generator, shown) = &programs.generator;
         let (reference, name) = &programs.reference;
         Ok(PackageTrial {
@@ -167,7 +174,7 @@ impl Trial for PackageTrial<'_> {
             files: &[],
             args: |_: &Path, _: &Path| vec![own.to_string()],
             stdin: Input::Bytes(Vec::new()),
-            keep: None,
+            keep: &[],
         })?;
         let shown = self.generator.shown.clone();
         if let Some(how) = failed(&outcome) {

@@ -14,8 +14,19 @@ use crate::cli::exit::Fault;
 use crate::package::format::config::Config;
 use crate::submission::{PATH, Program};
 
-/// How much of a program's feedback file is read back.
-const FEEDBACK_CAP: u64 = 4096;
+/// How much of a program's feedback message is read back.
+pub(crate) const FEEDBACK_CAP: u64 = 4096;
+
+/// What a run left of the files [`Call::keep`] names, in that order: each one's first
+/// bytes, `None` for one it did not leave.
+pub(crate) type Kept = Vec<Option<Vec<u8>>>;
+
+/// A feedback message left by a run (`judgemessage.txt`), as text: empty when it left
+/// none.
+pub(crate) fn feedback_text(kept: Option<&Vec<u8>>) -> String {
+    kept.map(|bytes| String::from_utf8_lossy(bytes).trim().to_owned())
+        .unwrap_or_default()
+}
 
 /// A program of a package with a worker to run it.
 pub(crate) struct PackageProgram<'p> {
@@ -35,8 +46,9 @@ pub(crate) struct Call<'a, A: FnOnce(&Path, &Path) -> Vec<String>> {
     pub(crate) args: A,
     /// Its standard input.
     pub(crate) stdin: Input,
-    /// A file of its working folder to read back after the run.
-    pub(crate) keep: Option<&'a str>,
+    /// Files of its working folder to read back after the run: each one's name, and how
+    /// many of its first bytes are read.
+    pub(crate) keep: &'a [(&'a str, u64)],
 }
 
 impl<'p> PackageProgram<'p> {
@@ -58,11 +70,12 @@ impl<'p> PackageProgram<'p> {
         })
     }
 
-    /// Runs it once: its outcome, and the kept file's text (empty when it left none).
+    /// Runs it once: its outcome, and each kept file's first bytes (`None` when it left
+    /// none), in the order of [`Call::keep`].
     pub(crate) fn run<A: FnOnce(&Path, &Path) -> Vec<String>>(
         &mut self,
         call: Call<'_, A>,
-    ) -> Result<(Outcome, String), Fault> {
+    ) -> Result<(Outcome, Kept), Fault> {
         let folder = crate::paths::temp::dir("package-run")
             .map_err(|e| Fault::internal(format!("cannot make a run's folder: {e}")))?;
         let staged = self.program.staging.path()?;
@@ -89,6 +102,7 @@ impl<'p> PackageProgram<'p> {
         let shown_files = self.worker.files_dir(folder.path());
         let mut argv = self.program.argv_in(&shown_files, self.limits.memory);
         argv.extend((call.args)(&shown_files, &self.worker.work_dir()));
+        let names: Vec<&str> = call.keep.iter().map(|&(name, _)| name).collect();
         let job = Job {
             argv,
             files: Files::Folder(folder.path()),
@@ -100,7 +114,7 @@ impl<'p> PackageProgram<'p> {
             .concat(),
             stdin: call.stdin,
             stderr: Stderr::Tail(4096),
-            keep: call.keep,
+            keep: &names,
             address_space: self.program.address_space,
         };
         let (outcome, kept) = self
@@ -108,13 +122,21 @@ impl<'p> PackageProgram<'p> {
             .run(&job, &self.limits)
             .map_err(|e| Fault::setup(format!("{}: {e}", self.shown)))?;
         crate::cli::interrupt::check()?;
-        let mut text = String::new();
-        if let Some(file) = kept {
-            let mut bytes = Vec::new();
-            let _ = file.take(FEEDBACK_CAP).read_to_end(&mut bytes);
-            String::from_utf8_lossy(&bytes).trim().clone_into(&mut text);
-        }
-        Ok((outcome, text))
+        let mut kept = kept
+            .into_iter()
+            .zip(call.keep)
+            .map(|(file, &(_, cap))| {
+                file.map(|file| {
+                    let mut bytes = Vec::new();
+                    file.take(cap).read_to_end(&mut bytes).map(|_| bytes)
+                })
+                .transpose()
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Fault::setup(format!("{}: cannot read what it left: {e}", self.shown)))?;
+        // A run cut short gives back no files: as if it left none.
+        kept.resize(call.keep.len(), None);
+        Ok((outcome, kept))
     }
 
     /// The fault of a run that ended neither with 42 nor 43, or over a limit: the

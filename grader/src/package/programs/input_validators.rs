@@ -81,7 +81,7 @@ impl<'p> InputValidator<'p> {
                 Protocol::Checktestdata => Vec::new(),
             },
             stdin: Input::File(input.to_path_buf()),
-            keep: None,
+            keep: &[],
         })?;
         if protocol == Protocol::Checktestdata {
             checktestdata::in_format_words(&mut outcome, &self.0.shown, case)?;

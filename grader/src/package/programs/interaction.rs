@@ -59,6 +59,8 @@ pub(crate) struct Interacted {
     pub(crate) transcript: Option<Vec<u8>>,
     /// The runs killed at the wall limit, oldest first (empty when the last one ended).
     pub(crate) stalls: Vec<Sched>,
+    /// The input of a multi-pass problem's next pass, if the interactor left one.
+    pub(crate) next_pass: Option<Vec<u8>>,
 }
 
 /// Runs `program` against the interactor `interactor` on `case`, run under `run` and
@@ -100,6 +102,7 @@ pub(crate) fn interact(
                     judgement,
                     transcript: once.transcript.map(|t| t.render()),
                     stalls: if stall.is_some() { figures } else { Vec::new() },
+                    next_pass: once.next_pass,
                 });
             }
             Next::Again { alone: next } => alone = next,
@@ -116,6 +119,8 @@ struct Once {
     /// The interactor's reason, when it gave one.
     message: String,
     transcript: Option<Transcript>,
+    /// The input of a multi-pass problem's next pass, if the interactor left one.
+    next_pass: Option<Vec<u8>>,
 }
 
 /// A new pipe: its read end, then its write end.
@@ -190,7 +195,7 @@ fn once(
             let ran = interactor.interact(case.files, case.flags, interactor_ends);
             // Recorded first: only then may the submission see its output end.
             ended(First::Interactor);
-            let accepted = matches!(&ran, Ok((outcome, _)) if outcome.code == Some(42) && outcome.signal.is_none());
+            let accepted = matches!(&ran, Ok((outcome, ..)) if outcome.code == Some(42) && outcome.signal.is_none());
             let mut held = held.locked();
             held.by_interactor = None;
             if !accepted {
@@ -214,7 +219,7 @@ fn once(
         (submission, interactor_ran, transcript)
     });
     let submission = submission?;
-    let (interactor, message) = interactor_ran?;
+    let (interactor, message, next_pass) = interactor_ran?;
     let first = first
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -224,5 +229,6 @@ fn once(
         first: first.unwrap_or(First::Submission),
         message,
         transcript,
+        next_pass,
     })
 }

@@ -2,7 +2,8 @@
 //! submissions and validators built (`building`), its input validators
 //! (`input_validators`; `checktestdata` for `.ctd` scripts), its answer validators
 //! (`answer_validators`) and output validator (`output_validator`), the one judge of an
-//! output every command uses (`output_judge`), and its part of a fuzz run (`fuzz_trial`).
+//! output every command uses (`output_judge`), the passes of a multi-pass problem
+//! (`passes`), and its part of a fuzz run (`fuzz_trial`).
 
 pub(crate) mod answer_validators;
 pub(crate) mod building;
@@ -15,3 +16,4 @@ pub(crate) mod interaction_relay;
 pub(crate) mod interaction_verdict;
 pub(crate) mod output_judge;
 pub(crate) mod output_validator;
+pub(crate) mod passes;

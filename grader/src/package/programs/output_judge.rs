@@ -28,6 +28,8 @@ pub(crate) struct PackageJudge {
     /// Each case's flags (`validator_flags`, then its folder's `output_validator_flags`),
     /// by case name; `None`: a generated input's (`validator_flags` alone).
     flags: BTreeMap<Option<String>, Vec<String>>,
+    /// The most passes of a case, when the problem is multi-pass (`passes.rs`).
+    passes: Option<u32>,
 }
 
 /// Which validator judges.
@@ -106,6 +108,7 @@ impl PackageJudge {
         Ok(PackageJudge {
             how: How::Default(parsed),
             flags,
+            passes: None,
         })
     }
 
@@ -119,6 +122,7 @@ impl PackageJudge {
         PackageJudge {
             how: How::Custom(Box::new(program), shown, limits),
             flags: flags_of(config, cases),
+            passes: passes_of(config),
         }
     }
 
@@ -133,12 +137,26 @@ impl PackageJudge {
         PackageJudge {
             how: How::Interactive(Box::new(program), shown, limits),
             flags: flags_of(config, cases),
+            passes: passes_of(config),
         }
     }
 
     /// Whether it judges by interacting with the submission as it runs.
     pub(crate) fn interactive_problem(&self) -> bool {
         matches!(self.how, How::Interactive(..))
+    }
+
+    /// The most passes of a case, when the problem is multi-pass.
+    pub(crate) fn passes(&self) -> Option<u32> {
+        self.passes
+    }
+
+    /// The package's validator as messages name it (empty for the default one).
+    pub(crate) fn shown(&self) -> &str {
+        match &self.how {
+            How::Default(_) => "",
+            How::Custom(_, shown, _) | How::Interactive(_, shown, _) => shown,
+        }
     }
 
     /// The interactor's flags for the case `case` (as [`PackageJudge::judge`] gives an
@@ -167,6 +185,10 @@ impl PackageJudge {
                 .part(program.hash()?)
                 .part(crate::results::limits::LimitsRecord::of(limits).key()),
         };
+        if let Some(passes) = self.passes {
+            // Only a multi-pass problem's key has it: every other key is as before.
+            key.part("passes").part(passes.to_string());
+        }
         key.count(self.flags.len());
         for (case, flags) in &self.flags {
             match case {
@@ -197,17 +219,32 @@ impl PackageJudge {
         output: &[u8],
         worker: Option<&mut Validator<'_>>,
     ) -> Result<Judgement, Fault> {
+        self.judge_pass(case, output, worker)
+            .map(|(judgement, _)| judgement)
+    }
+
+    /// Judges `output` as [`PackageJudge::judge`] does, with the input of a multi-pass
+    /// problem's next pass when the package's validator left one.
+    pub(crate) fn judge_pass(
+        &self,
+        case: CaseFiles<'_>,
+        output: &[u8],
+        worker: Option<&mut Validator<'_>>,
+    ) -> Result<(Judgement, Option<Vec<u8>>), Fault> {
         match (&self.how, worker) {
             (How::Default(flags), _) => {
                 let flags = flags.get(&case.key()).ok_or_else(|| unknown(case.name))?;
-                Ok(default_validator::judge(case.answer_text, output, flags))
+                Ok((
+                    default_validator::judge(case.answer_text, output, flags),
+                    None,
+                ))
             }
             (How::Custom(..), Some(worker)) => {
                 let flags = self
                     .flags
                     .get(&case.key())
                     .ok_or_else(|| unknown(case.name))?;
-                worker.judge(case.name, (case.input, case.answer), flags, output)
+                worker.judge_pass(case.name, (case.input, case.answer), flags, output)
             }
             (How::Custom(..), None) => Err(Fault::internal(
                 "no worker for the output validator".to_owned(),
@@ -235,6 +272,11 @@ fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<Option<String>, Vec
         .collect()
 }
 
+/// The most passes of a case of `config`'s problem, when it is multi-pass.
+fn passes_of(config: &Config) -> Option<u32> {
+    config.multi_pass.then_some(config.limits.validation_passes)
+}
+
 fn unknown(case: &str) -> Fault {
     Fault::internal(format!("{case}: not a case of the package"))
 }
@@ -255,6 +297,7 @@ mod tests {
                     )
                 })
                 .collect(),
+            passes: None,
         }
     }
 

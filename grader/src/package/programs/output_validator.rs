@@ -11,7 +11,8 @@ use sandbox::{Input, Limits};
 
 use crate::cli::exit::Fault;
 use crate::package::programs::building::build;
-use crate::package::programs::in_box::{Call, PackageProgram};
+use crate::package::programs::in_box::{Call, FEEDBACK_CAP, PackageProgram, feedback_text};
+use crate::paths::files::READ_CAP;
 use crate::paths::folders::visible_entries;
 use crate::submission::{Options, Program};
 
@@ -20,6 +21,21 @@ const INPUT: &str = "testcase.in";
 const ANSWER: &str = "testcase.ans";
 /// The feedback file read back after a run.
 const JUDGE_MESSAGE: &str = "judgemessage.txt";
+/// The file a multi-pass problem's validator leaves, as it accepts a pass, to ask for
+/// another: the next pass's input.
+const NEXT_PASS: &str = "nextpass.in";
+/// What a run leaves that is read back: its message, and the next pass's input (no
+/// larger than a case's input may be, and a byte more to tell it was larger).
+const KEPT: [(&str, u64); 2] = [(JUDGE_MESSAGE, FEEDBACK_CAP), (NEXT_PASS, READ_CAP + 1)];
+
+/// What a validator's run left in its feedback folder.
+#[derive(Debug, Default)]
+struct Feedback {
+    /// Its `judgemessage.txt`, as text (empty when it left none).
+    message: String,
+    /// Its `nextpass.in`, if it left one.
+    next_pass: Option<Vec<u8>>,
+}
 
 /// Where the package's output validator is: the one folder (or file) in
 /// `output_validators/` (legacy), or `output_validator/` (2023-07) itself; a folder is
@@ -78,15 +94,43 @@ impl<'p> Validator<'p> {
     pub(crate) fn judge(
         &mut self,
         case: &str,
-        (input, answer): (&Path, &Path),
+        files: (&Path, &Path),
         flags: &[String],
         output: &[u8],
     ) -> Result<Judgement, Fault> {
-        let (outcome, message) = self.run((input, answer), flags, Input::Bytes(output.to_vec()))?;
+        self.judge_pass(case, files, flags, output)
+            .map(|(judgement, _)| judgement)
+    }
+
+    /// Judges `output` as [`Validator::judge`] does, with the input of a multi-pass
+    /// problem's next pass if the validator left one (`nextpass.in`, at most
+    /// [`READ_CAP`]).
+    pub(crate) fn judge_pass(
+        &mut self,
+        case: &str,
+        (input, answer): (&Path, &Path),
+        flags: &[String],
+        output: &[u8],
+    ) -> Result<(Judgement, Option<Vec<u8>>), Fault> {
+        let (outcome, feedback) =
+            self.run((input, answer), flags, Input::Bytes(output.to_vec()))?;
         if let Some(fault) = self.0.fault(&outcome, case, "output validator") {
             return Err(fault);
         }
-        Ok(if outcome.code == Some(42) {
+        if feedback
+            .next_pass
+            .as_ref()
+            .is_some_and(|next| next.len() as u64 > READ_CAP)
+        {
+            return Err(Fault::input(format!(
+                "{}: the output validator's {NEXT_PASS} on {case} is larger than {} MiB: \
+                 the package's fault, not the submission's",
+                self.0.shown,
+                READ_CAP >> 20
+            )));
+        }
+        let message = feedback.message;
+        let judgement = if outcome.code == Some(42) {
             Judgement {
                 verdict: Verdict::Accepted,
                 message: String::new(),
@@ -100,20 +144,21 @@ impl<'p> Validator<'p> {
                     reference::visible::escape(message.lines().next().unwrap_or("").as_bytes())
                 },
             }
-        })
+        };
+        Ok((judgement, feedback.next_pass))
     }
 }
 
 impl Validator<'_> {
     /// One run as the format calls it, `VALIDATOR INPUT ANSWER FEEDBACK_DIR [flags]`,
-    /// reading `stdin`: its outcome, and its `judgemessage.txt`.
+    /// reading `stdin`: its outcome, and what it left in its feedback folder.
     fn run(
         &mut self,
         (input, answer): (&Path, &Path),
         flags: &[String],
         stdin: Input,
-    ) -> Result<(sandbox::Outcome, String), Fault> {
-        self.0.run(Call {
+    ) -> Result<(sandbox::Outcome, Feedback), Fault> {
+        let (outcome, kept) = self.0.run(Call {
             files: &[(INPUT, input), (ANSWER, answer)],
             args: |files: &Path, work: &Path| {
                 let mut args = vec![
@@ -126,28 +171,37 @@ impl Validator<'_> {
                 args
             },
             stdin,
-            keep: Some(JUDGE_MESSAGE),
-        })
+            keep: &KEPT,
+        })?;
+        let mut kept = kept.into_iter();
+        let feedback = Feedback {
+            message: feedback_text(kept.next().flatten().as_ref()),
+            next_pass: kept.next().flatten(),
+        };
+        Ok((outcome, feedback))
     }
 
     /// Runs it as an interactive problem's interactor on the case of `input` and
-    /// `answer`, joined to a submission by `joined`: its outcome, and the last line of
-    /// its `judgemessage.txt` (shown safely; empty when it left none): an interactor logs
-    /// the exchange as it goes (`I'm thinking of 500`, `Guess 1 is 250`), and the line
-    /// it wrote as it gave up is why.
+    /// `answer`, joined to a submission by `joined`: its outcome, the last line of its
+    /// `judgemessage.txt` (shown safely; empty when it left none): an interactor logs the
+    /// exchange as it goes (`I'm thinking of 500`, `Guess 1 is 250`), and the line it
+    /// wrote as it gave up is why; and the input of a multi-pass problem's next pass, if
+    /// it left one.
     pub(crate) fn interact(
         &mut self,
         (input, answer): (&Path, &Path),
         flags: &[String],
         joined: sandbox::Joined,
-    ) -> Result<(sandbox::Outcome, String), Fault> {
-        let (outcome, message) = self.run((input, answer), flags, Input::Joined(joined))?;
-        let line = message
+    ) -> Result<(sandbox::Outcome, String, Option<Vec<u8>>), Fault> {
+        let (outcome, feedback) = self.run((input, answer), flags, Input::Joined(joined))?;
+        let line = feedback
+            .message
             .lines()
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("");
-        Ok((outcome, reference::visible::escape(line.as_bytes())))
+        let line = reference::visible::escape(line.as_bytes());
+        Ok((outcome, line, feedback.next_pass))
     }
 
     /// The fault of an interactor's run that ended neither with 42 nor 43, or over a
