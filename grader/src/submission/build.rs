@@ -68,12 +68,14 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                 }
                 None if executable(&metadata) => {
                     let program = staging.copy(PROGRAM, path);
-                    (
-                        vec![program.to_string_lossy().into_owned()],
-                        "executable".to_owned(),
-                        false,
-                        None,
-                    )
+                    let mut argv = vec![program.to_string_lossy().into_owned()];
+                    // A file the kernel cannot start (no `#!` line, no ELF header) is a
+                    // shell script, as `execvp` and every shell take it: run by `sh`,
+                    // not refused by the kernel as an `Exec format error`.
+                    if !kernel_starts(path)? {
+                        argv.insert(0, "sh".to_owned());
+                    }
+                    (argv, "executable".to_owned(), false, None)
                 }
                 None => {
                     return Err(Fault::input(format!(
@@ -214,6 +216,17 @@ fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
             compiles: false,
         }),
     }
+}
+
+/// Whether the kernel starts the file `path` itself: an ELF program, or a script whose
+/// first line (`#!`) names its interpreter.
+fn kernel_starts(path: &Path) -> Result<bool, Fault> {
+    let mut head = [0u8; 4];
+    let mut file =
+        fs::File::open(path).map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
+    let read = std::io::Read::read(&mut file, &mut head)
+        .map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
+    Ok(head[..read].starts_with(b"#!") || head[..read] == *b"\x7fELF")
 }
 
 /// Whether a file without a language is run as a program: any execute bit.
