@@ -15,6 +15,10 @@ const BUILTIN: &str = include_str!("languages.toml");
 
 /// The source file, in a command.
 pub(crate) const SRC: &str = "{src}";
+/// Every source of the program, in a compile command, each a word of its own: the one
+/// source of a file, or every source of its language in a program given as a folder
+/// (C's `.c` files, compiled together); a word of its own in the table.
+pub(crate) const FILES: &str = "{files}";
 /// The compiled program, in a command.
 pub(crate) const OUT: &str = "{out}";
 /// The source's public class (Java: see `main_class.rs`), in a command (by its full name)
@@ -291,7 +295,7 @@ impl Words {
         let compiled = self.compile.is_some();
         let known = |key: &str| -> Vec<&'static str> {
             let mut known = match key {
-                "compile" => vec![SRC, OUT, CLASS],
+                "compile" => vec![SRC, FILES, OUT, CLASS],
                 "run" => vec![SRC, OUT, CLASS, MEMORY],
                 "source_name" => vec![CLASS],
                 _ => vec![],
@@ -364,17 +368,35 @@ impl Words {
             }
         }
         if let Some(compile) = &self.compile {
-            for needed in [SRC, OUT] {
-                if !compile
+            let names = |needed: &str| {
+                compile
                     .get_ref()
                     .iter()
                     .any(|w| w.get_ref().contains(needed))
-                {
+            };
+            for (needed, or) in [(SRC, FILES), (OUT, OUT)] {
+                if !names(needed) && !names(or) {
+                    let either = if or == needed {
+                        needed.to_owned()
+                    } else {
+                        format!("{needed} or {or}")
+                    };
                     return Err((
                         compile.span().start,
-                        format!("`{name}.compile` does not name {needed}"),
+                        format!("`{name}.compile` does not name {either}"),
                     ));
                 }
+            }
+            // `{files}` is as many words as there are sources: it cannot be part of one.
+            if let Some(word) = compile
+                .get_ref()
+                .iter()
+                .find(|w| w.get_ref().contains(FILES) && w.get_ref() != FILES)
+            {
+                return Err((
+                    word.span().start + 1,
+                    format!("`{name}.compile`: {FILES} must be a word of its own"),
+                ));
             }
         }
         Ok(())
