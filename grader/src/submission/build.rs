@@ -195,6 +195,10 @@ fn from_folder<'a>(
     })
 }
 
+/// A built program's command line and whether it came from the cache; or the language
+/// and the `CE` message.
+type Staged = Result<(Vec<String>, bool), (String, String)>;
+
 /// A source to build: its file, bytes and names, and the files of its folder beside it
 /// when it is a folder's main file.
 struct Source<'a> {
@@ -212,7 +216,7 @@ fn compiled_and_staged(
     (name, language): (&str, &Language),
     options: &Options<'_>,
     staging: &mut Staging,
-) -> Result<Result<(Vec<String>, bool), (String, String)>, Fault> {
+) -> Result<Staged, Fault> {
     let Source {
         path,
         bytes,
@@ -308,7 +312,7 @@ fn built_by_script(
     files: &[FolderFile],
     options: &Options<'_>,
     staging: &mut Staging,
-) -> Result<Result<(Vec<String>, bool), (String, String)>, Fault> {
+) -> Result<Staged, Fault> {
     let language: Language = toml::from_str(BUILD)
         .map_err(|e| Fault::internal(format!("the build script's command: {e}")))?;
     let bytes = files

@@ -66,7 +66,7 @@ impl Names {
         language: &Language,
     ) -> Result<Names, String> {
         let mut names = Names::of(Path::new(main), text, language)?;
-        names.source = main.to_owned();
+        main.clone_into(&mut names.source);
         names.files = files;
         Ok(names)
     }
