@@ -226,18 +226,30 @@ fn table(verified: &Verified) -> String {
             "no accepted submission passed, so none could set it: the least, 1 s".to_owned()
         }
     };
+    let skipped = if verified.disabled.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "skipped, disabled by their names (`.disabled`): {}\n",
+            verified.disabled.join(", ")
+        )
+    };
+    let summary = if disagreements == 0 {
+        "every submission got the verdict of its folder".to_owned()
+    } else {
+        format!("{disagreements} submission(s) did not get the verdict of their folder")
+    };
+    let also = match verified.disabled.len() {
+        0 => String::new(),
+        n => format!("; {n} skipped (.disabled)"),
+    };
     format!(
-        "{}: {} test cases, time limit {} ({how})\n{}\n{}\n{}\n",
+        "{}: {} test cases, time limit {} ({how})\n{}\n{}\n{skipped}{summary}{also}\n",
         verified.name,
         verified.cases,
         seconds(verified.time_limit),
         data(&verified.inputs),
         table.render(),
-        if disagreements == 0 {
-            "every submission got the verdict of its folder".to_owned()
-        } else {
-            format!("{disagreements} submission(s) did not get the verdict of their folder")
-        }
     )
 }
 

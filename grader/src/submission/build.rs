@@ -7,6 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::compile;
+use super::folder::{self, FolderFile, Shape};
 use super::languages::not_installed;
 use super::languages::{self, Language, Languages};
 use super::lookup::{Located, interpreter, resolve, run_path};
@@ -68,12 +69,14 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                 }
                 None if executable(&metadata) => {
                     let program = staging.copy(PROGRAM, path);
-                    (
-                        vec![program.to_string_lossy().into_owned()],
-                        "executable".to_owned(),
-                        false,
-                        None,
-                    )
+                    let mut argv = vec![program.to_string_lossy().into_owned()];
+                    // A file the kernel cannot start (no `#!` line, no ELF header) is a
+                    // shell script, as `execvp` and every shell take it: run by `sh`,
+                    // not refused by the kernel as an `Exec format error`.
+                    if !kernel_starts(path)? {
+                        argv.insert(0, "sh".to_owned());
+                    }
+                    (argv, "executable".to_owned(), false, None)
                 }
                 None => {
                     return Err(Fault::input(format!(
@@ -86,6 +89,10 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                 }
             }
         }
+        Submission::Folder(dir) => match from_folder(dir, options, &mut staging)? {
+            Ok(built) => built,
+            Err((language, message)) => return Ok(Built::CompileError { language, message }),
+        },
     };
     let mut argv = argv;
     // A staged program is there once the folder is made; anything else must be now.
@@ -131,26 +138,116 @@ fn from_source(
         Ok(names) => names,
         Err(message) => return Ok(Err(message)),
     };
+    let source = Source {
+        path,
+        bytes,
+        names,
+        beside: &[],
+    };
+    Ok(compiled_and_staged(&source, (name, language), options, staging)?.map_err(|(_, m)| m))
+}
+
+/// What [`build`] makes of a program given as a folder: its command line, language and
+/// entry, and whether it came from the cache; `Err` inside with the language and the
+/// `CE` message.
+type FromFolder<'a> = (Vec<String>, String, bool, Option<&'a Language>);
+
+/// Builds the program of the folder `dir`, as `folder.rs` tells what it is.
+fn from_folder<'a>(
+    dir: &Path,
+    options: &Options<'a>,
+    staging: &mut Staging,
+) -> Result<Result<FromFolder<'a>, (String, String)>, Fault> {
+    let read = folder::read(dir, options.languages)?;
+    Ok(match read.shape {
+        Shape::Sources {
+            language: (name, language),
+            main,
+            sources,
+        } => {
+            let text = read
+                .files
+                .iter()
+                .find(|f| f.name == main)
+                .map(|f| f.bytes.clone())
+                .unwrap_or_default();
+            let names = match Names::of_folder(&main, &text, sources, language) {
+                Ok(names) => names,
+                Err(message) => return Ok(Err((name.to_owned(), message))),
+            };
+            let source = Source {
+                path: &dir.join(&main),
+                bytes: text,
+                names,
+                beside: &read.files,
+            };
+            compiled_and_staged(&source, (name, language), options, staging)?
+                .map(|(argv, cached)| (argv, name.to_owned(), cached, Some(language)))
+        }
+        Shape::Scripts { build: true } => built_by_script(dir, &read.files, options, staging)?
+            .map(|(argv, cached)| (argv, "build+run".to_owned(), cached, None)),
+        Shape::Scripts { build: false } => Ok((
+            run_script(&read.files, staging),
+            "run".to_owned(),
+            false,
+            None,
+        )),
+    })
+}
+
+/// A built program's command line and whether it came from the cache; or the language
+/// and the `CE` message.
+type Staged = Result<(Vec<String>, bool), (String, String)>;
+
+/// A source to build: its file, bytes and names, and the files of its folder beside it
+/// when it is a folder's main file.
+struct Source<'a> {
+    path: &'a Path,
+    bytes: Vec<u8>,
+    names: Names,
+    beside: &'a [FolderFile],
+}
+
+/// The command line of `source` in language `name`, compiled (cached) when the language
+/// compiles, with what its runs read staged, and whether the compile came from the
+/// cache; `Err` inside with the language and the `CE` message.
+fn compiled_and_staged(
+    source: &Source<'_>,
+    (name, language): (&str, &Language),
+    options: &Options<'_>,
+    staging: &mut Staging,
+) -> Result<Staged, Fault> {
+    let Source {
+        path,
+        bytes,
+        names,
+        beside,
+    } = source;
     let (out, cached) = match &language.compile {
         Some(_) => {
             let compiled = compile::compile(
                 path,
-                &bytes,
-                &names,
+                (bytes, beside),
+                names,
                 (name, language),
                 &options.cache,
                 (options.tier, options.header),
             )?;
             match compiled {
                 compile::Compiled::Program { path, cached } => (Some(path), cached),
-                compile::Compiled::Error(message) => return Ok(Err(message)),
+                compile::Compiled::Error(message) => return Ok(Err((name.to_owned(), message))),
             }
         }
         None => (None, false),
     };
     let src = staging.planned().join(&names.source);
+    // A source its runs read goes with the other files of its folder (a Python module
+    // it imports, a script it sources).
     if language.run.iter().any(|w| w.contains(languages::SRC)) {
-        staging.bytes(&names.source, bytes);
+        staging.bytes(&names.source, bytes.clone());
+        for file in beside.iter().filter(|f| f.name != names.source) {
+            staging.file(&file.name, file.bytes.clone(), file.executable);
+        }
     }
     let program = staging.planned().join(PROGRAM);
     // What a compile made runs when the run command names it (a check of the syntax, as
@@ -170,6 +267,85 @@ fn from_source(
             .map_err(|e| not_installed(path, &format!("{e} ({name})"), language))?;
     }
     Ok(Ok((argv, cached)))
+}
+
+/// The command line of a folder whose `run` file is the program, its files staged: `run`
+/// itself when the kernel starts it (executable, an ELF program or a `#!` script), else
+/// under `sh`.
+fn run_script(files: &[FolderFile], staging: &mut Staging) -> Vec<String> {
+    let mut argv = Vec::new();
+    for file in files {
+        let path = staging.file(&file.name, file.bytes.clone(), file.executable);
+        if file.name == "run" {
+            if !(file.executable && starts_itself(&file.bytes)) {
+                argv.push("sh".to_owned());
+            }
+            argv.push(path.to_string_lossy().into_owned());
+        }
+    }
+    argv
+}
+
+/// How a folder's `build` script runs, in the box, as a compile does: in a copy of the
+/// folder (a compile's own files are read-only to it), `./build` when executable, else
+/// under `sh`; then its folder, with the `run` it must leave, is packed as the compile's
+/// one program (`tar`, of plain files alone: `folder::built_tree` reads it back).
+const BUILD: &str = r#"
+compile = ["sh", "-c", """
+out=$1
+tree=${out%/*}/tree
+mkdir "$tree" && cp -p ./* "$tree"/ && cd "$tree" || exit 1
+if [ -x build ]; then ./build >&2; else sh ./build >&2; fi || { echo "the build script failed (exit status $?)" >&2; exit 1; }
+[ -f run ] || { echo "the build script left no file named run" >&2; exit 1; }
+tar --format=ustar -cf "$out" .
+""", "build", "{out}"]
+version = ["sh", "-c", "echo sh"]
+run = ["{out}"]
+"#;
+
+/// Builds a folder with a `build` script (`files`, those of `dir`), as [`BUILD`] says,
+/// cached as any compile: the command line of its `run` with the files the build left
+/// staged, and whether it came from the cache. `Err` inside with the build's message, a
+/// `CE`.
+fn built_by_script(
+    dir: &Path,
+    files: &[FolderFile],
+    options: &Options<'_>,
+    staging: &mut Staging,
+) -> Result<Staged, Fault> {
+    let language: Language = toml::from_str(BUILD)
+        .map_err(|e| Fault::internal(format!("the build script's command: {e}")))?;
+    let bytes = files
+        .iter()
+        .find(|f| f.name == "build")
+        .map(|f| f.bytes.clone())
+        .unwrap_or_default();
+    let names = Names::of_folder("build", &bytes, vec!["build".to_owned()], &language)
+        .map_err(Fault::internal)?;
+    let compiled = compile::compile(
+        &dir.join("build"),
+        (&bytes, files),
+        &names,
+        ("build", &language),
+        &options.cache,
+        (options.tier, options.header),
+    )?;
+    let (archive, cached) = match compiled {
+        compile::Compiled::Program { path, cached } => (path, cached),
+        compile::Compiled::Error(message) => return Ok(Err(("build+run".to_owned(), message))),
+    };
+    let archive =
+        fs::read(&archive).map_err(|e| Fault::setup(files::cannot(&archive, "read", &e)))?;
+    match folder::built_tree(&archive) {
+        Ok(tree) => Ok(Ok((run_script(&tree, staging), cached))),
+        Err(why) => Ok(Err(("build+run".to_owned(), why))),
+    }
+}
+
+/// Whether the kernel starts a file of these bytes itself: an ELF program, or a script
+/// whose first line (`#!`) names its interpreter.
+fn starts_itself(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"#!") || bytes.starts_with(b"\x7fELF")
 }
 
 /// The arguments of an interpreter's version probe: its language's `version` command's
@@ -202,6 +378,8 @@ fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
             });
         }
         Submission::File(path) => path,
+        // Told when read, as it is built.
+        Submission::Folder(_) => return None,
     };
     let metadata = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
     match options.language_of(path).ok()? {
@@ -214,6 +392,17 @@ fn foresee(submission: &Submission, options: &Options<'_>) -> Option<Foreseen> {
             compiles: false,
         }),
     }
+}
+
+/// Whether the kernel starts the file `path` itself: an ELF program, or a script whose
+/// first line (`#!`) names its interpreter.
+fn kernel_starts(path: &Path) -> Result<bool, Fault> {
+    let mut head = [0u8; 4];
+    let mut file =
+        fs::File::open(path).map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
+    let read = std::io::Read::read(&mut file, &mut head)
+        .map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
+    Ok(starts_itself(&head[..read]))
 }
 
 /// Whether a file without a language is run as a program: any execute bit.

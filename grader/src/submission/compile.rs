@@ -21,6 +21,7 @@ use sandbox::tiers::Tier;
 
 use super::cache_entry::{MESSAGE, cached_message, publish, verified};
 use super::compiler::{HEAD, Toolchain, above, limits, refusal, run_compiler, said, toolchain};
+use super::folder::FolderFile;
 use super::languages::Language;
 use super::naming::{Names, PROGRAM};
 use super::precompiled::{self, HeaderUse};
@@ -132,18 +133,24 @@ pub(crate) fn check_compiler(source: &Path, name: &str, language: &Language) -> 
     toolchain(name, language, source).map(drop)
 }
 
-/// Compiles `source` (holding `bytes`, named `names` in its commands) as language `name`,
-/// or takes it from the cache.
+/// Compiles `source` (holding `bytes`, named `names` in its commands, with the files of
+/// its folder `beside` it, when it is a folder's) as language `name`, or takes it from
+/// the cache.
 pub(crate) fn compile(
     source: &Path,
-    bytes: &[u8],
+    (bytes, beside): (&[u8], &[FolderFile]),
     names: &Names,
     (name, language): (&str, &Language),
     cache: &Path,
     (tier, usage): (Tier, HeaderUse),
 ) -> Result<Compiled, Fault> {
     let toolchain = toolchain(name, language, source)?;
-    let key = cache_key((name, language), &toolchain, tier, (&names.source, bytes));
+    let key = cache_key(
+        (name, language),
+        &toolchain,
+        tier,
+        (&names.source, bytes, beside),
+    );
     usable_cache(cache)?;
     let entry = cache.join(&key);
     if let Some(cached) = from_cache(&entry) {
@@ -159,14 +166,14 @@ pub(crate) fn compile(
     let run = |headers: Option<&Path>| {
         run_compiler(
             source,
-            (file_name, bytes),
+            (file_name, bytes, beside),
             (language, &toolchain),
             headers,
             &limits,
             |out, headers| {
                 let mut args: Vec<String> = command[1..]
                     .iter()
-                    .map(|w| names.fill(w, file_name, out))
+                    .flat_map(|w| names.fill_words(w, file_name, out))
                     .collect();
                 // Last: the command's first word may be a wrapper of the compiler, and
                 // GCC takes an include folder anywhere among its words.
@@ -206,12 +213,12 @@ pub(crate) fn compile(
 /// the same name and version, or an upgrade, is not the same), the tier and the source:
 /// its text and the file name the compiler sees (its messages say `sol.c:4:2`, and a `CE`
 /// replayed from the cache must name the student's own file, not another's with the same
-/// text).
+/// text); and a folder's other files, each with its name and whether it is executable.
 fn cache_key(
     (name, language): (&str, &Language),
     toolchain: &Toolchain,
     tier: Tier,
-    (file_name, bytes): (&str, &[u8]),
+    (file_name, bytes, beside): (&str, &[u8], &[FolderFile]),
 ) -> String {
     let command = language
         .compile
@@ -219,6 +226,15 @@ fn cache_key(
         .expect("only compiled languages are compiled");
     let mut key = toolchain.key("compile", name, command, tier);
     key.part(file_name).part(bytes);
+    // A single file's key is as it always was: its cached compiles stay good.
+    if !beside.is_empty() {
+        key.count(beside.len());
+        for file in beside {
+            key.part(&file.name)
+                .part(&file.bytes)
+                .part(if file.executable { "x" } else { "-" });
+        }
+    }
     key.hex()
 }
 

@@ -17,6 +17,7 @@ use sandbox::tiers::Tier;
 use sandbox::trace;
 use sandbox::{Files, Input, Job, Limits, Outcome, Stderr, Worker};
 
+use super::folder::FolderFile;
 use super::languages::not_installed;
 use super::languages::{CompileLimits, Language};
 use super::lookup::{Located, compile_path, follow, resolve};
@@ -39,13 +40,14 @@ const MESSAGE_BYTES: usize = 256 * 1024;
 pub(crate) const HEAD: &str = "the compiler";
 
 /// Runs the compiler of `toolchain` on `file` (its name and bytes, staged beside the
-/// compile, which runs in its folder) in a worker of the limits' tier, with the words
+/// compile, which runs in its folder, with the other files of its folder when it is a
+/// folder's) in a worker of the limits' tier, with the words
 /// `args` gives for a program written to the path it is handed and the folder of
 /// precompiled `headers` (when given) where the compile sees it: how it ended, and the
 /// program it wrote, if any. `source` is named in errors.
 pub(super) fn run_compiler(
     source: &Path,
-    (file_name, bytes): (&str, &[u8]),
+    (file_name, bytes, beside): (&str, &[u8], &[FolderFile]),
     (language, toolchain): (&Language, &Toolchain),
     headers: Option<&Path>,
     limits: &Limits,
@@ -54,10 +56,18 @@ pub(super) fn run_compiler(
     let staging = stage_dir()?;
     // The compiler runs beside a copy of the source under its own name (or the one its
     // language gives it), so its messages say `sol.cpp:4:23`, not a path of this machine.
-    let copy = staging.path().join(file_name);
-    fs::write(&copy, bytes).map_err(|e| Fault::setup(files::cannot(&copy, "write", &e)))?;
-    fs::set_permissions(&copy, fs::Permissions::from_mode(0o644))
-        .map_err(|e| Fault::setup(files::cannot(&copy, "write", &e)))?;
+    let own = [(file_name, bytes, false)];
+    let others = beside
+        .iter()
+        .filter(|f| f.name != file_name)
+        .map(|f| (f.name.as_str(), f.bytes.as_slice(), f.executable));
+    for (name, bytes, executable) in own.into_iter().chain(others) {
+        let copy = staging.path().join(name);
+        let mode = if executable { 0o755 } else { 0o644 };
+        fs::write(&copy, bytes).map_err(|e| Fault::setup(files::cannot(&copy, "write", &e)))?;
+        fs::set_permissions(&copy, fs::Permissions::from_mode(mode))
+            .map_err(|e| Fault::setup(files::cannot(&copy, "write", &e)))?;
+    }
     let config = sandbox::Config {
         tier: limits.sandbox,
         memory: limits.memory,

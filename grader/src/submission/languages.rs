@@ -15,6 +15,10 @@ const BUILTIN: &str = include_str!("languages.toml");
 
 /// The source file, in a command.
 pub(crate) const SRC: &str = "{src}";
+/// Every source of the program, in a compile command, each a word of its own: the one
+/// source of a file, or every source of its language in a program given as a folder
+/// (C's `.c` files, compiled together); a word of its own in the table.
+pub(crate) const FILES: &str = "{files}";
 /// The compiled program, in a command.
 pub(crate) const OUT: &str = "{out}";
 /// The source's public class (Java: see `main_class.rs`), in a command (by its full name)
@@ -291,7 +295,7 @@ impl Words {
         let compiled = self.compile.is_some();
         let known = |key: &str| -> Vec<&'static str> {
             let mut known = match key {
-                "compile" => vec![SRC, OUT, CLASS],
+                "compile" => vec![SRC, FILES, OUT, CLASS],
                 "run" => vec![SRC, OUT, CLASS, MEMORY],
                 "source_name" => vec![CLASS],
                 _ => vec![],
@@ -364,18 +368,7 @@ impl Words {
             }
         }
         if let Some(compile) = &self.compile {
-            for needed in [SRC, OUT] {
-                if !compile
-                    .get_ref()
-                    .iter()
-                    .any(|w| w.get_ref().contains(needed))
-                {
-                    return Err((
-                        compile.span().start,
-                        format!("`{name}.compile` does not name {needed}"),
-                    ));
-                }
-            }
+            check_compile(name, compile)?;
         }
         Ok(())
     }
@@ -385,6 +378,46 @@ impl Words {
 /// source, not a program of the machine to look for.
 pub(crate) fn has_placeholder(word: &str) -> bool {
     !placeholders(word).is_empty()
+}
+
+/// The first fault of the compile command `compile` of the entry `name`: it names the
+/// source (`{src}` or `{files}`) and the program (`{out}`), and `{files}` only as a word
+/// of its own.
+fn check_compile(
+    name: &str,
+    compile: &toml::Spanned<Vec<toml::Spanned<String>>>,
+) -> Result<(), (usize, String)> {
+    let names = |needed: &str| {
+        compile
+            .get_ref()
+            .iter()
+            .any(|w| w.get_ref().contains(needed))
+    };
+    for (needed, or) in [(SRC, FILES), (OUT, OUT)] {
+        if !names(needed) && !names(or) {
+            let either = if or == needed {
+                needed.to_owned()
+            } else {
+                format!("{needed} or {or}")
+            };
+            return Err((
+                compile.span().start,
+                format!("`{name}.compile` does not name {either}"),
+            ));
+        }
+    }
+    // `{files}` is as many words as there are sources: it cannot be part of one.
+    if let Some(word) = compile
+        .get_ref()
+        .iter()
+        .find(|w| w.get_ref().contains(FILES) && w.get_ref() != FILES)
+    {
+        return Err((
+            word.span().start + 1,
+            format!("`{name}.compile`: {FILES} must be a word of its own"),
+        ));
+    }
+    Ok(())
 }
 
 /// Every `{name}` in `word` (a letter, digit or `_` name between braces), with its byte
@@ -588,7 +621,20 @@ mod tests {
         let m = refused(
             "[c]\nextensions = [\"c\"]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"{source}\"]\nrun = [\"{out}\"]\n",
         );
-        assert!(m.ends_with("grader.toml:3:35: unknown placeholder `{source}` in `c.compile`; known: {src}, {out}, {class}"), "{m}");
+        assert!(m.ends_with("grader.toml:3:35: unknown placeholder `{source}` in `c.compile`; known: {src}, {files}, {out}, {class}"), "{m}");
+        // `{files}` is a word of its own, and stands in for `{src}`.
+        let m = refused(
+            "[c]\ncompile = [\"gcc\", \"-o\", \"{out}\", \"-I{files}\"]\nrun = [\"{out}\"]\n",
+        );
+        assert!(
+            m.contains("grader.toml:2:35: `c.compile`: {files} must be a word of its own"),
+            "{m}"
+        );
+        let m = refused("[c]\ncompile = [\"gcc\", \"-o\", \"{out}\"]\nrun = [\"{out}\"]\n");
+        assert!(
+            m.contains("`c.compile` does not name {src} or {files}"),
+            "{m}"
+        );
         let m = refused("[py]\nrun = [\"python3\", \"{out}\"]\n");
         assert!(
             m.contains(

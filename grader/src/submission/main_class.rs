@@ -29,6 +29,12 @@ pub(crate) fn main_class(source: &str) -> Option<String> {
     })
 }
 
+/// Whether `source` declares a top-level type with a `main` method (of a folder's Java
+/// sources, the ones that may be its main file).
+pub(crate) fn declares_main(source: &str) -> bool {
+    top_level_types(&tokens(source)).iter().any(|t| t.has_main)
+}
+
 /// The class's own name, without its package: the name of its source file.
 pub(crate) fn simple_name(class: &str) -> &str {
     class.rsplit('.').next().unwrap_or(class)

@@ -2,7 +2,8 @@
 //! `--lang`), or a `--cmd` line; turned into a [`Program`] staged where an unprivileged
 //! user can run it, or a compile error.
 //!
-//! `program.rs` says what a submission is and becomes, `build.rs` makes it, `setup.rs`
+//! `program.rs` says what a submission is and becomes, `build.rs` makes it (`folder.rs`
+//! reads a program given as a folder), `setup.rs`
 //! checks its toolchain first, `staging.rs` holds its files, `lookup.rs` finds programs
 //! (and where they really are, through what `sandbox::trace` sees them start), and
 //! `compile.rs` compiles with its cache (`cache_sweep.rs` clears what killed graders left
@@ -14,6 +15,7 @@ mod cache_sweep;
 pub(crate) mod compile;
 pub(crate) mod compiler;
 pub(crate) mod diagnosis;
+pub(crate) mod folder;
 pub(crate) mod languages;
 mod lookup;
 mod main_class;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::languages::{CLASS, Language, MEMORY, OUT, SRC};
+use super::languages::{CLASS, FILES, Language, MEMORY, OUT, SRC};
 use super::main_class::{main_class, simple_name};
 
 /// The file name of a compiled program, in a compile's work folder and in the staging
@@ -19,6 +19,9 @@ pub(crate) struct Names {
     /// Its class by its full name (with its package), when the language's commands need
     /// one.
     pub(crate) class: Option<String>,
+    /// Every source compiled with it (`{files}`), by file name: `source` alone, or the
+    /// sources of its language in a program given as a folder, in name order.
+    pub(crate) files: Vec<String>,
 }
 
 impl Names {
@@ -45,7 +48,40 @@ impl Names {
             Some(name) => name.replace(CLASS, simple_name(class.as_deref().unwrap_or_default())),
             None => own,
         };
-        Ok(Names { source, class })
+        Ok(Names {
+            files: vec![source.clone()],
+            source,
+            class,
+        })
+    }
+
+    /// The names of a program given as a folder: its main source `main`, holding `text`,
+    /// compiled with `files` (every source of its language there, `main` among them),
+    /// each under its own name (a folder's Java files are named for their classes by
+    /// their authors, and name each other so).
+    pub(crate) fn of_folder(
+        main: &str,
+        text: &[u8],
+        files: Vec<String>,
+        language: &Language,
+    ) -> Result<Names, String> {
+        let mut names = Names::of(Path::new(main), text, language)?;
+        main.clone_into(&mut names.source);
+        names.files = files;
+        Ok(names)
+    }
+
+    /// The words `word` stands for: `{files}` every source (each a word), any other word
+    /// [`Names::fill`]ed.
+    pub(crate) fn fill_words(&self, word: &str, src: &str, out: &str) -> Vec<String> {
+        if word == FILES {
+            self.files
+                .iter()
+                .map(|file| self.fill(SRC, file, out))
+                .collect()
+        } else {
+            vec![self.fill(word, src, out)]
+        }
     }
 
     /// `word` with `{src}` as `src`, `{out}` as `out` and `{class}` filled in; `{memory_mib}`
@@ -107,7 +143,8 @@ mod tests {
             names,
             Names {
                 source: "sol.c".to_owned(),
-                class: None
+                class: None,
+                files: vec!["sol.c".to_owned()],
             }
         );
         let odd = Names::of(Path::new("/x/program"), b"", c).unwrap();

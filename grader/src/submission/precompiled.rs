@@ -32,7 +32,7 @@ use sandbox::tiers::Tier;
 
 use super::cache_entry::{publish, verified};
 use super::compiler::{Toolchain, limits, refusal, run_compiler};
-use super::languages::{Language, OUT, Precompiled, SRC};
+use super::languages::{FILES, Language, OUT, Precompiled, SRC};
 use crate::cli::exit::Fault;
 use sandbox::Locked as _;
 
@@ -133,7 +133,7 @@ fn header_command(language: &Language, precompiled: &Precompiled) -> Vec<String>
         .expect("a precompiled header belongs to a compiled language");
     let mut words = Vec::new();
     for word in &command[1..] {
-        if word == SRC {
+        if word == SRC || word == FILES {
             words.extend([
                 "-x".to_owned(),
                 precompiled.kind.clone(),
@@ -169,7 +169,7 @@ fn build(
     let wrapper = format!("#include <{header}>\n");
     let (outcome, built) = run_compiler(
         Path::new(header),
-        (WRAPPER, wrapper.as_bytes()),
+        (WRAPPER, wrapper.as_bytes(), &[]),
         (language, toolchain),
         None,
         &limits,

@@ -20,6 +20,8 @@ pub(crate) enum Submission {
     File(PathBuf),
     /// A command line, split like a shell would.
     Command(String),
+    /// A program given as a folder (a package's: `folder.rs` says what it is).
+    Folder(PathBuf),
 }
 
 impl Submission {
@@ -27,7 +29,7 @@ impl Submission {
     pub(crate) fn shown(&self) -> String {
         match self {
             Submission::Command(line) => line.clone(),
-            Submission::File(path) => path.display().to_string(),
+            Submission::File(path) | Submission::Folder(path) => path.display().to_string(),
         }
     }
 }

@@ -30,8 +30,9 @@ enum Part {
     /// A file of the machine (a compiled program in the cache, a `--cmd` file), copied
     /// with its executable bit.
     Copy(PathBuf),
-    /// Bytes read already (a source for its interpreter), readable by all.
-    Bytes(Vec<u8>),
+    /// Bytes read already (a source for its interpreter), readable by all, and whether
+    /// executable (a folder's `run` script).
+    Bytes(Vec<u8>, bool),
 }
 
 impl Staging {
@@ -60,7 +61,13 @@ impl Staging {
 
     /// Notes the file `name`, holding `bytes`; its path in the folder.
     pub(super) fn bytes(&mut self, name: &str, bytes: Vec<u8>) -> PathBuf {
-        self.files.push((name.to_owned(), Part::Bytes(bytes)));
+        self.file(name, bytes, false)
+    }
+
+    /// Notes the file `name`, holding `bytes`, executable or not; its path in the folder.
+    pub(super) fn file(&mut self, name: &str, bytes: Vec<u8>, executable: bool) -> PathBuf {
+        self.files
+            .push((name.to_owned(), Part::Bytes(bytes, executable)));
         self.path.join(name)
     }
 
@@ -91,7 +98,7 @@ impl Staging {
             let to = self.path.join(name);
             match part {
                 Part::Copy(from) => copy_readable(from, &to)?,
-                Part::Bytes(bytes) => write_readable(bytes, &to)?,
+                Part::Bytes(bytes, executable) => write_readable(bytes, &to, *executable)?,
             }
         }
         Ok(())
@@ -111,7 +118,7 @@ impl Staging {
                         .map_err(|e| Fault::input(files::cannot(from, "read", &e)))?;
                     &read
                 }
-                Part::Bytes(bytes) => bytes,
+                Part::Bytes(bytes, _) => bytes,
             };
             key.part(name).part(bytes);
         }
@@ -132,7 +139,7 @@ impl sandbox::OpenFiles for Staging {
                         let mode = file.metadata()?.permissions().mode();
                         (file, mode & 0o111 != 0)
                     }
-                    Part::Bytes(bytes) => (sandbox::memory_file(bytes)?, false),
+                    Part::Bytes(bytes, executable) => (sandbox::memory_file(bytes)?, *executable),
                 };
                 Ok((name.clone(), file, executable))
             })
@@ -197,10 +204,11 @@ pub(super) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
         .map_err(|e| Fault::internal(format!("cannot create a staging folder: {e}")))
 }
 
-/// Writes `bytes` to `to`, readable by all.
-fn write_readable(bytes: &[u8], to: &Path) -> Result<(), Fault> {
+/// Writes `bytes` to `to`, readable (and, when `executable`, executable) by all.
+fn write_readable(bytes: &[u8], to: &Path, executable: bool) -> Result<(), Fault> {
     fs::write(to, bytes).map_err(|e| Fault::setup(files::cannot(to, "write", &e)))?;
-    fs::set_permissions(to, fs::Permissions::from_mode(0o644))
+    let mode = if executable { 0o755 } else { 0o644 };
+    fs::set_permissions(to, fs::Permissions::from_mode(mode))
         .map_err(|e| Fault::setup(files::cannot(to, "write", &e)))
 }
 

@@ -35,6 +35,7 @@ mod package_format2023;
 mod package_grading;
 mod package_interactive;
 mod package_multipass;
+mod package_programs;
 mod package_verify;
 mod poj;
 mod precompiled;

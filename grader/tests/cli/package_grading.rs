@@ -131,7 +131,7 @@ fn a_validator_that_fails_or_data_it_refuses_is_exit_2_never_a_mark() {
     );
     let (code, _, err) = test(&parity, "accepted/remainder.py", &[]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("went over its limits"), "{err}");
+    assert!(err.contains("went over its limit (1 s of CPU)"), "{err}");
     // An input its input validator refuses: the data's fault, named.
     let sum = copy("sum", dir.path());
     write(&sum, "data/secret/3.in", "1  2\n");

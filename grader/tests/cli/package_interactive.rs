@@ -350,3 +350,48 @@ fn fuzz_plays_a_generated_game_against_the_interactor_and_keeps_the_exchange() {
         "{out}"
     );
 }
+
+/// An interactor that answers every line it reads, as DOMjudge's `boolfind` jury does,
+/// against a submission that floods it with queries and never reads an answer: the two
+/// block on full pipes. The submission is killed at its wall limit (`TLE`); what the
+/// interactor still writes is then read and dropped, so it reads the end of the
+/// submission's output and ends, well within its own wall limit. It was blocked on its
+/// full pipe until that limit (two minutes), and the package was blamed (exit 2).
+#[test]
+fn an_interactor_answering_a_flood_that_is_never_read_is_not_blamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = legacy(dir.path());
+    write(
+        &package,
+        "output_validators/interactor/interactor.py",
+        "import sys\nwhile True:\n    if not sys.stdin.readline():\n        \
+         open(sys.argv[3] + 'judgemessage.txt', 'w').write('its output ended\\n')\n        \
+         sys.exit(43)\n    print('lower', flush=True)\n",
+    );
+    std::fs::remove_dir_all(package.join("submissions")).unwrap();
+    let floods = "time_limit_exceeded/asks_never_reads.py";
+    write(
+        &package,
+        format!("submissions/{floods}"),
+        "while True:\n    print(1, flush=True)\n",
+    );
+    for data in ["secret/1", "secret/2"] {
+        for ext in ["in", "ans"] {
+            std::fs::remove_file(package.join(format!("data/{data}.{ext}"))).unwrap();
+        }
+    }
+    let (code, out, err) = verify(&package);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(got(&out, floods), "TLE", "{out}");
+    // Relayed, where the exchange is shown: the same.
+    let output = grader()
+        .arg("test")
+        .arg(&package)
+        .arg(package.join(format!("submissions/{floods}")))
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    let (code, out, err) = said(&output);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("TLE 0/1 passed"), "{out}");
+}

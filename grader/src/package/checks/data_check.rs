@@ -187,6 +187,12 @@ fn built_validators(
                 Protocol::Checktestdata,
             )
         } else {
+            // A folder that is no program (its language cannot be told, a folder inside
+            // it) is the package's to fix, whatever this machine has: exit 2, where a
+            // validator this machine cannot build is passed over, said.
+            if source.is_dir() {
+                crate::submission::folder::read(&source, setup.options.languages)?;
+            }
             (build(&source, &setup.options), Protocol::Format)
         };
         let role = if input {

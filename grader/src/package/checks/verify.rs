@@ -79,6 +79,8 @@ pub(crate) struct Verified {
     pub(crate) inputs: Checked,
     /// One row per submission, in the order of their folders and names.
     pub(crate) rows: Vec<Row>,
+    /// The submissions not run because their names end with `.disabled` (`FOLDER/NAME`).
+    pub(crate) disabled: Vec<String>,
 }
 
 /// One submission's outcome.
@@ -153,7 +155,7 @@ pub(crate) fn verify(
 ) -> Result<Verified, Fault> {
     let config = config::load(package)?;
     let cases = data::load(package)?;
-    let entries = submissions::load(package)?;
+    let submissions::Listed { entries, disabled } = submissions::load(package)?;
     // The data's check (building and running the validators) and the submissions' builds
     // need nothing of each other: side by side, a cold verification's compiles overlap.
     let (checked, built) = std::thread::scope(|scope| {
@@ -248,6 +250,7 @@ pub(crate) fn verify(
         ceiling,
         inputs,
         rows,
+        disabled,
     })
 }
 
@@ -291,6 +294,7 @@ pub(crate) fn limit_from_accepted(
 ) -> Result<Duration, Fault> {
     let config = config::load(package)?;
     let entries: Vec<Entry> = submissions::load(package)?
+        .entries
         .into_iter()
         .filter(Entry::accepted)
         .collect();

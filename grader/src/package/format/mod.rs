@@ -3,8 +3,7 @@
 //! submissions and the verdicts their folders or comments allow (`submissions`; 2023-07's
 //! `submissions.yaml`, `expectations`), the format's default output validator, in
 //! process (`default_validator`), the verdict and score of a scoring problem's groups
-//! (`scoring`), the generator `grader fuzz` draws inputs from (`generator`), and how a
-//! program given as a folder becomes one source (`sources`).
+//! (`scoring`), and the generator `grader fuzz` draws inputs from (`generator`).
 
 pub(crate) mod config;
 pub(crate) mod data;
@@ -12,5 +11,4 @@ pub(crate) mod default_validator;
 pub(crate) mod expectations;
 pub(crate) mod generator;
 pub(crate) mod scoring;
-pub(crate) mod sources;
 pub(crate) mod submissions;

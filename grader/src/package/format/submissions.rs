@@ -119,13 +119,28 @@ fn expected(name: &str) -> (Vec<&'static str>, Option<&'static str>) {
     }
 }
 
+/// What BAPCtools' name for a submission it leaves out ends with (`sol.py.disabled`, a
+/// folder `multi.java.disabled`).
+const DISABLED: &str = ".disabled";
+
+/// A package's submissions: those to run, and those its jury disabled.
+#[derive(Debug)]
+pub(crate) struct Listed {
+    /// The submissions to run, in the order of their folders and names.
+    pub(crate) entries: Vec<Entry>,
+    /// `FOLDER/NAME` of each submission whose name ends with `.disabled` (BAPCtools'
+    /// way of keeping one in the package without running it): not run, but said.
+    pub(crate) disabled: Vec<String>,
+}
+
 /// Every submission below `PKG/submissions`, folders in name order and files in name
-/// order within each. A submission that is a folder (several files) is listed with its
-/// path, to be refused as not supported.
-pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
+/// order within each; a submission may be a folder (a program of several files). Those
+/// named `*.disabled` are listed apart, and not read.
+pub(crate) fn load(package: &Path) -> Result<Listed, Fault> {
     let root = package.join("submissions");
     let rules = crate::package::format::expectations::load(package)?;
     let mut found = Vec::new();
+    let mut disabled = Vec::new();
     for folder in sorted(&root)? {
         if !folder.is_dir() {
             continue;
@@ -144,9 +159,12 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
             if file.starts_with('.') {
                 continue;
             }
+            if file.ends_with(DISABLED) {
+                disabled.push(format!("{kind}/{file}"));
+                continue;
+            }
             let (mut expected, mut from) = expected(&kind);
-            // A folder (a program of several files) is refused later, when built; only a
-            // file can carry the comment.
+            // Only a file can carry the comment (a folder's files are its program's).
             if path.is_file() {
                 let bytes = files::read_file_of_data(&path)?;
                 let listed = expected_results(&String::from_utf8_lossy(&bytes))
@@ -187,7 +205,10 @@ pub(crate) fn load(package: &Path) -> Result<Vec<Entry>, Fault> {
             root.display()
         )));
     }
-    Ok(found)
+    Ok(Listed {
+        entries: found,
+        disabled,
+    })
 }
 
 /// The entries of `dir`, sorted by name.

@@ -1,5 +1,5 @@
 //! Building a package's programs as `grader test` builds a submission: each file by its
-//! language (compiled once and cached), a folder as the one source `sources` makes of it;
+//! language (compiled once and cached), a folder as one program of its files;
 //! the submissions `--jobs` at once. What keeps a submission from running is a value
 //! (its compile error, a language this machine or the grader lacks), never a fault.
 
@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use sandbox::Limits;
 
 use crate::cli::exit::{Cause, Fault};
-use crate::package::format::sources::{self, Source};
 use crate::package::format::submissions::Entry;
 use crate::submission::{self, Built, Options, Program, Submission};
 use sandbox::Locked as _;
@@ -126,27 +125,12 @@ pub(in crate::package) fn build(
     path: &Path,
     options: &Options<'_>,
 ) -> Result<Result<Program, String>, Fault> {
-    // A folder is one program when `sources` can make it one source; that source is
-    // written to a folder of this build, and built as a file is.
-    let merged;
-    let file = if path.is_dir() {
-        match sources::single(path)
-            .map_err(|why| Fault::input(format!("{}: {why}", path.display())))?
-        {
-            Source::File(file) => file,
-            Source::Merged { name, text } => {
-                merged = crate::paths::temp::dir("package-source")
-                    .map_err(|e| Fault::internal(format!("cannot write a merged source: {e}")))?;
-                let file = merged.path().join(name);
-                std::fs::write(&file, text)
-                    .map_err(|e| Fault::setup(crate::paths::files::cannot(&file, "write", &e)))?;
-                file
-            }
-        }
+    // A folder is one program of several files (`submission::folder` reads it).
+    let submission = if path.is_dir() {
+        Submission::Folder(path.to_path_buf())
     } else {
-        path.to_path_buf()
+        Submission::File(path.to_path_buf())
     };
-    let submission = Submission::File(file);
     // The advice of a fault names `--lang` and `--cmd`, which choose no package program.
     let built = submission::build_one(&submission, options, |_| {}).map_err(|fault| {
         if fault.cause().users_to_fix() {

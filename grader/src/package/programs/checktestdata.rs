@@ -12,7 +12,6 @@ use std::sync::OnceLock;
 use sandbox::Outcome;
 
 use crate::cli::exit::{Cause, Fault};
-use crate::package::format::sources::{self, Source};
 use crate::package::programs::building::build;
 use crate::submission::languages::{Language, Languages};
 use crate::submission::{Options, Program};
@@ -87,7 +86,17 @@ pub(crate) fn in_format_words(outcome: &mut Outcome, shown: &str, case: &str) ->
 pub(crate) fn is_script(path: &Path) -> bool {
     let script = |file: &Path| file.is_file() && file.extension().is_some_and(|x| x == EXTENSION);
     if path.is_dir() {
-        return matches!(sources::single(path), Ok(Source::File(file)) if script(&file));
+        // A folder of one file, that script (hidden files aside, as a build leaves them).
+        let files: Vec<_> = std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+            })
+            .collect();
+        return matches!(files.as_slice(), [file] if script(file));
     }
     script(path)
 }

@@ -48,7 +48,11 @@ impl Programs {
             ))
         })?;
         let mut why = String::new();
-        for entry in submissions::load(package)?.iter().filter(|e| e.accepted()) {
+        for entry in submissions::load(package)?
+            .entries
+            .iter()
+            .filter(|e| e.accepted())
+        {
             match build(&entry.path, options) {
                 Ok(Ok(reference)) => {
                     return Ok(Programs {

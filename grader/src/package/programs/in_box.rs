@@ -142,12 +142,19 @@ impl<'p> PackageProgram<'p> {
     /// The fault of a run that ended neither with 42 nor 43, or over a limit: the
     /// package's, never a submission's. `None` for 42 and 43.
     pub(crate) fn fault(&self, outcome: &Outcome, case: &str, role: &str) -> Option<Fault> {
-        let how = if outcome.killed.is_some() {
-            format!(
-                "went over its limits ({} s of CPU, {} MiB)",
-                self.limits.cpu.as_secs_f64(),
-                self.limits.memory >> 20
-            )
+        let how = if let Some(killed) = outcome.killed {
+            // Which limit, so that the jury knows what to raise or fix.
+            let limit = match killed {
+                sandbox::Killed::Cpu => format!("{} s of CPU", self.limits.cpu.as_secs_f64()),
+                sandbox::Killed::Wall => format!(
+                    "{} s of wall time, with {:.3} s of CPU: it waited",
+                    self.limits.wall.as_secs_f64(),
+                    outcome.cpu.as_secs_f64()
+                ),
+                sandbox::Killed::Memory => format!("{} MiB of memory", self.limits.memory >> 20),
+                sandbox::Killed::Output => format!("{} MiB of output", self.limits.output >> 20),
+            };
+            format!("went over its limit ({limit})")
         } else {
             match (outcome.signal, outcome.code) {
                 (None, Some(42 | 43)) => return None,

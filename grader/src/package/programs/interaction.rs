@@ -13,7 +13,9 @@
 //! output pipe stays open to read while an interactor that ended with 42 is gone (a
 //! submission writing its last line then is not killed by `SIGPIPE`, a race the verdict
 //! would follow), and the interactor's output pipe stays open until both ended (it is
-//! never killed by `SIGPIPE` because the submission left).
+//! never killed by `SIGPIPE` because the submission left): once the submission ended,
+//! what the interactor writes is read and dropped, so that it never blocks on a full
+//! pipe nobody reads (a submission that flooded it with queries before it was killed).
 //!
 //! A submission killed at the wall limit under its CPU limit is judged by the rule of
 //! such a `TLE` (`run::judge::next`): the whole interaction is made again.
@@ -208,7 +210,20 @@ fn once(
         let submission =
             runner.run_joined(program, sandbox::Input::Joined(submission_ends), run, alone);
         ended(First::Submission);
-        held.locked().by_submission = None;
+        signals.submission_ended.store(true, Ordering::SeqCst);
+        let mut now = held.locked();
+        now.by_submission = None;
+        // What the interactor writes from now on has no reader: it is read and dropped
+        // (directly joined; the relay does so itself), so that an interactor answering
+        // a flood the submission sent before it was killed ends instead of blocking on
+        // a full pipe until its own wall limit.
+        let unread = now.from_interactor.take();
+        drop(now);
+        if let Some(unread) = unread {
+            scope.spawn(move || {
+                let _ = std::io::copy(&mut std::fs::File::from(unread), &mut std::io::sink());
+            });
+        }
         let interactor_ran = interactor_thread
             .join()
             .unwrap_or_else(|_| Err(Fault::internal("the interactor's thread failed".to_owned())));

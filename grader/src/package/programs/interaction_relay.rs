@@ -176,6 +176,11 @@ impl Way {
 pub(crate) struct Signals {
     /// The interactor ended with something else than 42: the submission's pipe closes.
     pub(crate) refused: AtomicBool,
+    /// The submission ended: what the interactor writes from now on is read and
+    /// dropped, never held for a reader that is gone (a box may keep the submission's
+    /// end of the pipe open after its run, so no write would fail: an interactor that
+    /// answers a flood it was sent would block on a full pipe until its wall limit).
+    pub(crate) submission_ended: AtomicBool,
     /// Both sides ended: the relay ends once its pipes do, or soon after.
     pub(crate) ended: AtomicBool,
 }
@@ -213,6 +218,10 @@ impl Relay {
                 self.ways[0].from = None;
                 self.ways[0].held.clear();
                 self.ways[0].to = None;
+            }
+            if signals.submission_ended.load(Ordering::SeqCst) {
+                self.ways[1].to = None;
+                self.ways[1].held.clear();
             }
             if signals.ended.load(Ordering::SeqCst) {
                 let at = *deadline.get_or_insert_with(|| Instant::now() + AFTER_END);

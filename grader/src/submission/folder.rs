@@ -1,0 +1,374 @@
+//! A program given as a folder (a package's validators; a jury's submission of several
+//! files): its files read, and what it is. As the format's tools read one:
+//!
+//! - a folder with a `build` file is built by running it (in the box, in a copy of the
+//!   folder) and then run by the `run` file it leaves (DOMjudge's and BAPCtools' way; the
+//!   build's files are kept in an archive the grader reads, `built_tree`); with a `run`
+//!   file and no `build`, `run` is the program;
+//! - otherwise its language is the one most of its files are in (by extension, as the
+//!   language table tells a file's), and every file of it is one of its sources, compiled
+//!   together where its compile names `{files}`; the others (headers, data) lie beside
+//!   them. The main file, run or compiled first, is the only source, else one named
+//!   `main.*` (any case), else the first by name, as problemtools chooses it; in a
+//!   language that runs a class (Java), only the sources that declare a `main` method
+//!   are candidates.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::languages::{Language, Languages};
+use super::main_class::declares_main;
+use crate::cli::exit::Fault;
+use crate::paths::files;
+
+/// One file of a program's folder.
+#[derive(Debug, Clone)]
+pub(crate) struct FolderFile {
+    /// Its name in the folder.
+    pub(crate) name: String,
+    /// Its bytes.
+    pub(crate) bytes: Vec<u8>,
+    /// Whether it is executable.
+    pub(crate) executable: bool,
+}
+
+/// What a folder's program is.
+#[derive(Debug)]
+pub(crate) enum Shape<'a> {
+    /// Sources of one language.
+    Sources {
+        /// The language's name and entry.
+        language: (&'a str, &'a Language),
+        /// The main file's name.
+        main: String,
+        /// Every source of the language, by name, in name order.
+        sources: Vec<String>,
+    },
+    /// A `build` script to run first (when `true`), then the `run` file.
+    Scripts {
+        /// Whether there is a `build` script.
+        build: bool,
+    },
+}
+
+/// A program's folder, read.
+#[derive(Debug)]
+pub(crate) struct Folder<'a> {
+    /// Every file, in name order.
+    pub(crate) files: Vec<FolderFile>,
+    /// What it is.
+    pub(crate) shape: Shape<'a>,
+}
+
+/// Names a build leaves out: what a folder holds that is no part of its program.
+fn passed_over(name: &str) -> bool {
+    name.starts_with('.') || name == "__pycache__"
+}
+
+/// Reads the folder `dir` and tells what program it is, or why it cannot be told (the
+/// caller's fault to report: a package's for a validator; a submission is listed as not
+/// run, with why).
+pub(crate) fn read<'a>(dir: &Path, languages: &'a Languages) -> Result<Folder<'a>, Fault> {
+    let mut files = Vec::new();
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Fault::input(files::cannot(dir, "list", &e)))?;
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if passed_over(&name) {
+            continue;
+        }
+        let metadata =
+            std::fs::metadata(&path).map_err(|e| Fault::input(files::cannot(&path, "read", &e)))?;
+        if metadata.is_dir() {
+            return Err(Fault::input(format!(
+                "{}: a program with folders inside it (`{name}/`) is not supported yet",
+                dir.display()
+            )));
+        }
+        if let Some(why) = files::not_regular(&path, &metadata) {
+            return Err(Fault::input(why));
+        }
+        let executable =
+            std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o111 != 0;
+        files.push(FolderFile {
+            bytes: files::read_capped(&path)?,
+            name,
+            executable,
+        });
+    }
+    let shape = shape(dir, &files, languages)?;
+    Ok(Folder { files, shape })
+}
+
+/// What the program of `files` (those of the folder `dir`) is.
+fn shape<'a>(
+    dir: &Path,
+    files: &[FolderFile],
+    languages: &'a Languages,
+) -> Result<Shape<'a>, Fault> {
+    let named = |name: &str| files.iter().any(|f| f.name == name);
+    if named("build") || named("run") {
+        return Ok(Shape::Scripts {
+            build: named("build"),
+        });
+    }
+    if files.is_empty() {
+        return Err(Fault::input(format!("{}: an empty folder", dir.display())));
+    }
+    let mut by_language: BTreeMap<&str, (&Language, Vec<&FolderFile>)> = BTreeMap::new();
+    for file in files {
+        let extension = file.name.rsplit_once('.').map_or("", |(_, x)| x);
+        if let Some((name, language)) = languages.for_extension(extension) {
+            by_language
+                .entry(name)
+                .or_insert_with(|| (language, Vec::new()))
+                .1
+                .push(file);
+        }
+    }
+    let most = by_language
+        .values()
+        .map(|(_, s)| s.len())
+        .max()
+        .unwrap_or(0);
+    let leading: Vec<_> = by_language
+        .iter()
+        .filter(|(_, (_, s))| s.len() == most)
+        .collect();
+    let listed = || {
+        files
+            .iter()
+            .map(|f| f.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (name, (language, sources)) = match leading.as_slice() {
+        [] => {
+            return Err(Fault::input(format!(
+                "{}: the language cannot be told: no file of a language the grader knows \
+                 (files: {}), and no `build` or `run` script",
+                dir.display(),
+                listed()
+            )));
+        }
+        [one] => *one,
+        several => {
+            let each: Vec<String> = several.iter().map(|(name, _)| name.to_string()).collect();
+            return Err(Fault::input(format!(
+                "{}: the language cannot be told: as many files of {} (files: {})",
+                dir.display(),
+                each.join(" as of "),
+                listed()
+            )));
+        }
+    };
+    let main = main_file(sources, language);
+    Ok(Shape::Sources {
+        language: (name, language),
+        main,
+        sources: sources.iter().map(|f| f.name.clone()).collect(),
+    })
+}
+
+/// The main file of `sources` (in name order) in `language`.
+fn main_file(sources: &[&FolderFile], language: &Language) -> String {
+    let mut candidates: Vec<&&FolderFile> = sources.iter().collect();
+    if language.needs_class() {
+        let with_main: Vec<_> = candidates
+            .iter()
+            .copied()
+            .filter(|f| declares_main(&String::from_utf8_lossy(&f.bytes)))
+            .collect();
+        if !with_main.is_empty() {
+            candidates = with_main;
+        }
+    }
+    let named_main = candidates.iter().find(|f| {
+        f.name
+            .split_once('.')
+            .is_some_and(|(stem, _)| stem.eq_ignore_ascii_case("main"))
+    });
+    named_main
+        .or(candidates.first())
+        .map(|f| f.name.clone())
+        .unwrap_or_default()
+}
+
+/// The files of the archive a build left (`tar --format=ustar` of its folder), each
+/// with whether it is executable; or why they cannot be a program's files. Only regular
+/// files at the top of the folder are taken (a program's files are one folder's): a
+/// folder, a link or anything else is refused, so nothing the build made can point
+/// outside.
+pub(crate) fn built_tree(archive: &[u8]) -> Result<Vec<FolderFile>, String> {
+    const BLOCK: usize = 512;
+    let octal = |field: &[u8]| -> Result<u64, String> {
+        let text = String::from_utf8_lossy(field);
+        let digits = text.trim_matches(|c: char| c == '\0' || c == ' ');
+        if digits.is_empty() {
+            return Ok(0);
+        }
+        u64::from_str_radix(digits, 8).map_err(|_| format!("a malformed archive (`{digits}`)"))
+    };
+    let text = |field: &[u8]| {
+        let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+        String::from_utf8_lossy(&field[..end]).into_owned()
+    };
+    let mut files = Vec::new();
+    let mut at = 0;
+    while at + BLOCK <= archive.len() {
+        let header = &archive[at..at + BLOCK];
+        if header.iter().all(|&b| b == 0) {
+            break;
+        }
+        let prefix = text(&header[345..500]);
+        let mut name = text(&header[..100]);
+        if !prefix.is_empty() {
+            name = format!("{prefix}/{name}");
+        }
+        let size = usize::try_from(octal(&header[124..136])?)
+            .map_err(|_| "a malformed archive".to_owned())?;
+        let mode = octal(&header[100..108])?;
+        let kind = header[156];
+        let data = at + BLOCK;
+        let end = data + size;
+        if end > archive.len() {
+            return Err("a truncated archive".to_owned());
+        }
+        let plain = name
+            .strip_prefix("./")
+            .unwrap_or(&name)
+            .trim_end_matches('/');
+        match kind {
+            b'5' if plain.is_empty() || plain == "." => {}
+            b'0' | 0 if !plain.is_empty() && !plain.contains('/') && plain != ".." => {
+                files.push(FolderFile {
+                    name: plain.to_owned(),
+                    bytes: archive[data..end].to_vec(),
+                    executable: mode & 0o111 != 0,
+                });
+            }
+            b'5' => {
+                return Err(format!(
+                    "the build made a folder (`{plain}/`): a program's files must be one folder's"
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "the build made `{plain}`, which is not a plain file (a link, a device, ...)"
+                ));
+            }
+        }
+        at = data + size.div_ceil(BLOCK) * BLOCK;
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> FolderFile {
+        FolderFile {
+            name: name.to_owned(),
+            bytes: text.as_bytes().to_vec(),
+            executable: false,
+        }
+    }
+
+    fn shape_of(files: &[FolderFile]) -> Result<(String, String, Vec<String>), String> {
+        let languages = Box::leak(Box::new(Languages::load(None).unwrap()));
+        match shape(Path::new("p"), files, languages).map_err(|f| f.message().to_owned())? {
+            Shape::Sources {
+                language: (name, _),
+                main,
+                sources,
+            } => Ok((name.to_owned(), main, sources)),
+            Shape::Scripts { build } => Ok(("scripts".to_owned(), build.to_string(), vec![])),
+        }
+    }
+
+    #[test]
+    fn the_language_is_the_most_files_and_the_main_file_as_problemtools_picks_it() {
+        let c = shape_of(&[file("a.c", ""), file("b.c", ""), file("x.h", "")]).unwrap();
+        assert_eq!(
+            c,
+            (
+                "c".to_owned(),
+                "a.c".to_owned(),
+                vec!["a.c".to_owned(), "b.c".to_owned()]
+            )
+        );
+        let py = shape_of(&[
+            file("helper.py", ""),
+            file("Main.py", ""),
+            file("z.txt", ""),
+        ])
+        .unwrap();
+        assert_eq!((py.0.as_str(), py.1.as_str()), ("python", "Main.py"));
+        let java = shape_of(&[
+            file("a.java", "class A { }"),
+            file(
+                "hello.java",
+                "public class Hello { public static void main(String[] a) {} }",
+            ),
+        ])
+        .unwrap();
+        assert_eq!(java.1, "hello.java");
+        let scripts = shape_of(&[file("build", ""), file("x.c", "")]).unwrap();
+        assert_eq!(scripts.0, "scripts");
+        let tie = shape_of(&[file("a.c", ""), file("b.cpp", "")]).unwrap_err();
+        assert!(
+            tie.contains("the language cannot be told: as many files of c as of cpp"),
+            "{tie}"
+        );
+        let none = shape_of(&[file("notes.txt", "")]).unwrap_err();
+        assert!(
+            none.contains("no file of a language the grader knows (files: notes.txt)"),
+            "{none}"
+        );
+    }
+
+    /// A ustar header for `name` of `size` bytes, of `kind`, with `mode`.
+    fn header(name: &str, size: usize, kind: u8, mode: u32) -> Vec<u8> {
+        let mut h = vec![0u8; 512];
+        h[..name.len()].copy_from_slice(name.as_bytes());
+        h[100..107].copy_from_slice(format!("{mode:07o}").as_bytes());
+        h[124..135].copy_from_slice(format!("{size:011o}").as_bytes());
+        h[156] = kind;
+        h[257..262].copy_from_slice(b"ustar");
+        h
+    }
+
+    #[test]
+    fn a_builds_archive_gives_its_plain_files_and_refuses_anything_else() {
+        let mut tar = header("./", 0, b'5', 0o755);
+        tar.extend(header("./run", 3, b'0', 0o755));
+        tar.extend(b"abc");
+        tar.resize(tar.len() + 509, 0);
+        tar.extend(vec![0u8; 1024]);
+        let files = built_tree(&tar).unwrap();
+        assert_eq!(files.len(), 1);
+        assert_eq!(
+            (
+                files[0].name.as_str(),
+                files[0].bytes.as_slice(),
+                files[0].executable
+            ),
+            ("run", &b"abc"[..], true)
+        );
+        let link = header("./run", 0, b'2', 0o777);
+        assert!(built_tree(&link).unwrap_err().contains("not a plain file"));
+        let folder = header("./lib/", 0, b'5', 0o755);
+        assert!(
+            built_tree(&folder)
+                .unwrap_err()
+                .contains("made a folder (`lib/`)")
+        );
+    }
+}

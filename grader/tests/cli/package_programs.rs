@@ -1,0 +1,210 @@
+//! `grader package verify` on programs as the format's tools take them beyond one source
+//! file: a folder of several files compiled or run together (problemtools' rules for the
+//! language and the main file), a folder with `build` and `run` scripts (DOMjudge's and
+//! BAPCtools'), a shell script without a `#!` line, and BAPCtools' `.disabled`
+//! submissions, skipped and said. On copies of the fixture `sum` (`0.5 0.25` is `0.75`).
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use predicates::Predicate as _;
+use testkit::files::write;
+use testkit::grader::one_error_line;
+use testkit::packages::{copy, row, verify};
+
+use super::has_tools;
+
+/// `sum` with its submissions replaced by `files` (`FOLDER/NAME...`, text).
+fn package(dir: &Path, files: &[(&str, &str)]) -> PathBuf {
+    let package = copy("sum", dir);
+    fs::remove_dir_all(package.join("submissions")).unwrap();
+    for (name, text) in files {
+        write(&package, format!("submissions/{name}"), text);
+    }
+    package
+}
+
+/// Makes `path` executable.
+fn executable(path: &Path) {
+    fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+const ADD_H: &str = "double add(double a, double b);\n";
+const ADD_C: &str = "#include \"add.h\"\ndouble add(double a, double b) { return a + b; }\n";
+const MAIN_C: &str = "#include <stdio.h>\n#include \"add.h\"\n\
+    int main(void) { double a, b; scanf(\"%lf %lf\", &a, &b); printf(\"%.10g\\n\", add(a, b)); return 0; }\n";
+
+/// A C program of two sources and a header, a Python one of two modules (the main file
+/// `main.py` though not first by name), a C++ one of two sources that subtracts, a
+/// folder built by a `build` script without a `#!` line (not executable: run under
+/// `sh`) whose `run` starts what it built, a `.sh` script without `#!` and an executable
+/// without `#!` (both run under `sh`), an input validator that is such a script too, and
+/// two `.disabled` submissions: every one gets its folder's verdict, the disabled ones
+/// are skipped and said.
+#[test]
+fn folders_scripts_and_disabled_submissions_run_as_the_formats_tools_run_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(
+        dir.path(),
+        &[
+            ("accepted/two_c/add.c", ADD_C),
+            ("accepted/two_c/add.h", ADD_H),
+            ("accepted/two_c/main.c", MAIN_C),
+            (
+                "accepted/two_py/helper.py",
+                "def add(a, b):\n    return a + b\n",
+            ),
+            (
+                "accepted/two_py/main.py",
+                "from helper import add\na, b = map(float, input().split())\nprint(add(a, b))\n",
+            ),
+            ("accepted/two_py/notes.txt", "not a program\n"),
+            ("accepted/built/add.c", ADD_C),
+            ("accepted/built/add.h", ADD_H),
+            ("accepted/built/main.c", MAIN_C),
+            ("accepted/built/build", "cc -O2 -o sum main.c add.c\n"),
+            ("accepted/built/run", "#!/bin/sh\nexec \"${0%/*}/sum\"\n"),
+            (
+                "accepted/plain.sh",
+                "read a b\nawk -v a=\"$a\" -v b=\"$b\" 'BEGIN { print a + b }'\n",
+            ),
+            (
+                "accepted/bare",
+                "read a b\nawk -v a=\"$a\" -v b=\"$b\" 'BEGIN { print a + b }'\n",
+            ),
+            (
+                "wrong_answer/two_cpp/a.cpp",
+                "double sub(double a, double b) { return a - b; }\n",
+            ),
+            (
+                "wrong_answer/two_cpp/b.cpp",
+                "#include <cstdio>\ndouble sub(double, double);\n\
+                 int main() { double a, b; std::scanf(\"%lf %lf\", &a, &b); std::printf(\"%g\\n\", sub(a, b)); }\n",
+            ),
+            ("accepted/old.py.disabled", "print('never run')\n"),
+            ("wrong_answer/multi.java.disabled/A.java", "class A {}\n"),
+        ],
+    );
+    executable(&package.join("submissions/accepted/built/run"));
+    executable(&package.join("submissions/accepted/bare"));
+    fs::remove_file(package.join("input_validators/validate.py")).unwrap();
+    write(
+        &package,
+        "input_validators/validate.sh",
+        "read a b\nexit 42\n",
+    );
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    for accepted in ["two_c", "two_py", "built", "plain.sh", "bare"] {
+        let row = row(&table, &format!("accepted/{accepted}"));
+        assert_eq!(&row[1..3], ["AC", "AC"], "{accepted}:\n{table}");
+    }
+    assert_eq!(
+        &row(&table, "wrong_answer/two_cpp")[1..3],
+        ["WA", "WA"],
+        "{table}"
+    );
+    assert!(
+        table.contains("data: input_validators/validate.sh on every input: all accepted"),
+        "{table}"
+    );
+    assert!(
+        table.contains(
+            "skipped, disabled by their names (`.disabled`): accepted/old.py.disabled, \
+             wrong_answer/multi.java.disabled\n"
+        ),
+        "{table}"
+    );
+    assert!(
+        table.ends_with("every submission got the verdict of its folder; 2 skipped (.disabled)\n"),
+        "{table}"
+    );
+}
+
+/// A Java program of two classes, the main one not first by name: the class with `main`
+/// runs.
+#[test]
+fn a_java_folder_runs_the_class_that_declares_main() {
+    let test = "a_java_folder_runs_the_class_that_declares_main";
+    if !has_tools(test, &[("javac", "default-jdk-headless")]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(
+        dir.path(),
+        &[
+            (
+                "accepted/java/Adder.java",
+                "public class Adder { static double add(double a, double b) { return a + b; } }\n",
+            ),
+            (
+                "accepted/java/Solve.java",
+                "import java.util.Scanner;\npublic class Solve { public static void main(String[] x) {\n\
+                 Scanner in = new Scanner(System.in);\n\
+                 System.out.println(Adder.add(Double.parseDouble(in.next()), Double.parseDouble(in.next()))); } }\n",
+            ),
+        ],
+    );
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert_eq!(&row(&table, "accepted/java")[1..3], ["AC", "AC"], "{table}");
+}
+
+/// What cannot be told or built is said: a submission folder of no known language is
+/// listed as not run with why, a build script that fails is the submission's `CE` (with
+/// the build's words), and an input validator folder whose language cannot be told is
+/// the package's fault, one line, exit 2.
+#[test]
+fn a_folder_that_cannot_be_told_or_built_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(
+        dir.path(),
+        &[
+            (
+                "accepted/sum.py",
+                "a, b = map(float, input().split())\nprint(a + b)\n",
+            ),
+            ("accepted/notes/a.txt", "x\n"),
+            (
+                "wrong_answer/broken/build",
+                "echo no compiler here >&2\nexit 3\n",
+            ),
+            ("wrong_answer/broken/run", "#!/bin/sh\n"),
+        ],
+    );
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 1, "{table}{stderr}");
+    let notes = row(&table, "accepted/notes");
+    assert!(
+        notes[2].starts_with("not run: the language cannot be told: no file of a language the grader knows (files: a.txt)"),
+        "{table}"
+    );
+    let broken = row(&table, "wrong_answer/broken");
+    assert_eq!(broken[2], "CE <- disagrees", "{table}");
+    assert!(
+        broken[4].contains("the build script failed (exit status 3)")
+            || broken[4].contains("no compiler here"),
+        "{table}"
+    );
+    // A validator's folder that is neither language's: the package's fault.
+    write(
+        &package,
+        "input_validators/both/a.c",
+        "int main(void) { return 42; }\n",
+    );
+    write(
+        &package,
+        "input_validators/both/b.cpp",
+        "int main() { return 42; }\n",
+    );
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!((code, table.as_str()), (2, ""), "{stderr}");
+    assert!(
+        one_error_line(
+            "the language cannot be told: as many files of c as of cpp (files: a.c, b.cpp)"
+        )
+        .eval(&stderr),
+        "{stderr}"
+    );
+}
