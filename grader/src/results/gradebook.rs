@@ -404,35 +404,39 @@ fn limits_text(limits: &LimitsRecord) -> String {
 mod shard_tests {
     use super::*;
 
-    fn of(index: u64, of: u64) -> Option<ShardOf> {
-        Some(ShardOf { index, of })
+    fn of(index: u64, of: u64) -> ShardOf {
+        ShardOf { index, of }
     }
 
     #[test]
     fn a_merge_takes_every_shard_of_one_split_once() {
         assert_eq!(
-            every_shard_once(&[("a", of(2, 2)), ("b", of(1, 2))]),
+            every_shard_once(&[("a", Some(of(2, 2))), ("b", Some(of(1, 2)))]),
             Ok(())
         );
         // Gradebooks that hold no shard have nothing to count.
         assert_eq!(every_shard_once(&[("a", None), ("b", None)]), Ok(()));
         assert_eq!(
-            every_shard_once(&[("s1", of(1, 4)), ("s3", of(3, 4))]).unwrap_err(),
+            every_shard_once(&[("s1", Some(of(1, 4))), ("s3", Some(of(3, 4)))]).unwrap_err(),
             "shards 2/4, 4/4 of the class are missing: merge every shard's gradebook (a \
              shard with no student writes one too), or grade the missing ones first"
         );
         assert!(
-            every_shard_once(&[("s1", of(1, 2))])
+            every_shard_once(&[("s1", Some(of(1, 2)))])
                 .unwrap_err()
                 .starts_with("shard 2/2 of the class is missing")
         );
         assert_eq!(
-            every_shard_once(&[("s1", of(1, 2)), ("copy", of(1, 2)), ("s2", of(2, 2))])
-                .unwrap_err(),
+            every_shard_once(&[
+                ("s1", Some(of(1, 2))),
+                ("copy", Some(of(1, 2))),
+                ("s2", Some(of(2, 2)))
+            ])
+            .unwrap_err(),
             "shard 1/2 is given twice: s1 and copy"
         );
         assert_eq!(
-            every_shard_once(&[("s1", of(1, 2)), ("t1", of(1, 3))]).unwrap_err(),
+            every_shard_once(&[("s1", Some(of(1, 2))), ("t1", Some(of(1, 3)))]).unwrap_err(),
             "t1 holds shard 1/3 and s1 a shard of 2: shards of two splits of the class"
         );
     }
