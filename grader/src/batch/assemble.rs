@@ -21,7 +21,7 @@ use crate::cases::points::{self, Points};
 use crate::paths::files;
 use crate::report::book::Students;
 use crate::results::case::{Board, CaseResult};
-use crate::results::gradebook::{Head, SkippedReport, StudentReport, Tally};
+use crate::results::gradebook::{Head, ShardOf, SkippedReport, StudentReport, Tally};
 use crate::results::limits::LimitsRecord;
 use crate::results::mark::{self, Mark};
 use crate::results::problem::ProblemId;
@@ -40,6 +40,8 @@ pub(crate) struct Heading<'a> {
     pub(crate) points: Option<&'a Points>,
     /// What each group is for (`cases::about`).
     pub(crate) about: &'a BTreeMap<String, String>,
+    /// The shard of the class graded, when it is one.
+    pub(crate) shard: Option<ShardOf>,
 }
 
 /// The class-wide fields of the gradebook of `cases`, with what was `skipped`.
@@ -48,6 +50,7 @@ pub(crate) fn head(heading: &Heading<'_>, cases: &[Case], skipped: &[Skipped]) -
         problem: heading.problem.id().to_owned(),
         package: heading.problem.builtin().is_none(),
         limits: LimitsRecord::of(heading.limits),
+        shard: heading.shard,
         cases: cases.iter().map(|c| c.name.clone()).collect(),
         groups: groups(cases),
         points: heading.points.cloned(),

@@ -52,6 +52,8 @@ pub(crate) struct Batch<'a> {
     pub(crate) about: std::collections::BTreeMap<String, String>,
     /// The students whose language's toolchain is not installed, with why: not graded.
     pub(crate) missing: std::collections::BTreeMap<String, String>,
+    /// The shard of the class graded (`--shard K/N`), when it is one.
+    pub(crate) shard: Option<crate::results::gradebook::ShardOf>,
 }
 
 /// Grades `students` on `cases`, resuming from and appending to `journal` (which holds
@@ -124,6 +126,7 @@ pub(crate) fn grade_class<T>(
         class: batch.class,
         points: batch.points.as_ref(),
         about: &batch.about,
+        shard: batch.shard,
     };
     let head = assemble::head(&heading, cases, skipped);
     let reports = Reports::new(heading, students, cases, &builds, &ran, &journal);

@@ -29,6 +29,14 @@ pub(crate) fn validate(book: &Gradebook) -> Result<(), String> {
             return Err(format!("limits.{field}: {value} is not a positive time"));
         }
     }
+    if let Some(shard) = book.shard
+        && !(1..=shard.of).contains(&shard.index)
+    {
+        return Err(format!(
+            "shard: {}/{} is not a shard of a class (expected K/N with 1 <= K <= N)",
+            shard.index, shard.of
+        ));
+    }
     if book.cases.is_empty() {
         return Err("cases: no cases".to_owned());
     }
@@ -306,6 +314,7 @@ mod tests {
                 processes: Some(64),
                 sandbox: Some(sandbox::tiers::Tier::Basic),
             },
+            shard: None,
             cases: vec!["sample/01".to_owned(), "secret/02".to_owned()],
             groups: BTreeMap::from([("sample".to_owned(), 1), ("secret".to_owned(), 1)]),
             points: Some(BTreeMap::from([
@@ -597,6 +606,7 @@ mod rejudged {
                 processes: Some(64),
                 sandbox: None,
             },
+            shard: None,
             cases: vec!["sample/01".to_owned(), "secret/01".to_owned()],
             groups: [("sample".to_owned(), 1), ("secret".to_owned(), 1)].into(),
             points: Some([("sample".to_owned(), 10.0), ("secret".to_owned(), 10.0)].into()),

@@ -107,6 +107,7 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
         points,
         about: graded.about.clone(),
         missing,
+        shard: args.shard.map(crate::batch::shard::Shard::record),
     };
     let class = (students.as_slice(), skipped.as_slice(), cases.as_slice());
     let passed = class::grade_class(&batch, class, journal, known, |book| {

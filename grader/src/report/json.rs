@@ -14,7 +14,7 @@ use crate::results::case::Board;
 use crate::results::case::{Explained, First};
 use crate::results::check::CheckResult;
 use crate::results::finding::FuzzResult;
-use crate::results::gradebook::SkippedReport;
+use crate::results::gradebook::{ShardOf, SkippedReport};
 use crate::results::layout_mistake;
 use crate::results::limits::LimitsRecord;
 use crate::results::solved::Solved;
@@ -125,6 +125,9 @@ struct GradebookJson<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     package: bool,
     limits: &'a LimitsRecord,
+    /// Written only for a shard: a whole class's gradebook is as it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shard: Option<ShardOf>,
     cases: &'a [String],
     groups: &'a BTreeMap<String, usize>,
     points: &'a Option<BTreeMap<String, f64>>,
@@ -309,6 +312,7 @@ pub(crate) fn gradebook(book: &Book<'_>, out: &mut dyn Write) -> io::Result<()> 
         problem: &head.problem,
         package: head.package,
         limits: &head.limits,
+        shard: head.shard,
         cases: &head.cases,
         groups: &head.groups,
         points: &head.points,

@@ -124,6 +124,17 @@ pub(crate) struct SkippedReport {
     pub(crate) why: String,
 }
 
+/// Which shard of a class a gradebook holds (`batch --shard K/N`), so that `merge` can
+/// tell when one is missing or given twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ShardOf {
+    /// K, from 1.
+    pub(crate) index: u64,
+    /// N, the shards the class was split into.
+    pub(crate) of: u64,
+}
+
 /// A class's gradebook, as `grader merge` reads it back (`report::json` writes it).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -136,6 +147,10 @@ pub(crate) struct Gradebook {
     pub(crate) package: bool,
     /// The limits of every run, and the sandbox tier.
     pub(crate) limits: LimitsRecord,
+    /// The shard of the class it holds, when it holds one (absent in a whole class's
+    /// gradebook, a merged one's, and an older grader's).
+    #[serde(default)]
+    pub(crate) shard: Option<ShardOf>,
     /// Every case name, in order.
     pub(crate) cases: Vec<String>,
     /// Every group, in order, with its number of cases.
@@ -166,6 +181,8 @@ pub(crate) struct Head {
     pub(crate) package: bool,
     /// The limits of every run, and the sandbox tier.
     pub(crate) limits: LimitsRecord,
+    /// The shard of the class it holds, when it holds one.
+    pub(crate) shard: Option<ShardOf>,
     /// Every case name, in order.
     pub(crate) cases: Vec<String>,
     /// Every group, in order, with its number of cases.
@@ -204,6 +221,7 @@ impl Gradebook {
             problem: self.problem,
             package: self.package,
             limits: self.limits,
+            shard: self.shard,
             cases: self.cases,
             groups: self.groups,
             points: self.points,
@@ -217,6 +235,11 @@ impl Gradebook {
     /// Merges shard gradebooks into one: the same problem, cases, limits and sandbox tier;
     /// no student in two shards.
     pub(crate) fn merge(books: Vec<(String, Gradebook)>) -> Result<Gradebook, String> {
+        let shards: Vec<(&str, Option<ShardOf>)> = books
+            .iter()
+            .map(|(name, book)| (name.as_str(), book.shard))
+            .collect();
+        every_shard_once(&shards)?;
         let mut books = books.into_iter();
         let Some((first_name, mut merged)) = books.next() else {
             return Err("no gradebooks to merge".to_owned());
@@ -282,8 +305,58 @@ impl Gradebook {
             ));
         }
         merged.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        // The whole class now, or what the gradebooks of an older grader held.
+        merged.shard = None;
         Ok(merged)
     }
+}
+
+/// Whether the gradebooks named in `shards`, with the shard each holds, are every shard of
+/// one split once: a shard missing, one given twice or shards of two splits is why not.
+/// A gradebook that says no shard (a whole class's, a merged one's, an older grader's)
+/// is left to the other checks of a merge: there is nothing to count.
+fn every_shard_once(shards: &[(&str, Option<ShardOf>)]) -> Result<(), String> {
+    let mut held: BTreeMap<u64, &str> = BTreeMap::new();
+    let mut split: Option<(u64, &str)> = None;
+    for &(name, shard) in shards {
+        let Some(shard) = shard else { continue };
+        match split {
+            Some((of, first)) if of != shard.of => {
+                return Err(format!(
+                    "{name} holds shard {}/{} and {first} a shard of {of}: shards of two \
+                     splits of the class",
+                    shard.index, shard.of
+                ));
+            }
+            _ => split = Some((shard.of, name)),
+        }
+        if let Some(first) = held.insert(shard.index, name) {
+            return Err(format!(
+                "shard {}/{} is given twice: {first} and {name}",
+                shard.index, shard.of
+            ));
+        }
+    }
+    let Some((of, _)) = split else {
+        return Ok(());
+    };
+    let missing: Vec<String> = (1..=of)
+        .filter(|k| !held.contains_key(k))
+        .map(|k| format!("{k}/{of}"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let (shards, are) = if missing.len() == 1 {
+        ("shard", "is")
+    } else {
+        ("shards", "are")
+    };
+    Err(format!(
+        "{shards} {} of the class {are} missing: merge every shard's gradebook (a shard \
+         with no student writes one too), or grade the missing ones first",
+        missing.join(", ")
+    ))
 }
 
 impl Gradebook {
@@ -325,4 +398,46 @@ impl Gradebook {
 /// The limits record as its JSON, for a message that says how two differ.
 fn limits_text(limits: &LimitsRecord) -> String {
     serde_json::to_string(limits).expect("limit records serialise")
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    fn of(index: u64, of: u64) -> ShardOf {
+        ShardOf { index, of }
+    }
+
+    #[test]
+    fn a_merge_takes_every_shard_of_one_split_once() {
+        assert_eq!(
+            every_shard_once(&[("a", Some(of(2, 2))), ("b", Some(of(1, 2)))]),
+            Ok(())
+        );
+        // Gradebooks that hold no shard have nothing to count.
+        assert_eq!(every_shard_once(&[("a", None), ("b", None)]), Ok(()));
+        assert_eq!(
+            every_shard_once(&[("s1", Some(of(1, 4))), ("s3", Some(of(3, 4)))]).unwrap_err(),
+            "shards 2/4, 4/4 of the class are missing: merge every shard's gradebook (a \
+             shard with no student writes one too), or grade the missing ones first"
+        );
+        assert!(
+            every_shard_once(&[("s1", Some(of(1, 2)))])
+                .unwrap_err()
+                .starts_with("shard 2/2 of the class is missing")
+        );
+        assert_eq!(
+            every_shard_once(&[
+                ("s1", Some(of(1, 2))),
+                ("copy", Some(of(1, 2))),
+                ("s2", Some(of(2, 2)))
+            ])
+            .unwrap_err(),
+            "shard 1/2 is given twice: s1 and copy"
+        );
+        assert_eq!(
+            every_shard_once(&[("s1", Some(of(1, 2))), ("t1", Some(of(1, 3)))]).unwrap_err(),
+            "t1 holds shard 1/3 and s1 a shard of 2: shards of two splits of the class"
+        );
+    }
 }

@@ -279,6 +279,65 @@ fn exit_zero_when_graded_passes_failing_students_and_fails_ungraded_ones_and_fau
     merge(&["ungraded/gradebook.json"], true).code(1);
 }
 
+/// A merge of shards counts them: one missing, one given twice, or shards of two splits
+/// is exit 2 saying which, never a gradebook of part of the class that looks whole.
+#[test]
+fn merge_refuses_a_missing_shard_one_given_twice_and_two_splits() {
+    let dir = small_class();
+    let dir = dir.path();
+    for shard in ["1/3", "2/3", "3/3", "1/2"] {
+        let out = format!("shard-{}", shard.replace('/', "-of-"));
+        small_batch(dir, &out, &["--shard", shard, "--exit-zero-when-graded"])
+            .assert()
+            .success();
+    }
+    let book = |name: &str| format!("shard-{name}/gradebook.json");
+    let shard = serde_json::from_slice::<Value>(&fs::read(dir.join(book("2-of-3"))).unwrap())
+        .unwrap()["shard"]
+        .clone();
+    assert_eq!(shard, serde_json::json!({"index": 2, "of": 3}));
+    let merge = |books: &[String]| {
+        let mut cmd = in_class(
+            dir,
+            &["merge", "--out", "merged", "--exit-zero-when-graded"],
+        );
+        cmd.args(books);
+        cmd.assert()
+    };
+    let said = |books: &[String]| {
+        let output = merge(books).code(2).get_output().clone();
+        assert!(output.stdout.is_empty());
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let err = said(&[book("1-of-3"), book("3-of-3")]);
+    assert_eq!(
+        err,
+        "grader: error: shard 2/3 of the class is missing: merge every shard's gradebook (a \
+         shard with no student writes one too), or grade the missing ones first\n"
+    );
+    assert!(!dir.join("merged").exists(), "nothing written");
+    let copy = dir.join("copy.json");
+    fs::copy(dir.join(book("1-of-3")), &copy).unwrap();
+    let err = said(&[
+        book("1-of-3"),
+        "copy.json".to_owned(),
+        book("2-of-3"),
+        book("3-of-3"),
+    ]);
+    assert!(
+        err.contains("shard 1/3 is given twice: ") && err.contains("copy.json"),
+        "{err}"
+    );
+    let err = said(&[book("1-of-3"), book("1-of-2")]);
+    assert!(err.contains("shards of two splits of the class"), "{err}");
+    // Every shard once: the whole class, which records no shard.
+    merge(&[book("1-of-3"), book("2-of-3"), book("3-of-3")]).success();
+    let merged: Value =
+        serde_json::from_slice(&fs::read(dir.join("merged/gradebook.json")).unwrap()).unwrap();
+    assert!(merged.get("shard").is_none(), "{merged}");
+    assert_eq!(merged["students"].as_array().unwrap().len(), 3);
+}
+
 // ---------------------------------------------------------------- --jobs in a Slurm job
 
 /// A student whose program notes, in `shared/overlap`, that another run of the class was
