@@ -188,11 +188,20 @@ fn the_time_limit_is_the_flags_else_the_packages_and_multi_pass_ones_are_refused
         "{err}"
     );
     std::fs::rename(dir.path().join("kept"), &accepted).unwrap();
+    write(&sum, "problem.yaml", "type: submit-answer\n");
+    let (code, _, err) = test(&sum, "accepted/sum.py", &[]);
+    assert_eq!(code, 2);
+    assert!(
+        one_error_line("submit-answer problems are not supported").eval(&err),
+        "{err}"
+    );
+    // A multi-pass problem is judged by its own validator, which this package lacks.
     write(&sum, "problem.yaml", "type: multi-pass\n");
     let (code, _, err) = test(&sum, "accepted/sum.py", &[]);
     assert_eq!(code, 2);
     assert!(
-        one_error_line("multi-pass problems are not supported").eval(&err),
+        one_error_line("a multi-pass problem, whose validator it is) but no output_validators/")
+            .eval(&err),
         "{err}"
     );
 }

@@ -120,14 +120,14 @@ fn a_broken_package_is_the_calls_fault_named_by_file_and_place() {
         .stderr(one_error_line(
             "validator_flags: `float_tolerance` needs a number",
         ));
-    write(&package, "problem.yaml", "type: multi-pass\n");
+    write(&package, "problem.yaml", "type: submit-answer\n");
     grader()
         .args(["package", "verify"])
         .arg(&package)
         .assert()
         .code(2)
         .stderr(one_error_line(
-            "problem.yaml: multi-pass problems are not supported",
+            "problem.yaml: submit-answer problems are not supported",
         ));
     // An interactive problem needs its interactor.
     write(&package, "problem.yaml", "type: interactive\n");
@@ -137,7 +137,7 @@ fn a_broken_package_is_the_calls_fault_named_by_file_and_place() {
         .assert()
         .code(2)
         .stderr(one_error_line(
-            "(or an interactive problem, whose interactor it is) but no output_validators/",
+            "(or an interactive problem, whose interactor it is, or a multi-pass problem, whose validator it is) but no output_validators/",
         ));
     write(&package, "problem.yaml", "name: Sum\n");
     fs::remove_file(package.join("data/secret/2.ans")).unwrap();

@@ -50,8 +50,9 @@ pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let dir = package.join("output_validators");
     if !crate::paths::files::folder_if_any(&dir)? {
         return Err(Fault::input(format!(
-            "{}: `validation: custom` (or an interactive problem, whose interactor it is) \
-             but no output_validators/ or output_validator/ folder",
+            "{}: `validation: custom` (or an interactive problem, whose interactor it is, or \
+             a multi-pass problem, whose validator it is) but no output_validators/ or \
+             output_validator/ folder",
             package.join("problem.yaml").display()
         )));
     }
