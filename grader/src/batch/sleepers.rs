@@ -69,6 +69,15 @@ impl Sleepers {
         first_row(&asleep.tles, self.in_a_row).is_some()
     }
 
+    /// Notes that a run of `student` slept through the wall limit once, not yet judged
+    /// (it is made again in full on the doze lane): it dozes, and no case is noted, so the
+    /// rule reads judged cases only.
+    pub(crate) fn slept_once(&self, student: usize) {
+        if self.in_a_row > 0 {
+            self.students[student].locked().dozing = true;
+        }
+    }
+
     /// Whether `student`'s last noted run slept (and the rule is on).
     pub(crate) fn dozing(&self, student: usize) -> bool {
         self.in_a_row > 0 && self.students[student].locked().dozing
@@ -180,8 +189,16 @@ mod tests {
         assert!(sleepers.note(0, 2, wall.slept()));
         assert_eq!(sleepers.stopped(0), Some(2..=3));
         assert_eq!(sleepers.stopped(1), None, "only that student");
+        // A first try that slept, not yet judged: the student dozes, no case is noted.
+        let once = Sleepers::new(1, 1);
+        once.slept_once(0);
+        assert!(once.dozing(0));
+        assert_eq!(once.stopped(0), None, "only judged cases stop");
+        assert!(once.hand_off(0) && !once.hand_off(0), "handed once");
         // Off: never.
         let off = Sleepers::new(1, 0);
+        off.slept_once(0);
+        assert!(!off.dozing(0));
         assert!(!off.note(0, 0, wall.slept()) && !off.note(0, 1, wall.slept()));
         assert_eq!(off.stopped(0), None);
     }
