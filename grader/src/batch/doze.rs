@@ -5,7 +5,7 @@
 //! class shares; and the lane's workers sleep through a row of cases at once, so a sleeper
 //! is stopped about two wall limits after it is found rather than twice the row's length.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex};
 
 use sandbox::Locked as _;
@@ -22,24 +22,71 @@ pub(crate) fn workers(in_a_row: usize) -> usize {
     in_a_row.min(MOST_WORKERS)
 }
 
-/// The runs (by number) handed to the doze lane, in the order handed.
+/// The runs handed to the doze lane, in the order handed, and the waves under way.
 #[derive(Debug, Default)]
 pub(crate) struct DozeQueue {
     state: Mutex<State>,
-    /// Wakes the lane's workers when a run is handed or the queue closes.
+    /// Wakes the lane's workers when a run is handed, a wave ends, or the queue closes.
     ready: Condvar,
+}
+
+/// One run handed to the lane: its number, and its student's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Handed {
+    /// The run's number.
+    pub(crate) run: u64,
+    /// Its student.
+    pub(crate) student: usize,
 }
 
 #[derive(Debug, Default)]
 struct State {
-    runs: VecDeque<u64>,
+    runs: VecDeque<Handed>,
+    /// Each student's runs under way.
+    waves: Waves,
     /// No run will be handed any more.
     closed: bool,
 }
 
+/// The lane's runs go in *waves*, student by student: a student's runs start side by side
+/// until the first of them ends, and then none of its runs starts until all of that wave
+/// have ended (and were noted). So a wave of a row's length that slept stops the student
+/// before another of its runs starts: a worker free a moment before the others of the
+/// wave end would otherwise start a run the stop makes useless, and sleep through it.
+#[derive(Debug, Default)]
+struct Waves {
+    /// Per student with runs under way: how many, and whether one of its wave ended.
+    under_way: BTreeMap<usize, (usize, bool)>,
+}
+
+impl Waves {
+    /// Whether a run of `student` may start now.
+    fn may_start(&self, student: usize) -> bool {
+        self.under_way
+            .get(&student)
+            .is_none_or(|&(_, ending)| !ending)
+    }
+
+    /// A run of `student` starts.
+    fn start(&mut self, student: usize) {
+        self.under_way.entry(student).or_default().0 += 1;
+    }
+
+    /// A run of `student` ended (and was noted).
+    fn end(&mut self, student: usize) {
+        if let Some((runs, ending)) = self.under_way.get_mut(&student) {
+            *runs = runs.saturating_sub(1);
+            *ending = true;
+            if *runs == 0 {
+                self.under_way.remove(&student);
+            }
+        }
+    }
+}
+
 impl DozeQueue {
-    /// Hands the runs numbered `runs` over.
-    pub(crate) fn push(&self, runs: impl IntoIterator<Item = u64>) {
+    /// Hands `runs` over.
+    pub(crate) fn push(&self, runs: impl IntoIterator<Item = Handed>) {
         let mut state = self.state.locked();
         state.runs.extend(runs);
         self.ready.notify_all();
@@ -51,14 +98,28 @@ impl DozeQueue {
         self.ready.notify_all();
     }
 
-    /// The next run handed, waiting for one; `None` once the queue is closed and empty.
-    pub(crate) fn pop(&self) -> Option<u64> {
+    /// No run will be handed, and those handed are not made: the batch is stopping.
+    pub(crate) fn clear(&self) {
+        let mut state = self.state.locked();
+        state.runs.clear();
+        state.closed = true;
+        self.ready.notify_all();
+    }
+
+    /// The first run handed that may start ([`Waves`]), waiting for one; `None` once the
+    /// queue is closed and empty. The taker tells [`DozeQueue::ended`] when it has ended.
+    pub(crate) fn pop(&self) -> Option<Handed> {
         let mut state = self.state.locked();
         loop {
-            if let Some(run) = state.runs.pop_front() {
-                return Some(run);
+            let first = state
+                .runs
+                .iter()
+                .position(|h| state.waves.may_start(h.student));
+            if let Some(handed) = first.and_then(|at| state.runs.remove(at)) {
+                state.waves.start(handed.student);
+                return Some(handed);
             }
-            if state.closed {
+            if state.closed && state.runs.is_empty() {
                 return None;
             }
             // A poisoned lock is taken as it is, as `Locked` does.
@@ -67,6 +128,12 @@ impl DozeQueue {
                 .wait(state)
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
+    }
+
+    /// The run `handed` (from [`DozeQueue::pop`]) ended, and what it showed was noted.
+    pub(crate) fn ended(&self, handed: Handed) {
+        self.state.locked().waves.end(handed.student);
+        self.ready.notify_all();
     }
 }
 
@@ -83,16 +150,55 @@ mod tests {
         assert_eq!(workers(usize::MAX), MOST_WORKERS);
     }
 
+    fn handed(run: u64, student: usize) -> Handed {
+        Handed { run, student }
+    }
+
     #[test]
     fn runs_come_out_in_the_order_handed_and_the_lane_ends_when_closed() {
         let queue = DozeQueue::default();
         std::thread::scope(|scope| {
-            let lane = scope.spawn(|| std::iter::from_fn(|| queue.pop()).collect::<Vec<_>>());
-            queue.push([3, 4]);
-            queue.push([0]);
+            let lane = scope.spawn(|| {
+                std::iter::from_fn(|| {
+                    let h = queue.pop()?;
+                    queue.ended(h);
+                    Some(h.run)
+                })
+                .collect::<Vec<_>>()
+            });
+            queue.push([handed(3, 0), handed(4, 0)]);
+            queue.push([handed(0, 1)]);
             queue.close();
             assert_eq!(lane.join().unwrap(), [3, 4, 0]);
         });
         assert_eq!(queue.pop(), None, "closed and empty");
+    }
+
+    #[test]
+    fn a_students_runs_start_side_by_side_until_one_ends_then_wait_for_the_wave() {
+        let mut waves = Waves::default();
+        // A wave of three starts.
+        for _ in 0..3 {
+            assert!(waves.may_start(7));
+            waves.start(7);
+        }
+        // One ends: no more of that student until the other two have.
+        waves.end(7);
+        assert!(!waves.may_start(7));
+        assert!(waves.may_start(8), "another student's runs go on");
+        waves.end(7);
+        assert!(!waves.may_start(7));
+        waves.end(7);
+        assert!(waves.may_start(7), "the wave is over: the next may start");
+        // The queue passes over a run that must wait for one that may start.
+        let queue = DozeQueue::default();
+        queue.push([handed(0, 7), handed(1, 7), handed(2, 8)]);
+        let a = queue.pop().unwrap();
+        let b = queue.pop().unwrap();
+        assert_eq!((a.run, b.run), (0, 1));
+        queue.ended(a);
+        assert_eq!(queue.pop(), Some(handed(2, 8)), "7's wave is ending");
+        queue.clear();
+        assert_eq!(queue.pop(), None, "cleared: nothing more is made");
     }
 }

@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::mpsc;
 
 use super::class_build::Build;
-use super::doze::DozeQueue;
+use super::doze::{DozeQueue, Handed};
 use super::journal::{Journal, Known, Record};
 use super::places::Places;
 use super::run_keys::Keys;
@@ -209,7 +209,7 @@ impl Todo {
     /// to `doze`, which makes it in full; and with it the student's runs not taken yet.
     fn hand_over(&self, n: u64, student: usize, doze: &DozeQueue) {
         self.sleepers.slept_once(student);
-        doze.push([n]);
+        doze.push([Handed { run: n, student }]);
         self.hand_off(student, doze);
     }
 
@@ -222,7 +222,8 @@ impl Todo {
             doze.push(
                 block
                     .map(|n| n as u64)
-                    .filter(|&n| self.take(n, Taker::Doze)),
+                    .filter(|&n| self.take(n, Taker::Doze))
+                    .map(|run| Handed { run, student }),
             );
         }
     }
@@ -323,12 +324,18 @@ pub(crate) fn run_all<R: RunsCases>(
                 let mut job = job(worker, Taker::Doze);
                 let done = done.clone();
                 scope.spawn(move || {
-                    while let Some(n) = queue.pop() {
-                        let Some(task) = todo.get(n) else { continue };
+                    while let Some(handed) = queue.pop() {
+                        let n = handed.run;
+                        let Some(task) = todo.get(n) else {
+                            queue.ended(handed);
+                            continue;
+                        };
                         let outcome = pool::Executor::execute_then(&mut job, n, task, None);
                         if let Ok(Outcome::Ran(result)) = &outcome {
                             todo.note(task.0, task.1, result, lane);
                         }
+                        // Noted first: the next wave of its student reads it.
+                        queue.ended(handed);
                         let end = outcome.is_err();
                         if done.send((n, outcome)).is_err() || end {
                             break;
@@ -353,7 +360,7 @@ pub(crate) fn run_all<R: RunsCases>(
         });
         if all_told.is_err() {
             // Told to stop: the lane's workers end after their runs under way.
-            while queue.pop().is_some() {}
+            queue.clear();
         }
         for dozer in dozers {
             dozer
