@@ -30,13 +30,15 @@ pub(crate) struct DozeQueue {
     ready: Condvar,
 }
 
-/// One run handed to the lane: its number, and its student's.
+/// One run handed to the lane: its number, its student's and its case's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Handed {
     /// The run's number.
     pub(crate) run: u64,
     /// Its student.
     pub(crate) student: usize,
+    /// Its case.
+    pub(crate) case: usize,
 }
 
 #[derive(Debug, Default)]
@@ -49,35 +51,50 @@ struct State {
 }
 
 /// The lane's runs go in *waves*, student by student: a student's runs start side by side
-/// until the first of them ends, and then none of its runs starts until all of that wave
-/// have ended (and were noted). So a wave of a row's length that slept stops the student
-/// before another of its runs starts: a worker free a moment before the others of the
-/// wave end would otherwise start a run the stop makes useless, and sleep through it.
+/// until the first of them ends, or until its wave's cases, should they all sleep, would
+/// stop it (`Sleepers::would_stop`); then none of its runs starts until all of that wave
+/// have ended and were noted. So a wave that slept stops the student before another of its
+/// runs starts, and no worker sleeps through a run the stop makes useless (a worker free a
+/// moment before the others of its wave end; a run beyond the row a journal left short).
 #[derive(Debug, Default)]
 struct Waves {
-    /// Per student with runs under way: how many, and whether one of its wave ended.
-    under_way: BTreeMap<usize, (usize, bool)>,
+    /// Per student with runs under way: its wave.
+    under_way: BTreeMap<usize, Wave>,
+}
+
+/// One student's runs under way on the lane.
+#[derive(Debug, Default)]
+struct Wave {
+    /// How many.
+    runs: usize,
+    /// Whether one of them ended.
+    ending: bool,
+    /// The cases of its runs.
+    cases: Vec<usize>,
 }
 
 impl Waves {
-    /// Whether a run of `student` may start now.
-    fn may_start(&self, student: usize) -> bool {
+    /// Whether `student`'s run may start now; `full`: whether its wave's cases, all
+    /// asleep, would stop it.
+    fn may_start(&self, student: usize, full: &dyn Fn(usize, &[usize]) -> bool) -> bool {
         self.under_way
             .get(&student)
-            .is_none_or(|&(_, ending)| !ending)
+            .is_none_or(|wave| !wave.ending && !full(student, &wave.cases))
     }
 
-    /// A run of `student` starts.
-    fn start(&mut self, student: usize) {
-        self.under_way.entry(student).or_default().0 += 1;
+    /// `handed` starts.
+    fn start(&mut self, handed: Handed) {
+        let wave = self.under_way.entry(handed.student).or_default();
+        wave.runs += 1;
+        wave.cases.push(handed.case);
     }
 
     /// A run of `student` ended (and was noted).
     fn end(&mut self, student: usize) {
-        if let Some((runs, ending)) = self.under_way.get_mut(&student) {
-            *runs = runs.saturating_sub(1);
-            *ending = true;
-            if *runs == 0 {
+        if let Some(wave) = self.under_way.get_mut(&student) {
+            wave.runs = wave.runs.saturating_sub(1);
+            wave.ending = true;
+            if wave.runs == 0 {
                 self.under_way.remove(&student);
             }
         }
@@ -106,17 +123,18 @@ impl DozeQueue {
         self.ready.notify_all();
     }
 
-    /// The first run handed that may start ([`Waves`]), waiting for one; `None` once the
+    /// The first run handed that may start ([`Waves`]; `full` says whether a student's
+    /// cases, should they all sleep, would stop it), waiting for one; `None` once the
     /// queue is closed and empty. The taker tells [`DozeQueue::ended`] when it has ended.
-    pub(crate) fn pop(&self) -> Option<Handed> {
+    pub(crate) fn pop(&self, full: &dyn Fn(usize, &[usize]) -> bool) -> Option<Handed> {
         let mut state = self.state.locked();
         loop {
             let first = state
                 .runs
                 .iter()
-                .position(|h| state.waves.may_start(h.student));
+                .position(|h| state.waves.may_start(h.student, full));
             if let Some(handed) = first.and_then(|at| state.runs.remove(at)) {
-                state.waves.start(handed.student);
+                state.waves.start(handed);
                 return Some(handed);
             }
             if state.closed && state.runs.is_empty() {
@@ -151,7 +169,16 @@ mod tests {
     }
 
     fn handed(run: u64, student: usize) -> Handed {
-        Handed { run, student }
+        Handed {
+            run,
+            student,
+            case: run as usize,
+        }
+    }
+
+    /// A wave is never full.
+    fn never(_: usize, _: &[usize]) -> bool {
+        false
     }
 
     #[test]
@@ -160,7 +187,7 @@ mod tests {
         std::thread::scope(|scope| {
             let lane = scope.spawn(|| {
                 std::iter::from_fn(|| {
-                    let h = queue.pop()?;
+                    let h = queue.pop(&never)?;
                     queue.ended(h);
                     Some(h.run)
                 })
@@ -171,34 +198,44 @@ mod tests {
             queue.close();
             assert_eq!(lane.join().unwrap(), [3, 4, 0]);
         });
-        assert_eq!(queue.pop(), None, "closed and empty");
+        assert_eq!(queue.pop(&never), None, "closed and empty");
     }
 
     #[test]
     fn a_students_runs_start_side_by_side_until_one_ends_then_wait_for_the_wave() {
         let mut waves = Waves::default();
         // A wave of three starts.
-        for _ in 0..3 {
-            assert!(waves.may_start(7));
-            waves.start(7);
+        for case in 0..3 {
+            assert!(waves.may_start(7, &never));
+            waves.start(handed(case, 7));
         }
         // One ends: no more of that student until the other two have.
         waves.end(7);
-        assert!(!waves.may_start(7));
-        assert!(waves.may_start(8), "another student's runs go on");
+        assert!(!waves.may_start(7, &never));
+        assert!(waves.may_start(8, &never), "another student's runs go on");
         waves.end(7);
-        assert!(!waves.may_start(7));
+        assert!(!waves.may_start(7, &never));
         waves.end(7);
-        assert!(waves.may_start(7), "the wave is over: the next may start");
+        assert!(waves.may_start(7, &never), "the wave is over: the next may start");
         // The queue passes over a run that must wait for one that may start.
         let queue = DozeQueue::default();
         queue.push([handed(0, 7), handed(1, 7), handed(2, 8)]);
-        let a = queue.pop().unwrap();
-        let b = queue.pop().unwrap();
+        let a = queue.pop(&never).unwrap();
+        let b = queue.pop(&never).unwrap();
         assert_eq!((a.run, b.run), (0, 1));
         queue.ended(a);
-        assert_eq!(queue.pop(), Some(handed(2, 8)), "7's wave is ending");
+        assert_eq!(queue.pop(&never), Some(handed(2, 8)), "7's wave is ending");
         queue.clear();
-        assert_eq!(queue.pop(), None, "cleared: nothing more is made");
+        assert_eq!(queue.pop(&never), None, "cleared: nothing more is made");
+    }
+
+    #[test]
+    fn a_wave_that_would_stop_its_student_takes_no_more() {
+        // Two cases asleep stop student 7: its wave holds two, and student 8's run goes.
+        let two = |student: usize, cases: &[usize]| student == 7 && cases.len() >= 2;
+        let queue = DozeQueue::default();
+        queue.push([handed(0, 7), handed(1, 7), handed(2, 7), handed(3, 8)]);
+        let first: Vec<u64> = (0..3).map(|_| queue.pop(&two).unwrap().run).collect();
+        assert_eq!(first, [0, 1, 3]);
     }
 }

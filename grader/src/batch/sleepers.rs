@@ -78,6 +78,18 @@ impl Sleepers {
         }
     }
 
+    /// Whether `student` would be stopped should its runs of `cases` all end in a `TLE`
+    /// at the wall limit with the program idle (with those noted): the doze lane starts
+    /// no more of its runs beside them (`doze::Waves`).
+    pub(crate) fn would_stop(&self, student: usize, cases: &[usize]) -> bool {
+        if self.in_a_row == 0 {
+            return false;
+        }
+        let mut tles = self.students[student].locked().tles.clone();
+        tles.extend(cases);
+        first_row(&tles, self.in_a_row).is_some()
+    }
+
     /// Whether `student`'s last noted run slept (and the rule is on).
     pub(crate) fn dozing(&self, student: usize) -> bool {
         self.in_a_row > 0 && self.students[student].locked().dozing
@@ -195,6 +207,15 @@ mod tests {
         assert!(once.dozing(0));
         assert_eq!(once.stopped(0), None, "only judged cases stop");
         assert!(once.hand_off(0) && !once.hand_off(0), "handed once");
+        // What would stop a student, should the cases under way all sleep: 0 and 1 with 3
+        // noted are no row of 3; 4 and 5 with 3 are.
+        let three = Sleepers::new(1, 3);
+        three.note(0, 3, true);
+        assert!(!three.would_stop(0, &[0, 1]));
+        assert!(three.would_stop(0, &[4, 5]));
+        assert!(three.would_stop(0, &[2, 4]));
+        assert_eq!(three.stopped(0), None, "nothing noted by asking");
+        assert!(!Sleepers::new(1, 0).would_stop(0, &[0, 1, 2]), "off");
         // Off: never.
         let off = Sleepers::new(1, 0);
         off.slept_once(0);
