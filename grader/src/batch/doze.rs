@@ -51,16 +51,22 @@ struct State {
 }
 
 /// The lane's runs go in *waves*, student by student: a student's runs start side by side
-/// until the first of them ends, or until its wave's cases, should they all sleep, would
-/// stop it (`Sleepers::would_stop`); then none of its runs starts until all of that wave
-/// have ended and were noted. So a wave that slept stops the student before another of its
-/// runs starts, and no worker sleeps through a run the stop makes useless (a worker free a
-/// moment before the others of its wave end; a run beyond the row a journal left short).
+/// while they may join the wave (`Sleepers::joins`: not beyond the cases that, should they
+/// all sleep, stop it; not past a case still under way elsewhere) and until the first of
+/// them ends; then none of its runs starts until all of that wave have ended and were
+/// noted. So a wave that slept stops the student before another of its runs starts, and
+/// no worker sleeps through a run the stop makes useless (a worker free a moment before
+/// the others of its wave end; a run beyond the row a journal left short; a case past
+/// one a worker of the pool still tries, which could make no row with the wave).
 #[derive(Debug, Default)]
 struct Waves {
     /// Per student with runs under way: its wave.
     under_way: BTreeMap<usize, Wave>,
 }
+
+/// Whether a run of student `.0` on case `.2` may start beside its runs of cases `.1`
+/// (`Sleepers::joins`).
+pub(crate) type Joins<'a> = &'a dyn Fn(usize, &[usize], usize) -> bool;
 
 /// One student's runs under way on the lane.
 #[derive(Debug, Default)]
@@ -74,12 +80,12 @@ struct Wave {
 }
 
 impl Waves {
-    /// Whether `student`'s run may start now; `full`: whether its wave's cases, all
-    /// asleep, would stop it.
-    fn may_start(&self, student: usize, full: &dyn Fn(usize, &[usize]) -> bool) -> bool {
+    /// Whether `handed` may start now; `joins`: whether a student's run on a case may
+    /// start beside its runs of the cases under way.
+    fn may_start(&self, handed: Handed, joins: Joins<'_>) -> bool {
         self.under_way
-            .get(&student)
-            .is_none_or(|wave| !wave.ending && !full(student, &wave.cases))
+            .get(&handed.student)
+            .is_none_or(|wave| !wave.ending && joins(handed.student, &wave.cases, handed.case))
     }
 
     /// `handed` starts.
@@ -123,16 +129,16 @@ impl DozeQueue {
         self.ready.notify_all();
     }
 
-    /// The first run handed that may start ([`Waves`]; `full` says whether a student's
-    /// cases, should they all sleep, would stop it), waiting for one; `None` once the
-    /// queue is closed and empty. The taker tells [`DozeQueue::ended`] when it has ended.
-    pub(crate) fn pop(&self, full: &dyn Fn(usize, &[usize]) -> bool) -> Option<Handed> {
+    /// The first run handed that may start ([`Waves`], [`Joins`]), waiting for one;
+    /// `None` once the queue is closed and empty. The taker tells [`DozeQueue::ended`]
+    /// when it has ended.
+    pub(crate) fn pop(&self, joins: Joins<'_>) -> Option<Handed> {
         let mut state = self.state.locked();
         loop {
             let first = state
                 .runs
                 .iter()
-                .position(|h| state.waves.may_start(h.student, full));
+                .position(|&h| state.waves.may_start(h, joins));
             if let Some(handed) = first.and_then(|at| state.runs.remove(at)) {
                 state.waves.start(handed);
                 return Some(handed);
@@ -176,9 +182,9 @@ mod tests {
         }
     }
 
-    /// A wave is never full.
-    fn never(_: usize, _: &[usize]) -> bool {
-        false
+    /// Any run joins a wave.
+    fn never(_: usize, _: &[usize], _: usize) -> bool {
+        true
     }
 
     #[test]
@@ -206,17 +212,23 @@ mod tests {
         let mut waves = Waves::default();
         // A wave of three starts.
         for case in 0..3 {
-            assert!(waves.may_start(7, &never));
+            assert!(waves.may_start(handed(case, 7), &never));
             waves.start(handed(case, 7));
         }
         // One ends: no more of that student until the other two have.
         waves.end(7);
-        assert!(!waves.may_start(7, &never));
-        assert!(waves.may_start(8, &never), "another student's runs go on");
+        assert!(!waves.may_start(handed(3, 7), &never));
+        assert!(
+            waves.may_start(handed(3, 8), &never),
+            "another student's runs go on"
+        );
         waves.end(7);
-        assert!(!waves.may_start(7, &never));
+        assert!(!waves.may_start(handed(3, 7), &never));
         waves.end(7);
-        assert!(waves.may_start(7, &never), "the wave is over: the next may start");
+        assert!(
+            waves.may_start(handed(3, 7), &never),
+            "the wave is over: the next may start"
+        );
         // The queue passes over a run that must wait for one that may start.
         let queue = DozeQueue::default();
         queue.push([handed(0, 7), handed(1, 7), handed(2, 8)]);
@@ -230,12 +242,19 @@ mod tests {
     }
 
     #[test]
-    fn a_wave_that_would_stop_its_student_takes_no_more() {
-        // Two cases asleep stop student 7: its wave holds two, and student 8's run goes.
-        let two = |student: usize, cases: &[usize]| student == 7 && cases.len() >= 2;
+    fn a_run_that_may_not_join_its_students_wave_is_passed_over() {
+        // Student 7's wave holds two at most, and student 8's run goes.
+        let two = |student: usize, cases: &[usize], _| student != 7 || cases.len() < 2;
         let queue = DozeQueue::default();
         queue.push([handed(0, 7), handed(1, 7), handed(2, 7), handed(3, 8)]);
         let first: Vec<u64> = (0..3).map(|_| queue.pop(&two).unwrap().run).collect();
         assert_eq!(first, [0, 1, 3]);
+        // A case handed late joins ahead of those queued before it that may not.
+        let after = |_, cases: &[usize], case| cases.iter().all(|&c| c + 1 == case);
+        let queue = DozeQueue::default();
+        queue.push([handed(4, 7), handed(6, 7)]);
+        assert_eq!(queue.pop(&after).unwrap().run, 4);
+        queue.push([handed(5, 7)]);
+        assert_eq!(queue.pop(&after).unwrap().run, 5);
     }
 }

@@ -334,8 +334,8 @@ pub(crate) fn run_all<R: RunsCases>(
                 let mut job = job(worker, Taker::Doze);
                 let done = done.clone();
                 scope.spawn(move || {
-                    let full = |s: usize, cases: &[usize]| todo.sleepers.would_stop(s, cases);
-                    while let Some(handed) = queue.pop(&full) {
+                    let joins = |s, cases: &[usize], c| todo.sleepers.joins(s, cases, c);
+                    while let Some(handed) = queue.pop(&joins) {
                         let n = handed.run;
                         let Some(task) = todo.get(n) else {
                             queue.ended(handed);

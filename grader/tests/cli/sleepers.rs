@@ -282,7 +282,7 @@ fn a_sleepers_row_sleeps_side_by_side_on_the_doze_lane_and_nothing_after_it() {
     // other test's program has.
     let name = format!("dozes{}", std::process::id());
     fs::remove_file(scene.path("class/sleeper.py")).unwrap();
-    Class::at(scene.path("class")).copy(&format!("{name}.py"), &fixture("flip/tle_sleep.py"));
+    Class::at(scene.path("class")).copy(format!("{name}.py"), &fixture("flip/tle_sleep.py"));
     let program = format!("/{name}.py");
     for _ in 0..5 {
         let _ = fs::remove_dir_all(scene.path("out"));
