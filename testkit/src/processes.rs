@@ -40,3 +40,19 @@ pub fn wait_until(what: &str, within: Duration, mut ready: impl FnMut() -> bool)
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// How many processes, machine-wide, have an argument that ends with `tail` (a program's
+/// file name: a test names its program so that its runs are counted apart from other
+/// tests' while they run).
+pub fn with_argument(tail: &str) -> usize {
+    fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
+        .filter(|cmdline| {
+            cmdline
+                .split(|&b| b == 0)
+                .any(|arg| arg.ends_with(tail.as_bytes()))
+        })
+        .count()
+}

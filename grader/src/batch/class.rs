@@ -11,6 +11,7 @@ use sandbox::Limits;
 use super::assemble::{self, Heading, Reports};
 use super::class_build::{self, Builder};
 use super::compact;
+use super::doze;
 use super::journal::{Journal, Known};
 use super::lang_for::LangChoices;
 use super::run_keys::Keys;
@@ -101,14 +102,14 @@ pub(crate) fn grade_class<T>(
         limits: batch.limits,
     };
     let jobs = batch.jobs.clamp(1, todo.len().max(1));
-    // One more for the doze lane, when the sleepers' rule is on: started only if a
+    // A few more for the doze lane, when the sleepers' rule is on: started only if a
     // student's program sleeps.
-    let lane = usize::from(class.sleepers > 0);
+    let lane = doze::workers(class.sleepers);
     let mut workers = CaseWorker::many(jobs + lane, &programs, &texts, &plan);
-    let (pooled, doze) = workers.split_at_mut(jobs);
+    let (pooled, dozing) = workers.split_at_mut(jobs);
     let ran = runs::run_all(
         pooled,
-        doze.first_mut(),
+        dozing,
         &class,
         &todo,
         &mut journal,

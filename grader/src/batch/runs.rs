@@ -13,10 +13,12 @@
 //!
 //! A program asleep uses no CPU but holds a worker for its wall limit, twice a case. So
 //! that one sleeping student does not hold the class, each student's first run goes ahead
-//! of every student's others (a sleeper is found among the class's first runs), and once
-//! a student's run slept, its runs not yet taken go to the doze lane (`doze`): one more
-//! worker beside the pool, taking them one at a time, until the student is stopped. The
-//! doze lane is the one place a run goes beyond `--jobs`, and only after a sleep.
+//! of every student's others (a sleeper is found among the class's first runs); a worker
+//! of the pool whose run slept through the wall limit once does not make it again (the
+//! rule's confirming run) but hands it, with the student's runs not yet taken, to the
+//! doze lane (`doze`): a few more workers beside the pool, which make them from the start,
+//! several at once, until the student is stopped. The doze lane is the one place a run
+//! goes beyond `--jobs`, and only after a sleep.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -24,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::mpsc;
 
 use super::class_build::Build;
-use super::doze::DozeQueue;
+use super::doze::{DozeQueue, Handed};
 use super::journal::{Journal, Known, Record};
 use super::places::Places;
 use super::run_keys::Keys;
@@ -203,6 +205,20 @@ impl Todo {
         }
     }
 
+    /// Hands run number `n`, of `student`, whose first try slept and was not made again,
+    /// to `doze`, which makes it in full; and with it the student's runs not taken yet.
+    fn hand_over(&self, n: u64, student: usize, doze: &DozeQueue) {
+        self.sleepers.slept_once(student);
+        if let Some((_, case)) = self.get(n) {
+            doze.push([Handed {
+                run: n,
+                student,
+                case,
+            }]);
+        }
+        self.hand_off(student, doze);
+    }
+
     /// Hands `student`'s runs that no worker took yet to `doze`, when it is found dozing
     /// (once): each is the lane's from now on, so that no worker of the pool takes one
     /// and sleeps through it.
@@ -212,7 +228,12 @@ impl Todo {
             doze.push(
                 block
                     .map(|n| n as u64)
-                    .filter(|&n| self.take(n, Taker::Doze)),
+                    .filter(|&n| self.take(n, Taker::Doze))
+                    .map(|run| Handed {
+                        run,
+                        student,
+                        case: self.runs[run as usize].case,
+                    }),
             );
         }
     }
@@ -256,12 +277,12 @@ enum Outcome {
 }
 
 /// Makes `todo`'s runs on one worker thread per `workers`, and the runs of students found
-/// asleep on `doze`'s (the doze lane, when given), journaling each as it finishes. `Err`
-/// when the batch must end: stopped (Ctrl-C), a worker that cannot start, a journal that
-/// cannot be written.
+/// asleep on one per `doze` (the doze lane, none without it), journaling each as it
+/// finishes. `Err` when the batch must end: stopped (Ctrl-C), a worker that cannot start,
+/// a journal that cannot be written.
 pub(crate) fn run_all<R: RunsCases>(
     workers: &mut [R],
-    doze: Option<&mut R>,
+    doze: &mut [R],
     class: &Class<'_, R::Program>,
     todo: &Todo,
     journal: &mut Journal,
@@ -271,7 +292,7 @@ pub(crate) fn run_all<R: RunsCases>(
     let mut reporter = Reporter::new(class, todo, journal, places, progress);
     reporter.before();
     let queue = &DozeQueue::default();
-    let lane = doze.is_some().then_some(queue);
+    let lane = (!doze.is_empty()).then_some(queue);
     if let Some(queue) = lane {
         // Students the journal shows asleep: their runs go to the lane from the start.
         for s in 0..class.students.len() {
@@ -298,6 +319,7 @@ pub(crate) fn run_all<R: RunsCases>(
         class,
         todo,
         taker,
+        lane,
         started: false,
     };
     let mut jobs: Vec<Job<'_, R>> = workers
@@ -306,23 +328,33 @@ pub(crate) fn run_all<R: RunsCases>(
         .collect();
     let (done, told) = mpsc::channel();
     std::thread::scope(|scope| {
-        let dozer = doze.map(|worker| {
-            let mut job = job(worker, Taker::Doze);
-            let done = done.clone();
-            scope.spawn(move || {
-                while let Some(n) = queue.pop() {
-                    let Some(task) = todo.get(n) else { continue };
-                    let outcome = pool::Executor::execute_then(&mut job, n, task, None);
-                    if let Ok(Outcome::Ran(result)) = &outcome {
-                        todo.note(task.0, task.1, result, lane);
+        let dozers: Vec<_> = doze
+            .iter_mut()
+            .map(|worker| {
+                let mut job = job(worker, Taker::Doze);
+                let done = done.clone();
+                scope.spawn(move || {
+                    let joins = |s, cases: &[usize], c| todo.sleepers.joins(s, cases, c);
+                    while let Some(handed) = queue.pop(&joins) {
+                        let n = handed.run;
+                        let Some(task) = todo.get(n) else {
+                            queue.ended(handed);
+                            continue;
+                        };
+                        let outcome = pool::Executor::execute_then(&mut job, n, task, None);
+                        if let Ok(Outcome::Ran(result)) = &outcome {
+                            todo.note(task.0, task.1, result, lane);
+                        }
+                        // Noted first: the next wave of its student reads it.
+                        queue.ended(handed);
+                        let end = outcome.is_err();
+                        if done.send((n, outcome)).is_err() || end {
+                            break;
+                        }
                     }
-                    let end = outcome.is_err();
-                    if done.send((n, outcome)).is_err() || end {
-                        break;
-                    }
-                }
+                })
             })
-        });
+            .collect();
         drop(done);
         let pooled = pool::run(&mut jobs, &schedule, |event| {
             // The lane's runs are told between the pool's.
@@ -338,10 +370,10 @@ pub(crate) fn run_all<R: RunsCases>(
                 .try_for_each(|(n, outcome)| reporter.finished(n, Some(outcome?)))
         });
         if all_told.is_err() {
-            // Told to stop: the lane ends after its run under way.
-            while queue.pop().is_some() {}
+            // Told to stop: the lane's workers end after their runs under way.
+            queue.clear();
         }
-        if let Some(dozer) = dozer {
+        for dozer in dozers {
             dozer
                 .join()
                 .map_err(|_| Fault::internal("the doze lane panicked".to_owned()))?;
@@ -362,6 +394,8 @@ struct Job<'a, R: RunsCases> {
     class: &'a Class<'a, R::Program>,
     todo: &'a Todo,
     taker: Taker,
+    /// The doze lane, if there is one: a worker of the pool hands it a run that slept.
+    lane: Option<&'a DozeQueue>,
     started: bool,
 }
 
@@ -401,8 +435,20 @@ impl<R: RunsCases> pool::Executor for Job<'_, R> {
         let then = next
             .filter(|&&(s, _)| !self.class.fail_fast && !self.todo.sleepers.dozing(s))
             .and_then(|&(s, c)| Some((self.class.builds[s].program()?, c)));
-        match self.worker.run_then(program, c, then) {
-            Ok(result) => Ok(Outcome::Ran(Box::new(result))),
+        // A worker of the pool keeps no program asleep when there is a lane for it.
+        let lane = self.lane.filter(|_| self.taker == Taker::Pool);
+        let ran = match lane {
+            Some(_) => self.worker.run_unless_asleep(program, c, then),
+            None => self.worker.run_then(program, c, then).map(Some),
+        };
+        match ran {
+            Ok(Some(result)) => Ok(Outcome::Ran(Box::new(result))),
+            Ok(None) => {
+                if let Some(lane) = lane {
+                    self.todo.hand_over(index, s, lane);
+                }
+                Ok(Outcome::Handed)
+            }
             // Stopping is the batch's end, not this student's fault.
             Err(e) if matches!(e.cause(), Cause::Interrupted(_)) => Err(e),
             Err(e) => {
@@ -688,7 +734,7 @@ mod tests {
             let mut lines = Lines::default();
             let ran = run_all(
                 &mut fakes,
-                None,
+                &mut [],
                 &class,
                 &todo,
                 &mut journal,
@@ -709,7 +755,8 @@ mod tests {
         }
     }
 
-    /// A fake whose `TLE`s are at the wall limit with the program asleep.
+    /// A fake whose `TLE`s are at the wall limit with the program asleep: on a worker
+    /// that keeps no program asleep, such a case's first try is all it makes (`None`).
     struct Asleep<'a>(Recorded<'a>);
 
     impl RunsCases for Asleep<'_> {
@@ -730,10 +777,35 @@ mod tests {
             }
             Ok(result)
         }
+
+        fn run_unless_asleep(
+            &mut self,
+            program: &String,
+            case: usize,
+            _then: Option<(&String, usize)>,
+        ) -> Result<Option<CaseResult>, Fault> {
+            let result = self.run(program, case)?;
+            Ok((!result.slept()).then_some(result))
+        }
+    }
+
+    /// `count` fakes of [`Asleep`] giving `answers`.
+    fn asleep(count: usize, answers: &Answers) -> Vec<Asleep<'_>> {
+        Recorded::many(count, answers)
+            .into_iter()
+            .map(Asleep)
+            .collect()
+    }
+
+    /// The runs `fakes` made, sorted: the lane's workers run side by side.
+    fn sorted(fakes: &[Asleep<'_>]) -> Vec<(String, usize)> {
+        let mut runs: Vec<_> = fakes.iter().flat_map(|f| f.0.ran.clone()).collect();
+        runs.sort();
+        runs
     }
 
     #[test]
-    fn a_sleepers_runs_after_its_first_go_to_the_doze_lane_until_it_is_stopped() {
+    fn a_sleepers_first_sleep_is_handed_over_and_its_runs_sleep_side_by_side_on_the_lane() {
         let mut scene = Scene::new(5);
         scene.sleepers = 2;
         let answers = |program: &str, _| {
@@ -746,12 +818,13 @@ mod tests {
         let class = scene.class(false);
         let (mut journal, known) = Journal::open(&scene.journal(), WALL).unwrap();
         let (todo, places) = Todo::new(&class, &known);
-        let mut pooled = vec![Asleep(Recorded::many(1, &answers).remove(0))];
-        let mut lane = Asleep(Recorded::many(1, &answers).remove(0));
+        let mut pooled = asleep(1, &answers);
+        let mut lane = asleep(crate::batch::doze::workers(2), &answers);
+        assert_eq!(lane.len(), 2);
         let mut lines = Lines::default();
         let ran = run_all(
             &mut pooled,
-            Some(&mut lane),
+            &mut lane,
             &class,
             &todo,
             &mut journal,
@@ -759,15 +832,19 @@ mod tests {
             &mut lines,
         )
         .unwrap();
-        // Each student's first run first; carol's first sleep hands the rest of her runs
-        // to the lane, where her second stops her: no worker of the pool slept after.
+        // Each student's first run first; carol's first try of case 0 slept: not made
+        // again on the pool, but handed with the rest of her runs to the lane, where it is
+        // made in full beside her case 1, and the two stop her. No worker of the pool slept
+        // twice, nor on a second case.
         let carol = |case| ("carol".to_owned(), case);
         let alice = |case| ("alice".to_owned(), case);
         assert_eq!(
             pooled[0].0.ran,
             [alice(0), carol(0), alice(1), alice(2), alice(3), alice(4)]
         );
-        assert_eq!(lane.0.ran, [carol(1)]);
+        // The wave of her cases 0 and 1, asleep, would stop her: nothing more of hers
+        // starts until it has ended, and then her stop.
+        assert_eq!(sorted(&lane), [carol(0), carol(1)]);
         assert_eq!(ran.slept.into_iter().collect::<Vec<_>>(), [(2, 0..=1)]);
         assert_eq!(ran.places.live().len(), 7);
         assert!(
@@ -777,6 +854,8 @@ mod tests {
             "{:?}",
             lines.students
         );
+        // Her first try's run, handed over, is told once, as the lane's.
+        assert_eq!(lines.done.len(), 7);
         // Resumed from a journal of her first sleep only, she starts on the lane.
         drop(journal);
         std::fs::remove_file(scene.journal()).unwrap();
@@ -784,11 +863,11 @@ mod tests {
         journal.append(&slept(&scene, 2, 0)).unwrap();
         let (mut journal, known) = Journal::open(&scene.journal(), WALL).unwrap();
         let (todo, places) = Todo::new(&class, &known);
-        let mut pooled = vec![Asleep(Recorded::many(1, &answers).remove(0))];
-        let mut lane = Asleep(Recorded::many(1, &answers).remove(0));
+        let mut pooled = asleep(1, &answers);
+        let mut lane = asleep(2, &answers);
         let ran = run_all(
             &mut pooled,
-            Some(&mut lane),
+            &mut lane,
             &class,
             &todo,
             &mut journal,
@@ -797,7 +876,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(pooled[0].0.ran, (0..5).map(alice).collect::<Vec<_>>());
-        assert_eq!(lane.0.ran, [carol(1)]);
+        // Her case 1 completes the journal's row: no other case of hers goes beside it.
+        assert_eq!(sorted(&lane), [carol(1)]);
         assert_eq!(ran.slept.into_iter().collect::<Vec<_>>(), [(2, 0..=1)]);
     }
 

@@ -39,6 +39,8 @@ pub(crate) struct Sleepers {
 struct Asleep {
     /// Its cases that ended in a `TLE` at the wall limit with the program idle.
     tles: BTreeSet<usize>,
+    /// Its cases judged (the journal's and the new), whatever their verdict.
+    judged: BTreeSet<usize>,
     /// Whether the last of its runs noted slept so.
     dozing: bool,
     /// Whether its runs were handed to the doze lane already.
@@ -62,11 +64,42 @@ impl Sleepers {
             return false;
         }
         let mut asleep = self.students[student].locked();
+        asleep.judged.insert(case);
         if slept {
             asleep.tles.insert(case);
         }
         asleep.dozing = slept;
         first_row(&asleep.tles, self.in_a_row).is_some()
+    }
+
+    /// Notes that a run of `student` slept through the wall limit once, not yet judged
+    /// (it is made again in full on the doze lane): it dozes, and no case is noted, so the
+    /// rule reads judged cases only.
+    pub(crate) fn slept_once(&self, student: usize) {
+        if self.in_a_row > 0 {
+            self.students[student].locked().dozing = true;
+        }
+    }
+
+    /// Whether `student`'s run on `case` may start beside its runs of `cases` on the doze
+    /// lane (`doze::Waves`): not when those would stop it should they all end in a `TLE`
+    /// at the wall limit with the program idle (the run would be useless), nor when a case
+    /// between them and `case` is neither judged nor among them (it is under way
+    /// elsewhere, or not started: the run could make no row with them).
+    pub(crate) fn joins(&self, student: usize, cases: &[usize], case: usize) -> bool {
+        if self.in_a_row == 0 {
+            return true;
+        }
+        let asleep = self.students[student].locked();
+        let mut tles = asleep.tles.clone();
+        tles.extend(cases);
+        if first_row(&tles, self.in_a_row).is_some() {
+            return false;
+        }
+        let Some(&last) = cases.iter().max() else {
+            return true;
+        };
+        (last + 1..case).all(|c| asleep.judged.contains(&c))
     }
 
     /// Whether `student`'s last noted run slept (and the rule is on).
@@ -180,8 +213,40 @@ mod tests {
         assert!(sleepers.note(0, 2, wall.slept()));
         assert_eq!(sleepers.stopped(0), Some(2..=3));
         assert_eq!(sleepers.stopped(1), None, "only that student");
+        // A first try that slept, not yet judged: the student dozes, no case is noted.
+        let once = Sleepers::new(1, 1);
+        once.slept_once(0);
+        assert!(once.dozing(0));
+        assert_eq!(once.stopped(0), None, "only judged cases stop");
+        assert!(once.hand_off(0) && !once.hand_off(0), "handed once");
+        // Which run joins the cases under way on the doze lane: not one beside cases that
+        // would stop the student should they all sleep (4 and 5 with 3 noted), nor one
+        // past a case neither judged nor under way (a row could not reach it).
+        let three = Sleepers::new(1, 3);
+        three.note(0, 3, true);
+        three.note(0, 7, false);
+        assert!(three.joins(0, &[], 0), "a wave's first");
+        assert!(three.joins(0, &[0], 1));
+        assert!(
+            !three.joins(0, &[0], 2),
+            "1 is neither judged nor under way"
+        );
+        assert!(
+            three.joins(0, &[1], 2) && three.joins(0, &[2], 4),
+            "3 is judged"
+        );
+        assert!(!three.joins(0, &[4, 5], 6), "4 and 5 with 3 stop it");
+        assert!(!three.joins(0, &[2, 4], 5), "so do 2 and 4 with 3");
+        assert!(three.joins(0, &[6], 8), "7 is judged, whatever its verdict");
+        assert_eq!(three.stopped(0), None, "nothing noted by asking");
+        assert!(
+            Sleepers::new(1, 0).joins(0, &[0, 1, 2], 9),
+            "off: no lane to hold"
+        );
         // Off: never.
         let off = Sleepers::new(1, 0);
+        off.slept_once(0);
+        assert!(!off.dozing(0));
         assert!(!off.note(0, 0, wall.slept()) && !off.note(0, 1, wall.slept()));
         assert_eq!(off.stopped(0), None);
     }

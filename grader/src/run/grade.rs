@@ -67,6 +67,19 @@ pub(crate) trait RunsCases: Send {
         let _ = then;
         self.run(program, case)
     }
+
+    /// [`RunsCases::run_then`] on a worker that keeps no program asleep: `None` when the
+    /// case's first run slept through the wall limit (`Runner::run_unless_asleep`), which
+    /// the caller then has made again in full elsewhere. A runner that cannot tell
+    /// judges every case in full.
+    fn run_unless_asleep(
+        &mut self,
+        program: &Self::Program,
+        case: usize,
+        then: Option<(&Self::Program, usize)>,
+    ) -> Result<Option<CaseResult>, Fault> {
+        self.run_then(program, case, then).map(Some)
+    }
 }
 
 /// Runs `program` on `cases` cases, one worker thread per `workers`; results in name order
@@ -235,6 +248,30 @@ impl RunsCases for CaseWorker<'_> {
         case: usize,
         then: Option<(&Program, usize)>,
     ) -> Result<CaseResult, Fault> {
+        self.run_case(program, case, then, false)?
+            .ok_or_else(|| Fault::internal("a run handed over unasked".to_owned()))
+    }
+
+    fn run_unless_asleep(
+        &mut self,
+        program: &Program,
+        case: usize,
+        then: Option<(&Program, usize)>,
+    ) -> Result<Option<CaseResult>, Fault> {
+        self.run_case(program, case, then, true)
+    }
+}
+
+impl CaseWorker<'_> {
+    /// Runs and judges `program` on case number `case`; `hand_over`: `None` for a first
+    /// run that slept (`Runner::run_unless_asleep`).
+    fn run_case(
+        &mut self,
+        program: &Program,
+        case: usize,
+        then: Option<(&Program, usize)>,
+        hand_over: bool,
+    ) -> Result<Option<CaseResult>, Fault> {
         // Stopping (Ctrl-C) ends the command before another run starts.
         crate::cli::interrupt::check()?;
         let (Some(runner), Some(&(case, text))) = (&mut self.runner, self.cases.get(case)) else {
@@ -250,6 +287,7 @@ impl RunsCases for CaseWorker<'_> {
             text,
             &self.plan,
             then,
+            hand_over,
         )
     }
 }
@@ -319,7 +357,8 @@ fn answer_path(case: &Case) -> Result<&std::path::Path, Fault> {
 
 /// Runs `program` on `case` (whose files hold `text`) with `runner`, and judges it (a
 /// package's own validator on `validator`); `then`, the worker's next run, may start as
-/// this one ends.
+/// this one ends. `hand_over`: a first run that slept is not made again, `None`
+/// (`Runner::run_unless_asleep`; an interaction is always judged in full).
 pub(crate) fn run_case(
     (runner, validator): (&mut Runner, Option<&mut Validator<'_>>),
     program: &Program,
@@ -327,7 +366,8 @@ pub(crate) fn run_case(
     text: &CaseText,
     plan: &Plan<'_>,
     then: Option<(&Program, &CaseText)>,
-) -> Result<CaseResult, Fault> {
+    hand_over: bool,
+) -> Result<Option<CaseResult>, Fault> {
     if let Checker::Package(judge) = plan.checker
         && let Some(most) = judge.passes()
     {
@@ -336,18 +376,22 @@ pub(crate) fn run_case(
     if let Checker::Package(judge) = plan.checker
         && judge.interactive_problem()
     {
-        return interact_case((runner, validator), judge, program, case, plan);
+        return interact_case((runner, validator), judge, program, case, plan).map(Some);
     }
     let (input, answer) = (&text.input, &text.answer);
     // From memory, as read and found sound: the run reads what is judged, and no file is
     // opened and read again for every run.
     let then = then.map(|(program, text)| (program, Input::Bytes(text.input.clone())));
-    let ran = runner.run_then(
-        program,
-        &Input::Bytes(input.clone()),
-        &plan.limits,
-        then.as_ref().map(|(program, input)| (*program, input)),
-    )?;
+    let stdin = Input::Bytes(input.clone());
+    let then = then.as_ref().map(|(program, input)| (*program, input));
+    let ran = if hand_over {
+        runner.run_unless_asleep(program, &stdin, &plan.limits, then)?
+    } else {
+        Some(runner.run_then(program, &stdin, &plan.limits, then)?)
+    };
+    let Some(ran) = ran else {
+        return Ok(None);
+    };
     let outcome = ran.outcome;
     let mut broken: Option<Fault> = None;
     let judgement = judge(&outcome, &plan.limits, |output| {
@@ -405,7 +449,7 @@ pub(crate) fn run_case(
         .iter()
         .map(crate::run::judge::Sched::record)
         .collect();
-    Ok(result)
+    Ok(Some(result))
 }
 
 /// Runs `program` on `case` of an interactive problem against `judge`'s interactor, the

@@ -46,6 +46,15 @@ pub(crate) fn too_busy(stalls: &[Option<Stall>], last: &Outcome, limits: &Limits
     ))
 }
 
+/// What a worker does with a first run that slept through the wall limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asleep {
+    /// Makes it again, as the rule asks, to confirm it.
+    Confirm,
+    /// Leaves it to the caller, unconfirmed.
+    HandOver,
+}
+
 /// A worker that runs programs.
 #[derive(Debug)]
 pub(crate) struct Runner {
@@ -115,6 +124,35 @@ impl Runner {
         limits: &Limits,
         then: Option<(&Program, &Input)>,
     ) -> Result<Ran, Fault> {
+        self.runs_of_one(program, stdin, limits, then, Asleep::Confirm)?
+            .ok_or_else(|| Fault::internal("a run handed over unasked".to_owned()))
+    }
+
+    /// [`Runner::run_then`] on a worker that keeps no program asleep: a first run killed
+    /// at the wall limit that shows sleep ([`Stall::Slept`]) is not made again here, and
+    /// `None` says so: the caller makes the input's runs again in full on a worker meant
+    /// for sleepers (`batch/doze.rs`), where the rule is applied from its start. A run the
+    /// machine held back, or one that computed, is made again here as in `run_then`.
+    pub(crate) fn run_unless_asleep(
+        &mut self,
+        program: &Program,
+        stdin: &Input,
+        limits: &Limits,
+        then: Option<(&Program, &Input)>,
+    ) -> Result<Option<Ran>, Fault> {
+        self.runs_of_one(program, stdin, limits, then, Asleep::HandOver)
+    }
+
+    /// The runs of one input as [`judge::next`] asks, but that a first run that slept is
+    /// left to the caller under [`Asleep::HandOver`] (`None`).
+    fn runs_of_one(
+        &mut self,
+        program: &Program,
+        stdin: &Input,
+        limits: &Limits,
+        then: Option<(&Program, &Input)>,
+        asleep: Asleep,
+    ) -> Result<Option<Ran>, Fault> {
         let mut stalls = Vec::new();
         let mut figures = Vec::new();
         let mut alone = false;
@@ -145,12 +183,15 @@ impl Runner {
                 figures.push(Sched::of(&outcome));
             }
             stalls.push(stall);
+            if asleep == Asleep::HandOver && stalls == [Some(Stall::Slept)] {
+                return Ok(None);
+            }
             match judge::next(&stalls) {
                 Next::Judge => {
                     // The figures a `TLE` at the wall limit was judged from; none for a
                     // run that ended.
                     let stalls = if stall.is_some() { figures } else { Vec::new() };
-                    return Ok(Ran { outcome, stalls });
+                    return Ok(Some(Ran { outcome, stalls }));
                 }
                 Next::Again { alone: next } => alone = next,
                 Next::TooBusy => return Err(too_busy(&stalls, &outcome, limits)),

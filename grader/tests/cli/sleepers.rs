@@ -3,7 +3,8 @@
 //! and are `--`, neither passed nor failed, in every form (the summary, the JSON, the CSV's
 //! `not_run`, JUnit's `skipped`, the page and the feedback page); a resumed batch decides
 //! exactly as the first, counting the journal's runs; `--stop-after-wall-tles 0` runs
-//! every case.
+//! every case; the row that stops it sleeps side by side on the doze lane, and no case of
+//! the sleeper starts after it.
 
 use std::fs;
 use std::path::PathBuf;
@@ -163,8 +164,9 @@ fn a_student_asleep_on_three_cases_in_a_row_is_stopped_and_a_resume_decides_alik
         );
     }
     let stopped = slept["stopped"].as_str().unwrap();
+    let cases = if ran.len() == 5 { "case" } else { "cases" };
     let not_run = format!(
-        "{} cases not run (--, neither passed nor failed)",
+        "{} {cases} not run (--, neither passed nor failed)",
         6 - ran.len()
     );
     assert!(stopped.contains("3 wall-limit TLEs in a row"), "{stopped}");
@@ -271,4 +273,65 @@ fn the_pages_say_a_student_was_stopped_early_and_why() {
         feedback.contains(&format!("0/6, {not_run} not run (--)</td>")),
         "the groups' table: {feedback}"
     );
+}
+
+#[test]
+fn a_sleepers_row_sleeps_side_by_side_on_the_doze_lane_and_nothing_after_it() {
+    let scene = Scene::new();
+    // This sleeper's runs are counted by its file name while the batch runs: a name no
+    // other test's program has.
+    let name = format!("dozes{}", std::process::id());
+    fs::remove_file(scene.path("class/sleeper.py")).unwrap();
+    Class::at(scene.path("class")).copy(format!("{name}.py"), &fixture("flip/tle_sleep.py"));
+    let program = format!("/{name}.py");
+    for _ in 0..5 {
+        let _ = fs::remove_dir_all(scene.path("out"));
+        let stdout = fs::File::create(scene.path("book.json")).unwrap();
+        let mut batch = scene
+            .scene
+            .process()
+            .args(["batch", "flip", "class", "--cases", "cases", "--out", "out"])
+            .args(["--jobs", "1", "--time-limit", "0.5", "--wall-limit", "1"])
+            .args(JSON)
+            .stdout(stdout)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // The most of its runs alive at once, looked at every few ms (each lives a
+        // second of wall time).
+        let mut most = 0;
+        let start = std::time::Instant::now();
+        while batch.try_wait().unwrap().is_none() {
+            most = most.max(testkit::processes::with_argument(&program));
+            if start.elapsed() > Duration::from_mins(5) {
+                batch.kill().unwrap();
+                batch.wait().unwrap();
+                panic!("the batch took over 5 minutes");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let book: Value =
+            serde_json::from_str(&fs::read_to_string(scene.path("book.json")).unwrap()).unwrap();
+        let students = book["students"].as_array().unwrap();
+        let slept = students.iter().find(|s| s["student"] == name.as_str());
+        let slept = slept.unwrap_or_else(|| panic!("{book:#}"));
+        if slept["verdict"] == "--" {
+            // A machine that held a run back twice left it ungraded: try again.
+            continue;
+        }
+        // The first try of its first case slept on the pool's worker, which handed the
+        // case over; on the doze lane the row's three cases slept side by side (a lane of
+        // one worker shows one at a time), no more than its three workers.
+        assert!((2..=3).contains(&most), "{most} of its runs at once");
+        // The three of the row stopped it before any other of its cases started.
+        assert_eq!(case_names(slept), ["001", "002", "003"], "{slept:#}");
+        let stopped = slept["stopped"].as_str().unwrap();
+        assert!(
+            stopped.starts_with("stopped after 3 wall-limit TLEs in a row (001 to 003")
+                && stopped.ends_with("3 cases not run (--, neither passed nor failed)"),
+            "{stopped}"
+        );
+        return;
+    }
+    panic!("the sleeper was never graded");
 }
