@@ -358,7 +358,8 @@ fn answer_path(case: &Case) -> Result<&std::path::Path, Fault> {
 /// Runs `program` on `case` (whose files hold `text`) with `runner`, and judges it (a
 /// package's own validator on `validator`); `then`, the worker's next run, may start as
 /// this one ends. `hand_over`: a first run that slept is not made again, `None`
-/// (`Runner::run_unless_asleep`; an interaction is always judged in full).
+/// (`Runner::run_unless_asleep`; an interaction and a multi-pass problem's passes are
+/// always judged in full).
 pub(crate) fn run_case(
     (runner, validator): (&mut Runner, Option<&mut Validator<'_>>),
     program: &Program,
@@ -371,7 +372,7 @@ pub(crate) fn run_case(
     if let Checker::Package(judge) = plan.checker
         && let Some(most) = judge.passes()
     {
-        return passes_case((runner, validator), (judge, most), program, case, plan);
+        return passes_case((runner, validator), (judge, most), program, case, plan).map(Some);
     }
     if let Checker::Package(judge) = plan.checker
         && judge.interactive_problem()
