@@ -167,6 +167,15 @@ impl Languages {
             let text = String::from_utf8(bytes)
                 .map_err(|_| Fault::input(format!("{}: not valid UTF-8", path.display())))?;
             for (name, language) in parse(path, &text)? {
+                // An extension the file lists is its entry's: no entry of the built-in
+                // table keeps claiming it ahead of it (lookups take the first entry).
+                for (other, entry) in &mut entries {
+                    if *other != name {
+                        entry
+                            .extensions
+                            .retain(|e| !language.extensions.contains(e));
+                    }
+                }
                 match entries.iter_mut().find(|(n, _)| *n == name) {
                     Some(entry) => entry.1 = language,
                     None => entries.push((name, language)),
@@ -588,6 +597,16 @@ mod tests {
             "clang++"
         );
         assert_eq!(languages.named("pypy").unwrap().1.run[0], "pypy3");
+        // A new entry for an extension of the table takes it: the table's entry no longer
+        // claims it ahead of the new one, whatever their order.
+        std::fs::write(
+            &config,
+            "[shell]\nextensions = [\"sh\"]\nrun = [\"{src}\"]\n",
+        )
+        .unwrap();
+        let languages = Languages::load(Some(&config)).unwrap();
+        assert_eq!(languages.for_extension("sh").unwrap().0, "shell");
+        assert_eq!(languages.for_extension("bash").unwrap().0, "bash");
         // Folders shown to a compile are named absolute.
         std::fs::write(&config, "[hs]\ncompile = [\"ghc\", \"-o\", \"{out}\", \"{src}\"]\ncompile_shows = [\"var/lib/ghc\"]\nrun = [\"{out}\"]\n").unwrap();
         let relative = Languages::load(Some(&config)).unwrap_err();
