@@ -14,21 +14,11 @@ use testkit::output::{json, said};
 
 const TIMEOUT: Duration = Duration::from_mins(4);
 
-/// The output validator: the first pass's input is `first N`, and the output must be
-/// N squared, which it hands to the second pass as `second N*N`; there the output must
-/// be the answer, N.
-const VALIDATOR: &str = r#"import sys
-words = open(sys.argv[1]).read().split()
-answer = int(open(sys.argv[2]).read())
-feedback = sys.argv[3]
-def wrong(why):
-    with open(feedback + "judgemessage.txt", "w") as f:
-        f.write(why + "\n")
-    sys.exit(43)
-out = sys.stdin.read().split()
-if len(out) != 1 or not out[0].lstrip("-").isdigit():
-    wrong("not one number")
-got = int(out[0])
+/// How both forms of the problem judge a pass, given `words` (the pass's input), `answer`
+/// and `got` (the number the submission gave): the first pass's input is `first N`, and
+/// the output must be N squared, which it hands to the second pass as `second N*N`; there
+/// the output must be the answer, N.
+const JUDGE: &str = r#"
 if words[0] == "first":
     n = int(words[1])
     if got != n * n:
@@ -41,8 +31,8 @@ if got != answer:
 sys.exit(42)
 "#;
 
-/// The same problem as an interactor: it says the pass's input, then reads one number.
-const INTERACTOR: &str = r#"import sys
+/// What both forms read first: the pass's input, the answer, where feedback goes.
+const READ: &str = r#"import sys
 words = open(sys.argv[1]).read().split()
 answer = int(open(sys.argv[2]).read())
 feedback = sys.argv[3]
@@ -50,22 +40,19 @@ def wrong(why):
     with open(feedback + "judgemessage.txt", "w") as f:
         f.write(why + "\n")
     sys.exit(43)
-print(" ".join(words), flush=True)
-line = sys.stdin.readline(100).strip()
-if not line.lstrip("-").isdigit():
-    wrong("not one number")
-got = int(line)
-if words[0] == "first":
-    n = int(words[1])
-    if got != n * n:
-        wrong(f"expected {n * n}, got {got}")
-    with open(feedback + "nextpass.in", "w") as f:
-        f.write(f"second {got}\n")
-    sys.exit(42)
-if got != answer:
-    wrong(f"expected {answer}, got {got}")
-sys.exit(42)
 "#;
+
+/// The output validator: the submission's output is one number.
+fn validator() -> String {
+    let got = "out = sys.stdin.read().split()\nif len(out) != 1 or not out[0].lstrip(\"-\").isdigit():\n    wrong(\"not one number\")\ngot = int(out[0])\n";
+    format!("{READ}{got}{JUDGE}")
+}
+
+/// The same problem as an interactor: it says the pass's input, then reads one number.
+fn interactor() -> String {
+    let got = "print(\" \".join(words), flush=True)\nline = sys.stdin.readline(100).strip()\nif not line.lstrip(\"-\").isdigit():\n    wrong(\"not one number\")\ngot = int(line)\n";
+    format!("{READ}{got}{JUDGE}")
+}
 
 /// Each submission, by its folder: what it prints on each pass's input.
 const SUBMISSIONS: [(&str, &str); 5] = [
@@ -150,13 +137,13 @@ fn test(package: &Path, submission: &str) -> (i32, serde_json::Value, String) {
 fn every_submission_of_a_multi_pass_problem_gets_its_folder_s_verdict_and_its_pass() {
     let dir = tempfile::tempdir().unwrap();
     for (kind, validator) in [
-        ("multi-pass", VALIDATOR),
-        ("[interactive, multi-pass]", INTERACTOR),
+        ("multi-pass", validator()),
+        ("[interactive, multi-pass]", interactor()),
     ] {
         let package = package(
             &dir.path().join(kind.replace(['[', ']', ',', ' '], "")),
             kind,
-            validator,
+            &validator,
         );
         let (code, out, err) = testkit::packages::verify(&package, &[]);
         assert_eq!(code, 0, "{kind}: {out}{err}");

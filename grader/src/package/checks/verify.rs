@@ -448,18 +448,11 @@ impl Work<'_> {
                 let validator = validator.as_deref_mut().ok_or_else(|| {
                     Fault::internal("no worker for the output validator".to_owned())
                 })?;
-                let files = CaseFiles {
-                    name: &test.case.name,
-                    origin: Origin::Data,
-                    input: &test.case.input,
-                    answer: &test.answer,
-                    answer_text: &[],
-                };
                 let passed = crate::package::programs::passes::case(
                     (runner, validator),
                     (self.judge, most),
                     program,
-                    files,
+                    files_of(test),
                     (run, judged),
                     false,
                 )?;
@@ -524,13 +517,7 @@ impl Work<'_> {
     ) -> Result<Interacted, Fault> {
         let validator =
             validator.ok_or_else(|| Fault::internal("no worker for the interactor".to_owned()))?;
-        let files = CaseFiles {
-            name: &test.case.name,
-            origin: Origin::Data,
-            input: &test.case.input,
-            answer: &test.answer,
-            answer_text: &[],
-        };
+        let files = files_of(test);
         let case = interaction::Case {
             name: &test.case.name,
             files: (&test.case.input, &test.answer),
@@ -555,6 +542,18 @@ impl Work<'_> {
             answer_text: &answer,
         };
         self.judge.judge(files, output, validator)
+    }
+}
+
+/// The files of the case `test` as a validator that reads them itself is given them (an
+/// interactor, a multi-pass problem's validator): no answer's bytes.
+fn files_of(test: &data::TestCase) -> CaseFiles<'_> {
+    CaseFiles {
+        name: &test.case.name,
+        origin: Origin::Data,
+        input: &test.case.input,
+        answer: &test.answer,
+        answer_text: &[],
     }
 }
 
