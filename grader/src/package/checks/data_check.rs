@@ -68,15 +68,13 @@ pub(crate) fn checked_and_judge(
 ) -> Result<(Checked, PackageJudge), Fault> {
     let limits = in_box::validation_limits(config, &setup.limits);
     let mut checked = check(package, cases, setup, limits)?;
-    let judge = if config.interactive {
-        // The answers are the interactor's to read, not outputs to judge.
+    // An interactive problem's judge is its own validator too (`custom_validator`).
+    let judge = if config.custom_validator {
         let (program, shown) = output_validator::built(package, &setup.options)?;
-        PackageJudge::interactive(config, cases, (program, shown), limits)
-    } else if config.custom_validator {
-        let (program, shown) = output_validator::built(package, &setup.options)?;
-        // A multi-pass problem's answer is what its validator reads beside each pass's
-        // output, not an output of one run: there is none to judge it as.
-        if !config.multi_pass {
+        // An interactive problem's answers are the interactor's to read, and a multi-pass
+        // problem's what its validator reads beside each pass's output: neither is an
+        // output of one run, to be judged as one.
+        if !config.interactive && !config.multi_pass {
             checked.faults.extend(answers(
                 cases,
                 (&program, &shown, &config.validator_flags),
@@ -85,7 +83,7 @@ pub(crate) fn checked_and_judge(
             )?);
             checked.answers = true;
         }
-        PackageJudge::custom(config, cases, (program, shown), limits)
+        PackageJudge::own(config, cases, (program, shown), limits)
     } else {
         PackageJudge::default(package, config, cases)?
     };

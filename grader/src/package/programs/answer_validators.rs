@@ -9,9 +9,8 @@ use std::path::Path;
 use sandbox::{Input, Limits};
 
 use crate::cli::exit::Fault;
-use crate::package::programs::checktestdata;
 use crate::package::programs::in_box::{Call, PackageProgram};
-use crate::package::programs::input_validators::{Found, Protocol, find_in, refusal};
+use crate::package::programs::input_validators::{Found, Protocol, find_in, said};
 use crate::submission::Program;
 
 /// The name the case's input is shown to a run by, beside the validator's files.
@@ -58,15 +57,6 @@ impl<'p> AnswerValidator<'p> {
             stdin: Input::File(answer.to_path_buf()),
             keep: &[],
         })?;
-        if protocol == Protocol::Checktestdata {
-            checktestdata::in_format_words(&mut outcome, &self.0.shown, case)?;
-        }
-        if let Some(fault) = self.0.fault(&outcome, case, "answer validator") {
-            return Err(fault);
-        }
-        if outcome.code == Some(42) {
-            return Ok(None);
-        }
-        Ok(Some(refusal(&outcome, &self.0.shown)))
+        said(&self.0, (protocol, "answer validator"), &mut outcome, case)
     }
 }

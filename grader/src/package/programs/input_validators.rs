@@ -83,22 +83,34 @@ impl<'p> InputValidator<'p> {
             stdin: Input::File(input.to_path_buf()),
             keep: &[],
         })?;
-        if protocol == Protocol::Checktestdata {
-            checktestdata::in_format_words(&mut outcome, &self.0.shown, case)?;
-        }
-        if let Some(fault) = self.0.fault(&outcome, case, "input validator") {
-            return Err(fault);
-        }
-        if outcome.code == Some(42) {
-            return Ok(None);
-        }
-        Ok(Some(refusal(&outcome, &self.0.shown)))
+        said(&self.0, (protocol, "input validator"), &mut outcome, case)
     }
+}
+
+/// What a data validator's run (`program`'s, saying by `protocol`, in the `role` messages
+/// name) on the file of the case `case` says: `None` valid, else why not; `Err` when it
+/// failed, the package's fault.
+pub(crate) fn said(
+    program: &PackageProgram<'_>,
+    (protocol, role): (Protocol, &str),
+    outcome: &mut sandbox::Outcome,
+    case: &str,
+) -> Result<Option<String>, Fault> {
+    if protocol == Protocol::Checktestdata {
+        checktestdata::in_format_words(outcome, &program.shown, case)?;
+    }
+    if let Some(fault) = program.fault(outcome, case, role) {
+        return Err(fault);
+    }
+    if outcome.code == Some(42) {
+        return Ok(None);
+    }
+    Ok(Some(refusal(outcome, &program.shown)))
 }
 
 /// What a validator that refused a file said: `rejected by VALIDATOR: its first line`
 /// (of its standard error, else its output), or without a reason when it said nothing.
-pub(crate) fn refusal(outcome: &sandbox::Outcome, shown: &str) -> String {
+fn refusal(outcome: &sandbox::Outcome, shown: &str) -> String {
     let said = [&outcome.stderr, &outcome.stdout]
         .into_iter()
         .map(|b| String::from_utf8_lossy(b.trim_ascii()).into_owned())

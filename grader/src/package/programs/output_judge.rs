@@ -112,32 +112,24 @@ impl PackageJudge {
         })
     }
 
-    /// The package's own validator, `program` (built from `shown`), run under `limits`.
-    pub(crate) fn custom(
+    /// The package's own validator, `program` (built from `shown`), run under `limits`:
+    /// an interactive problem's interactor, else the judge of each output.
+    pub(crate) fn own(
         config: &Config,
         cases: &[TestCase],
         (program, shown): (Program, String),
         limits: Limits,
     ) -> PackageJudge {
+        let program = Box::new(program);
         PackageJudge {
-            how: How::Custom(Box::new(program), shown, limits),
+            how: if config.interactive {
+                How::Interactive(program, shown, limits)
+            } else {
+                How::Custom(program, shown, limits)
+            },
             flags: flags_of(config, cases),
-            passes: passes_of(config),
-        }
-    }
-
-    /// An interactive problem's interactor, `program` (built from `shown`), run under
-    /// `limits`.
-    pub(crate) fn interactive(
-        config: &Config,
-        cases: &[TestCase],
-        (program, shown): (Program, String),
-        limits: Limits,
-    ) -> PackageJudge {
-        PackageJudge {
-            how: How::Interactive(Box::new(program), shown, limits),
-            flags: flags_of(config, cases),
-            passes: passes_of(config),
+            // The most passes of a case, when the problem is multi-pass.
+            passes: config.multi_pass.then_some(config.limits.validation_passes),
         }
     }
 
@@ -270,11 +262,6 @@ fn flags_of(config: &Config, cases: &[TestCase]) -> BTreeMap<Option<String>, Vec
         })
         .chain([(None, config.validator_flags.clone())])
         .collect()
-}
-
-/// The most passes of a case of `config`'s problem, when it is multi-pass.
-fn passes_of(config: &Config) -> Option<u32> {
-    config.multi_pass.then_some(config.limits.validation_passes)
 }
 
 fn unknown(case: &str) -> Fault {

@@ -11,7 +11,7 @@
 //! The rule after each pass is [`step`], a pure function; [`run`] makes the passes with
 //! whatever runs one ([`Pass`]: an output judged after the run, or an interaction).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use reference::{Judgement, Verdict};
 use sandbox::{Input, Limits, Outcome};
@@ -157,13 +157,18 @@ pub(crate) fn run(
     mut one: impl FnMut(&Path, &[u8]) -> Result<Pass, Fault>,
 ) -> Result<Passed, Fault> {
     let mut bytes = crate::paths::files::read_capped(input)?;
-    let mut path: PathBuf = input.to_path_buf();
-    // The folder of the input of the pass under way after the first (kept until the next
-    // is written, and removed with it).
-    let mut _held: Option<tempfile::TempDir> = None;
+    // The folder of the next pass's input, written by this grader (kept until the pass
+    // after it is written): where the pass under way reads from, after the first.
+    let mut next_folder: Option<tempfile::TempDir> = None;
     let mut most_seen = Outcome::default();
     let mut transcript: Option<Vec<u8>> = None;
-    for pass in 1..=most {
+    // `step` decides the pass numbered `most` at the latest: it never asks for one past.
+    let mut pass = 0;
+    loop {
+        pass += 1;
+        let path = next_folder
+            .as_ref()
+            .map_or_else(|| input.to_path_buf(), |dir| dir.path().join(NEXT_PASS));
         let made = one(&path, &bytes)?;
         most_seen.cpu = most_seen.cpu.max(made.outcome.cpu);
         most_seen.wall = most_seen.wall.max(made.outcome.wall);
@@ -208,16 +213,16 @@ pub(crate) fn run(
         // pass's input file, the submission as its standard input.
         let dir = crate::paths::temp::dir("next-pass")
             .map_err(|e| Fault::setup(format!("cannot make a pass's folder: {e}")))?;
-        let file = dir.path().join("nextpass.in");
+        let file = dir.path().join(NEXT_PASS);
         std::fs::write(&file, &next)
             .map_err(|e| Fault::setup(crate::paths::files::cannot(&file, "write", &e)))?;
-        (bytes, path) = (next, file);
-        _held = Some(dir);
+        bytes = next;
+        next_folder = Some(dir);
     }
-    Err(Fault::internal(format!(
-        "{case}: no pass decided it in {most}"
-    )))
 }
+
+/// The name the next pass's input is written under.
+const NEXT_PASS: &str = "nextpass.in";
 
 #[cfg(test)]
 mod tests {

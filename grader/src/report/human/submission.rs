@@ -192,14 +192,7 @@ fn details(
                 explanation::write(out, problem, input, &r.output, explained)?;
             }
             // A package's validator says why in its judge message: all there is.
-            (Verdict::WrongAnswer, _, None) if !r.message.is_empty() => {
-                writeln!(
-                    out,
-                    "  {} {}",
-                    paint(Style::new().bold(), "why:"),
-                    r.message
-                )?;
-            }
+            (Verdict::WrongAnswer, _, None) if !r.message.is_empty() => why(out, &r.message)?,
             _ => {}
         }
     }
@@ -212,6 +205,11 @@ fn details(
         }
     }
     Ok(())
+}
+
+/// A package's validator's reason for a wrong answer, the line that says why.
+fn why(out: &mut dyn Write, message: &str) -> io::Result<()> {
+    writeln!(out, "  {} {message}", paint(Style::new().bold(), "why:"))
 }
 
 /// How many lines of an interaction a failing case shows.
@@ -252,12 +250,7 @@ fn interaction(out: &mut dyn Write, r: &CaseResult, board: Option<&Board>) -> io
         )?;
     }
     if r.verdict == Verdict::WrongAnswer && !r.message.is_empty() {
-        writeln!(
-            out,
-            "  {} {}",
-            paint(Style::new().bold(), "why:"),
-            r.message
-        )?;
+        why(out, &r.message)?;
     }
     Ok(())
 }
