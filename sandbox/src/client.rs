@@ -693,12 +693,14 @@ where
                 peak_kib,
                 waited_us,
                 tasks,
+                runnable,
                 cpus,
                 ..
             }) => {
                 outcome.code = code;
                 outcome.waited = Duration::from_micros(waited_us);
                 outcome.tasks = tasks;
+                outcome.runnable = runnable;
                 outcome.cpus = cpus;
                 outcome.signal = signal;
                 outcome.cpu = Duration::from_micros(cpu_us);

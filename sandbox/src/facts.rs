@@ -136,6 +136,11 @@ pub struct Outcome {
     pub waited: Duration,
     /// Threads of the run alive when the grader killed it (zero when it was not killed).
     pub tasks: u32,
+    /// Of those, the threads that were runnable (running, or ready and waiting for a CPU)
+    /// at the kill; `None` when it was not killed or they were not read. `Some(0)`: no
+    /// wait for a CPU was under way, so `waited` is whole (the kernel counts a wait only
+    /// as it ends), and the run alone shows whether its time was its own.
+    pub runnable: Option<u32>,
     /// CPUs the run could use.
     pub cpus: u32,
 }

@@ -139,7 +139,30 @@ struct Held {
 
 /// What the end of a run sends: its reply and kept file, then the run started after it,
 /// or why that one could not start.
-type Finished = (Reply, Vec<Option<File>>, Option<Result<Running, Reply>>);
+/// Why a run asked for did not start: the reply the grader gets instead.
+#[derive(Debug)]
+enum NotStarted {
+    /// It could not be set up or started: why.
+    Failed(String),
+    /// A `Then` that could not be followed.
+    Dropped,
+}
+
+impl NotStarted {
+    /// The reply that says so.
+    fn reply(self) -> Reply {
+        match self {
+            NotStarted::Failed(message) => Reply::Failed { message },
+            NotStarted::Dropped => Reply::Dropped,
+        }
+    }
+}
+
+type Finished = (
+    Reply,
+    Vec<Option<File>>,
+    Option<Result<Running, NotStarted>>,
+);
 
 /// Becomes a launcher when this process was started as one, and returns at once
 /// otherwise: when its first argument is the hidden launcher argument, which a worker
@@ -220,8 +243,8 @@ pub fn serve() -> ! {
             Some(run) => run,
             None => match launcher.next_request() {
                 Ok(run) => run,
-                Err(reply) => {
-                    launcher.reply(&reply, &[]);
+                Err(not) => {
+                    launcher.reply(&not.reply(), &[]);
                     continue;
                 }
             },
@@ -230,7 +253,7 @@ pub fn serve() -> ! {
         launcher.reply(&reply, &kept);
         match next {
             Some(Ok(run)) => running = Some(run),
-            Some(Err(failed)) => launcher.reply(&failed, &[]),
+            Some(Err(failed)) => launcher.reply(&failed.reply(), &[]),
             None => {}
         }
     }
@@ -556,9 +579,9 @@ struct Figures {
     status: i32,
     /// The main process's rusage.
     usage: libc::rusage,
-    /// How long the run had waited for a CPU, and with how many threads (see
-    /// [`run_delay`]).
-    waited: (u64, u32),
+    /// How the run's threads were scheduled when it was killed ([`scheduling`]; `None`
+    /// when it was not).
+    waited: Option<Scheduling>,
     /// From the clone to the main process's end.
     wall: Duration,
     /// [`children_cpu_us`] before the run and after it (every process of it reaped):
@@ -573,15 +596,16 @@ impl Figures {
     /// `next`: what became of the run held to follow).
     fn ended(&self, kept: Vec<bool>, next: Next) -> Reply {
         let status = self.status;
-        let (waited_us, tasks) = self.waited;
+        let waited = self.waited.unwrap_or_default();
         Reply::Ended {
             code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
             signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
             cpu_us: self.cpu.1.saturating_sub(self.cpu.0),
             wall_us: self.wall.as_micros() as u64,
             peak_kib: self.usage.ru_maxrss as u64,
-            waited_us,
-            tasks,
+            waited_us: waited.waited_us,
+            tasks: waited.tasks,
+            runnable: self.waited.map(|w| w.runnable),
             cpus: self.cpus,
             kept,
             next,
@@ -593,7 +617,7 @@ impl Launcher {
     /// Waits for the grader's next request while no run is under way, and starts it. `Err`
     /// is the reply to send instead: the run could not start, or a `Then` came with no run
     /// to follow. Exits when the grader is gone.
-    fn next_request(&mut self) -> Result<Running, Reply> {
+    fn next_request(&mut self) -> Result<Running, NotStarted> {
         loop {
             // The grader's socket first: a `Then` is sent after the `Run` it follows.
             let mut fds = [
@@ -628,14 +652,14 @@ impl Launcher {
                         .ok()
                         .and_then(|()| self.held.take());
                     let Some(held) = held.filter(|_| self.followable) else {
-                        return Err(Reply::Dropped);
+                        return Err(NotStarted::Dropped);
                     };
                     return match self.follow(held) {
                         (Next::Started(boundary), Some(run)) => {
                             self.reply(&Reply::Started(boundary), &[]);
                             run
                         }
-                        _ => Err(Reply::Dropped),
+                        _ => Err(NotStarted::Dropped),
                     };
                 }
                 Message::Run(request) => {
@@ -662,8 +686,8 @@ impl Launcher {
         request: &Request,
         fds: Vec<OwnedFd>,
         number: u64,
-    ) -> Result<Running, Reply> {
-        let failed = |message: String| Reply::Failed { message };
+    ) -> Result<Running, NotStarted> {
+        let failed = NotStarted::Failed;
         let standard = self
             .take_descriptors(request, fds)
             .map_err(|e| failed(e.to_string()))?;
@@ -740,7 +764,7 @@ impl Launcher {
     /// between the two (where the runs have one): what the reply of the run that ended
     /// says of it, and the run (or its `Failed` reply). A group to be made anew first, or
     /// one that cannot be read, leaves it to the grader.
-    fn follow(&mut self, held: Held) -> (Next, Option<Result<Running, Reply>>) {
+    fn follow(&mut self, held: Held) -> (Next, Option<Result<Running, NotStarted>>) {
         let boundary = match &self.meter {
             Some((meter, spec)) => match meter.between(spec.renew_above) {
                 Ok(Some(boundary)) => Some(boundary),
@@ -906,14 +930,14 @@ impl Launcher {
 
     /// Waits for the main process `pid` of run number `number` to end, killing the run
     /// when the grader says `Kill` for it, and holding a `Then`; its status, its rusage,
-    /// how long the run had waited for a CPU when it was killed and with how many threads
-    /// ([`run_delay`]; zeros if it was not killed), and whether it was killed.
+    /// how its threads were scheduled when the grader had it killed ([`scheduling`];
+    /// `None` if it did not), and whether it was killed.
     fn wait(
         &mut self,
         pid: libc::pid_t,
         number: u64,
-    ) -> io::Result<(i32, libc::rusage, (u64, u32), bool)> {
-        let mut waited = (0, 0);
+    ) -> io::Result<(i32, libc::rusage, Option<Scheduling>, bool)> {
+        let mut waited = None;
         let mut killed = false;
         let mut socket_open = true;
         let mut status = 0;
@@ -949,7 +973,7 @@ impl Launcher {
                 match receive::<Message>(&self.socket) {
                     Ok(Some((Message::Kill { run }, _))) if run == number && !killed => {
                         // Read while the processes are alive: their figures go with them.
-                        waited = run_delay(pid, self.reaper);
+                        waited = Some(scheduling(self.reaper));
                         killed = true;
                         self.kill_run(pid);
                     }
@@ -1067,19 +1091,34 @@ fn keep(path: &str) -> io::Result<File> {
     Ok(file)
 }
 
-/// How long the processes of the run whose main process is `pid` have waited, runnable,
-/// for a CPU, microseconds, and how many threads they have: the `run_delay` of every
-/// thread (`/proc/PID/task/TID/schedstat`, nanoseconds) of every process of the run:
-/// under an [`Reaper::Init`], every process of the namespace but that init; otherwise the
-/// run's session, where a process that left it is not counted, which can only make a busy
-/// machine look less busy.
-fn run_delay(pid: libc::pid_t, reaper: Reaper) -> (u64, u32) {
-    let (mut nanos, mut tasks) = (0u64, 0u32);
-    let processes = if reaper == Reaper::Init {
-        let me = std::process::id().cast_signed();
-        processes().filter(|&p| p != me).collect()
-    } else {
-        processes_where(|stat| stat_field(stat, Stat::Session) == Some(pid))
+/// How the threads of a run were scheduled when the grader had it killed ([`scheduling`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Scheduling {
+    /// How long they had waited, runnable, for a CPU, microseconds.
+    waited_us: u64,
+    /// How many there were.
+    tasks: u32,
+    /// How many were runnable then (state `R`: running, or ready and waiting for a CPU).
+    /// A wait under way is not in `waited_us` yet: with none runnable, none was.
+    runnable: u32,
+}
+
+/// How the processes of the run whose main process is `pid` are scheduled: how long they
+/// have waited, runnable, for a CPU (the `run_delay` of every thread,
+/// `/proc/PID/task/TID/schedstat`, nanoseconds, which the kernel adds to as each wait
+/// ends), how many threads they have, and how many of those are runnable now (their
+/// `stat`'s state, read first: a thread that becomes runnable after its state was read
+/// waits only until the kill, a moment later). Every process of the run: under an
+/// [`Reaper::Init`], every process of the namespace but that init; under a
+/// [`Reaper::Subreaper`], every descendant of this launcher (an orphan of the run comes
+/// to it, or to a subreaper of the run's own, which descends from it: none escapes, not
+/// even one that left the run's session).
+fn scheduling(reaper: Reaper) -> Scheduling {
+    let (mut nanos, mut tasks, mut runnable) = (0u64, 0u32, 0u32);
+    let me = std::process::id().cast_signed();
+    let processes: Vec<i32> = match reaper {
+        Reaper::Init => processes().filter(|&p| p != me).collect(),
+        Reaper::Subreaper => descendants(me),
     };
     for process in processes {
         let Ok(threads) = std::fs::read_dir(format!("/proc/{process}/task")) else {
@@ -1087,6 +1126,14 @@ fn run_delay(pid: libc::pid_t, reaper: Reaper) -> (u64, u32) {
         };
         for thread in threads.flatten() {
             tasks += 1;
+            // A thread gone meanwhile waits for nothing; one whose state cannot be told
+            // counts as runnable, so that it never makes a run look settled.
+            let state = std::fs::read_to_string(thread.path().join("stat"));
+            match state.as_deref().map(stat_state) {
+                Ok(Some(state)) if state != 'R' => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                _ => runnable += 1,
+            }
             // `time on CPU, time waiting runnable, time slices`.
             nanos += std::fs::read_to_string(thread.path().join("schedstat"))
                 .ok()
@@ -1094,7 +1141,42 @@ fn run_delay(pid: libc::pid_t, reaper: Reaper) -> (u64, u32) {
                 .unwrap_or(0);
         }
     }
-    (nanos / 1000, tasks)
+    Scheduling {
+        waited_us: nanos / 1000,
+        tasks,
+        runnable,
+    }
+}
+
+/// The state letter of a `/proc/PID/stat` line (`R`, `S`, `D`, ...).
+fn stat_state(stat: &str) -> Option<char> {
+    // `pid (comm) state ...`: counted from the last `)`, as in `stat_field`.
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.trim_start().chars().next()
+}
+
+/// The pids of `root`'s descendants, from one pass over `/proc` (a process born after it
+/// is not among them: it has lived a moment).
+fn descendants(root: i32) -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = processes()
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            Some((pid, stat_field(&stat, Stat::Parent)?))
+        })
+        .collect();
+    let mut found = vec![root];
+    let mut at = 0;
+    while let Some(&parent) = found.get(at) {
+        found.extend(
+            parents
+                .iter()
+                .filter(|&&(_, p)| p == parent)
+                .map(|&(c, _)| c),
+        );
+        at += 1;
+    }
+    found.remove(0);
+    found
 }
 
 /// The pids whose parent is this process, from `/proc`.
@@ -1108,8 +1190,6 @@ fn children() -> Vec<i32> {
 enum Stat {
     /// The parent's pid.
     Parent = 1,
-    /// The session's id.
-    Session = 3,
 }
 
 /// `field` of a `/proc/PID/stat` line.
@@ -1244,5 +1324,19 @@ fn child(args: &ChildArgs<'_>) -> ! {
         libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());
         libc::execve(p.argv[0].as_ptr(), args.argv.as_ptr(), args.envp.as_ptr());
         fail(error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_threads_state_is_read_past_its_name_whatever_the_name_holds() {
+        assert_eq!(stat_state("42 (sleep) S 1 42 42 0"), Some('S'));
+        assert_eq!(stat_state("42 (a) R (b)) R 1 42 42 0"), Some('R'));
+        assert_eq!(stat_state("7 (x y) D 1"), Some('D'));
+        assert_eq!(stat_state("7 (x"), None);
+        assert_eq!(stat_state("7 (x)"), None);
     }
 }

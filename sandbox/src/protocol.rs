@@ -181,6 +181,10 @@ pub(crate) enum Reply {
         waited_us: u64,
         /// Threads of the run's processes alive when the grader asked to kill it.
         tasks: u32,
+        /// Of those, the threads that were runnable (running, or ready and waiting for a
+        /// CPU) then; `None` when it was not killed so. Zero says no wait for a CPU was
+        /// under way, so `waited_us` is whole (the kernel counts a wait as it ends).
+        runnable: Option<u32>,
         /// CPUs the run could use (its affinity).
         cpus: u32,
         /// Which of the files the request asked to keep are attached (one flag each, in
@@ -270,4 +274,11 @@ pub(crate) fn receive<T: for<'de> Deserialize<'de>>(
         let message = serde_json::from_slice(&buffer[..received]).map_err(io::Error::other)?;
         Ok(Some((message, fds)))
     })
+}
+#[cfg(test)]
+mod size_probe {
+    #[test]
+    fn p() {
+        println!("REPLY {}", std::mem::size_of::<super::Reply>());
+    }
 }

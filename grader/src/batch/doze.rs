@@ -1,9 +1,9 @@
 //! The doze lane: the runs of students whose program slept (`sleepers`), handed over by
 //! the workers as each such student is found, taken by the lane's own workers beside the
 //! pool ([`workers`] of them, each with its box). A program asleep uses no CPU, so its
-//! wall limit, twice a case, is spent there rather than on one of the `--jobs` workers the
+//! wall limit, a case's, is spent there rather than on one of the `--jobs` workers the
 //! class shares; and the lane's workers sleep through a row of cases at once, so a sleeper
-//! is stopped about two wall limits after it is found rather than twice the row's length.
+//! is stopped about one wall limit after it is found rather than the row's length.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex};

@@ -266,6 +266,12 @@ fn validate_cases(
                     return Err(format!("{at}.stalls[{r}].{field}: {value} is not a time"));
                 }
             }
+            if let Some(runnable) = run.runnable.filter(|&n| n > run.threads) {
+                return Err(format!(
+                    "{at}.stalls[{r}].runnable: {runnable} of its {} threads",
+                    run.threads
+                ));
+            }
         }
     }
     let accepted = student.cases.iter().filter(|c| c.accepted()).count();
@@ -488,6 +494,7 @@ mod tests {
             wall_ms: 4001.0,
             waited_ms: 0.5,
             threads: 1,
+            runnable: None,
             cpus: 2,
         };
         fault(
@@ -590,6 +597,7 @@ mod rejudged {
                 wall_ms: 201.0,
                 waited_ms: 1.0,
                 threads: 1,
+                runnable: None,
                 cpus: 2,
             };
             2

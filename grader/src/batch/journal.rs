@@ -604,6 +604,7 @@ mod tests {
                 wall_ms: 4001.0,
                 waited_ms: 0.2,
                 threads: 1,
+                runnable: None,
                 cpus: 2,
             };
             runs

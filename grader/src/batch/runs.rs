@@ -11,12 +11,12 @@
 //! Both are decided by the worker that takes a run, before it is made (the run is then
 //! not made, `--`): with one worker, the runs up to the stop, every time.
 //!
-//! A program asleep uses no CPU but holds a worker for its wall limit, twice a case. So
-//! that one sleeping student does not hold the class, each student's first run goes ahead
-//! of every student's others (a sleeper is found among the class's first runs); a worker
-//! of the pool whose run slept through the wall limit once does not make it again (the
-//! rule's confirming run) but hands it, with the student's runs not yet taken, to the
-//! doze lane (`doze`): a few more workers beside the pool, which make them from the start,
+//! A program asleep uses no CPU but holds a worker for its wall limit, a case. So that one
+//! sleeping student does not hold the class, each student's first run goes ahead of every
+//! student's others (a sleeper is found among the class's first runs); a worker of the
+//! pool stops a first run still going at the hand-over point (`runner::hand_over_limits`)
+//! and, when it slept, hands it, with the student's runs not yet taken, to the doze lane
+//! (`doze`): a few more workers beside the pool, which make them in full from the start,
 //! several at once, until the student is stopped. The doze lane is the one place a run
 //! goes beyond `--jobs`, and only after a sleep.
 
@@ -1095,6 +1095,7 @@ mod tests {
             wall_ms: 4001.0,
             waited_ms: 0.2,
             threads: 1,
+            runnable: None,
             cpus: 2,
         };
         record.result.stalls = vec![stall; 2];

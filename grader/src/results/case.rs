@@ -67,6 +67,11 @@ pub(crate) struct Stalled {
     pub(crate) waited_ms: f64,
     /// Its threads alive then.
     pub(crate) threads: u32,
+    /// Those of them that were runnable then (running, or ready and waiting for a CPU):
+    /// none says no wait was under way, so `waited_ms` is whole and this run alone showed
+    /// whose its time was. Absent in a record of a grader that did not read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) runnable: Option<u32>,
     /// The CPUs it could use.
     pub(crate) cpus: u32,
 }

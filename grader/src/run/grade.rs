@@ -69,7 +69,7 @@ pub(crate) trait RunsCases: Send {
     }
 
     /// [`RunsCases::run_then`] on a worker that keeps no program asleep: `None` when the
-    /// case's first run slept through the wall limit (`Runner::run_unless_asleep`), which
+    /// case's first run slept past the hand-over point (`Runner::run_unless_asleep`), which
     /// the caller then has made again in full elsewhere. A runner that cannot tell
     /// judges every case in full.
     fn run_unless_asleep(

@@ -38,8 +38,8 @@ pub(crate) fn judge(
                 "the machine was busy (the program waited {} for a CPU)",
                 seconds(outcome.waited)
             ),
-            Stall::Slept => SLEPT.to_owned(),
-            Stall::Computed => {
+            Stall::Slept { .. } => SLEPT.to_owned(),
+            Stall::Computed { .. } => {
                 "the program computed all along (the wall limit is below the CPU limit)".to_owned()
             }
         };
@@ -110,6 +110,9 @@ pub(crate) struct Sched {
     pub(crate) waited: Duration,
     /// Its threads alive then.
     pub(crate) tasks: u32,
+    /// Those of them runnable then (`None`: not known, as in a record of an older
+    /// grader): none says its waiting is whole (see [`Stall`]).
+    pub(crate) runnable: Option<u32>,
     /// The CPUs it could use.
     pub(crate) cpus: u32,
 }
@@ -122,6 +125,7 @@ impl Sched {
             wall: outcome.wall,
             waited: outcome.waited,
             tasks: outcome.tasks,
+            runnable: outcome.runnable,
             cpus: outcome.cpus,
         }
     }
@@ -133,6 +137,7 @@ impl Sched {
             wall_ms: ms(self.wall),
             waited_ms: ms(self.waited),
             threads: self.tasks,
+            runnable: self.runnable,
             cpus: self.cpus,
         }
     }
@@ -145,6 +150,7 @@ impl Sched {
             wall: micros(record.wall_ms),
             waited: micros(record.waited_ms),
             tasks: record.threads,
+            runnable: record.runnable,
             cpus: record.cpus,
         }
     }
@@ -159,8 +165,11 @@ impl Sched {
 /// for a CPU beyond what they cause themselves (`k` threads that all want to run on `n`
 /// CPUs keep `k - n` of them waiting on any machine). What is left is the program
 /// computing, or neither computing nor waiting for a CPU: sleeping, blocked on input —
-/// or, what no figure tells apart, waiting for a CPU right at the kill (the kernel counts
-/// a wait when it ends). So one run never shows the program's own stall: see [`next`].
+/// or, what the waiting counted does not hold, waiting for a CPU right at the kill (the
+/// kernel counts a wait when it ends). So a run shows the program's own stall alone only
+/// when it is *settled*: none of its threads was runnable at the kill (each one's state
+/// was read then), so no wait was under way and the figures are whole; otherwise it takes
+/// two runs in a row: see [`next`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stall {
     /// Its own time fell short of the wall limit (by more than [`slack`]): the machine
@@ -169,10 +178,16 @@ pub(crate) enum Stall {
     Busy,
     /// Its own time filled the limit, mostly neither computing nor waiting for a CPU: it
     /// slept or was blocked (on a timer, input, a lock).
-    Slept,
+    Slept {
+        /// No thread of it was runnable at the kill.
+        settled: bool,
+    },
     /// Its own time filled the limit, mostly computing: a wall limit below the CPU limit,
     /// or threads enough to keep every CPU busy.
-    Computed,
+    Computed {
+        /// No thread of it was runnable at the kill.
+        settled: bool,
+    },
 }
 
 impl Stall {
@@ -206,17 +221,27 @@ impl Stall {
         if own + slack(wall_limit) < wall_limit {
             return Stall::Busy;
         }
+        let settled = run.runnable == Some(0);
         let asleep = lived.saturating_sub(run.cpu).saturating_sub(run.waited);
         if asleep >= run.cpu {
-            Stall::Slept
+            Stall::Slept { settled }
         } else {
-            Stall::Computed
+            Stall::Computed { settled }
         }
     }
 
     /// Whether the figures show the time was the program's own.
     fn own(stall: Option<Stall>) -> bool {
-        matches!(stall, Some(Stall::Slept | Stall::Computed))
+        matches!(stall, Some(Stall::Slept { .. } | Stall::Computed { .. }))
+    }
+
+    /// Whether the figures show the time was the program's own, and are whole: one such
+    /// run is enough.
+    fn certain(stall: Option<Stall>) -> bool {
+        matches!(
+            stall,
+            Some(Stall::Slept { settled: true } | Stall::Computed { settled: true })
+        )
     }
 }
 
@@ -247,15 +272,17 @@ pub(crate) enum Next {
 }
 
 /// The rule of a `TLE` at the wall limit with the CPU time under the CPU limit: it is a
-/// mark only when two runs in a row show the program's own stall ([`Stall::Slept`] or
-/// [`Stall::Computed`]): one run cannot, since a wait for a CPU under way at the kill
-/// looks like sleep. A run that shows it is made again beside the others; a run the
-/// machine held back ([`Stall::Busy`]) is made again alone. Two runs held back in a row,
-/// or [`MOST_RUNS`] without two of its own in a row, give no verdict.
+/// mark only when a settled run shows the program's own stall ([`Stall::Slept`] or
+/// [`Stall::Computed`] with no thread runnable at the kill), or two runs in a row show
+/// it: one run that is not settled cannot, since a wait for a CPU under way at the kill
+/// looks like sleep. A run that shows it unsettled is made again beside the others; a run
+/// the machine held back ([`Stall::Busy`]) is made again alone. Two runs held back in a
+/// row, or [`MOST_RUNS`] without two of its own in a row, give no verdict.
 pub(crate) fn next(runs: &[Option<Stall>]) -> Next {
     match runs {
         [] => Next::Again { alone: false },
         [.., None] => Next::Judge,
+        [.., last] if Stall::certain(*last) => Next::Judge,
         [.., a, b] if Stall::own(*a) && Stall::own(*b) => Next::Judge,
         [.., Some(Stall::Busy), Some(Stall::Busy)] => Next::TooBusy,
         _ if runs.len() >= MOST_RUNS => Next::TooBusy,
@@ -314,6 +341,11 @@ pub(crate) fn mebibytes(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run of the program's own, asleep or computing, with a thread runnable at the kill
+    /// (or not known): one such run shows nothing alone.
+    const ASLEEP: Stall = Stall::Slept { settled: false };
+    const SPUN: Stall = Stall::Computed { settled: false };
 
     const LIMITS: Limits = Limits {
         cpu: Duration::from_secs(1),
@@ -550,17 +582,17 @@ mod tests {
 
     #[test]
     fn a_wall_limit_kill_is_the_programs_own_only_when_its_own_time_fills_the_limit() {
-        use Stall::*;
+        use Stall::Busy;
         let quick = limits(10_000, 1000);
         let short = limits(1000, 200);
         let cases = [
             // Asleep all along, on an idle machine and on a busy one (waiting for a CPU
             // only when it woke, less than a tenth of the limit).
-            (stalled(3, 4001, 0, 1, 2), LIMITS, Slept),
-            (stalled(100, 4001, 380, 1, 2), LIMITS, Slept),
+            (stalled(3, 4001, 0, 1, 2), LIMITS, ASLEEP),
+            (stalled(100, 4001, 380, 1, 2), LIMITS, ASLEEP),
             // Killed a hair before the limit by its own clock (the grader's starts
             // first): still its own.
-            (stalled(3, 3995, 0, 1, 2), LIMITS, Slept),
+            (stalled(3, 3995, 0, 1, 2), LIMITS, ASLEEP),
             // 188 ms of CPU in a 4 s limit, 3.7 s of it waiting for a CPU.
             (stalled(188, 4001, 3700, 1, 2), LIMITS, Busy),
             // Held back for more than a tenth of the limit: the program might have ended
@@ -572,10 +604,10 @@ mod tests {
             // a kill that came late count against the program's own time, not for it.
             (stalled(50, 5000, 2000, 1, 2), LIMITS, Busy),
             // Running all along into a wall limit below the CPU limit.
-            (stalled(990, 1001, 5, 1, 2), quick, Computed),
+            (stalled(990, 1001, 5, 1, 2), quick, SPUN),
             // Ten spinning threads on two CPUs: 8 s of the waiting in 1 s their own crowd
             // makes on any machine.
-            (stalled(1990, 1001, 8000, 10, 2), quick, Computed),
+            (stalled(1990, 1001, 8000, 10, 2), quick, SPUN),
             // The same crowd waiting half a second more than that: the machine's.
             (stalled(1500, 1001, 8500, 10, 2), quick, Busy),
             // Runs of a correct CPython solver (15 ms of CPU) that this 2-core machine
@@ -585,7 +617,7 @@ mod tests {
             (stalled_us(7_410, 560_631, 133_124), short, Busy),
             // ... or not by any figure: a wait for a CPU under way at the kill is counted
             // nowhere, and looks like sleep. One run cannot tell; see `next`.
-            (stalled_us(4_419, 148_834, 54), limits(1000, 100), Slept),
+            (stalled_us(4_419, 148_834, 54), limits(1000, 100), ASLEEP),
         ];
         for (outcome, limits, stall) in cases {
             assert_eq!(Stall::of(&outcome, &limits), Some(stall), "{outcome:?}");
@@ -596,8 +628,8 @@ mod tests {
             assert_eq!(verdict, Verdict::TimeLimit);
             let why = match stall {
                 Busy => "the machine was busy (the program waited",
-                Slept => "the program slept or waited",
-                Computed => "the program computed all along",
+                Stall::Slept { .. } => "the program slept or waited",
+                Stall::Computed { .. } => "the program computed all along",
             };
             assert!(message.starts_with(WALL_TLE), "{message}");
             assert!(message.contains(why), "{message}");
@@ -643,7 +675,7 @@ mod tests {
             peak_kib: 128 << 10,
             ..waited.clone()
         };
-        assert_eq!(Stall::of(&within, &limits), Some(Stall::Slept));
+        assert_eq!(Stall::of(&within, &limits), Some(ASLEEP));
         // Over the CPU limit, CPU decides whatever the memory did.
         let spun = Outcome {
             cpu: Duration::from_millis(1500),
@@ -676,7 +708,7 @@ mod tests {
             o.killed = Some(Killed::Wall);
             o.wall = Duration::from_millis(4500);
         });
-        assert_eq!(Stall::of(&late, &LIMITS), Some(Stall::Slept));
+        assert_eq!(Stall::of(&late, &LIMITS), Some(ASLEEP));
         assert_eq!(Stall::of(&ran(|_| {}), &LIMITS), None);
         // Children that spun 1.1 s of CPU between them on a loaded machine, past the 1 s
         // limit: `TLE` by CPU, however long they waited.
@@ -692,31 +724,78 @@ mod tests {
     #[test]
     fn a_tle_at_the_wall_limit_needs_two_runs_in_a_row_of_the_programs_own() {
         use Next::*;
-        use Stall::*;
+        use Stall::Busy;
         let cases: &[(&[Option<Stall>], Next)] = &[
             // A run that ended (or went over the CPU limit) is judged at once.
             (&[None], Judge),
             (&[Some(Busy), None], Judge),
-            (&[Some(Slept), Some(Busy), None], Judge),
+            (&[Some(ASLEEP), Some(Busy), None], Judge),
             // One run of its own is made again beside the others; a held-back one alone.
-            (&[Some(Slept)], Again { alone: false }),
-            (&[Some(Computed)], Again { alone: false }),
+            (&[Some(ASLEEP)], Again { alone: false }),
+            (&[Some(SPUN)], Again { alone: false }),
             (&[Some(Busy)], Again { alone: true }),
             // Two of its own in a row: the mark.
-            (&[Some(Slept), Some(Slept)], Judge),
-            (&[Some(Computed), Some(Slept)], Judge),
-            (&[Some(Busy), Some(Slept), Some(Computed)], Judge),
+            (&[Some(ASLEEP), Some(ASLEEP)], Judge),
+            (&[Some(SPUN), Some(ASLEEP)], Judge),
+            (&[Some(Busy), Some(ASLEEP), Some(SPUN)], Judge),
             // Anything else is made again alone, up to three runs; then no verdict.
-            (&[Some(Slept), Some(Busy)], Again { alone: true }),
-            (&[Some(Busy), Some(Slept)], Again { alone: true }),
+            (&[Some(ASLEEP), Some(Busy)], Again { alone: true }),
+            (&[Some(Busy), Some(ASLEEP)], Again { alone: true }),
             (&[Some(Busy), Some(Busy)], TooBusy),
-            (&[Some(Slept), Some(Busy), Some(Slept)], TooBusy),
-            (&[Some(Busy), Some(Slept), Some(Busy)], TooBusy),
+            (&[Some(ASLEEP), Some(Busy), Some(ASLEEP)], TooBusy),
+            (&[Some(Busy), Some(ASLEEP), Some(Busy)], TooBusy),
             (&[], Again { alone: false }),
         ];
         for (runs, want) in cases {
             assert_eq!(next(runs), *want, "{runs:?}");
         }
+    }
+
+    #[test]
+    fn one_settled_run_of_the_programs_own_is_a_tle_and_nothing_else_is() {
+        use Next::*;
+        use Stall::Busy;
+        let slept = Stall::Slept { settled: true };
+        let spun = Stall::Computed { settled: true };
+        let cases: &[(&[Option<Stall>], Next)] = &[
+            (&[Some(slept)], Judge),
+            (&[Some(spun)], Judge),
+            (&[Some(Busy), Some(slept)], Judge),
+            (&[Some(ASLEEP), Some(Busy), Some(slept)], Judge),
+            // Settled or not, a held-back run is the machine's.
+            (&[Some(Busy), Some(Busy)], TooBusy),
+        ];
+        for (runs, want) in cases {
+            assert_eq!(next(runs), *want, "{runs:?}");
+        }
+        // Settled is what the kill saw: no thread runnable. One runnable, or a record
+        // that did not say, leaves the second run to show it.
+        let asleep = |runnable| {
+            let mut o = stalled(3, 4001, 0, 1, 2);
+            o.runnable = runnable;
+            o
+        };
+        assert_eq!(Stall::of(&asleep(Some(0)), &LIMITS), Some(slept));
+        assert_eq!(Stall::of(&asleep(Some(1)), &LIMITS), Some(ASLEEP));
+        assert_eq!(Stall::of(&asleep(None), &LIMITS), Some(ASLEEP));
+        // A held-back run stays held back, settled or not.
+        let mut held = stalled(188, 4001, 3700, 1, 2);
+        held.runnable = Some(0);
+        assert_eq!(Stall::of(&held, &LIMITS), Some(Busy));
+        // A record keeps it, and is judged again by it.
+        let message = "wall time over the 4 s limit with 3 ms of CPU: the program slept or waited";
+        let tle = Verdict::TimeLimit;
+        assert!(upheld(
+            &recorded(tle, message, &[asleep(Some(0))]),
+            LIMITS.wall
+        ));
+        assert!(!upheld(
+            &recorded(tle, message, &[asleep(Some(2))]),
+            LIMITS.wall
+        ));
+        assert!(!upheld(&recorded(tle, message, &[held]), LIMITS.wall));
+        let record = Sched::of(&asleep(Some(0))).record();
+        assert_eq!(Sched::of_record(&record).runnable, Some(0));
     }
 
     /// A recorded case: its verdict, message and the runs it keeps.

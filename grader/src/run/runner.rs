@@ -55,6 +55,28 @@ enum Asleep {
     HandOver,
 }
 
+/// The limits of a first run on a worker that keeps no program asleep
+/// ([`Runner::run_unless_asleep`]): the wall limit is the *hand-over point*, the CPU limit
+/// and half of it again (at least [`HAND_OVER_MARGIN`] more), when that is under the wall
+/// limit; `None` when it is not. A run still going there used at most the CPU limit in
+/// half again as long: it slept, waited or was held back for a third of its life. Such a
+/// run is no verdict: killed there, it is made again in full, under the wall limit, on a
+/// worker meant for sleepers when it slept, here when the machine held it back or it
+/// computed. So a sleeper holds a worker of the class for the hand-over point (1.5 s at
+/// the default 1 s), not for the wall limit (4 s), and a program that ends, or goes over
+/// the CPU or the memory limit, before the point is judged from that run as from any.
+pub(crate) fn hand_over_limits(limits: &Limits) -> Option<Limits> {
+    let point = limits.cpu + (limits.cpu / 2).max(HAND_OVER_MARGIN);
+    (point < limits.wall).then_some(Limits {
+        wall: point,
+        ..*limits
+    })
+}
+
+/// The least time past the CPU limit a first run lives before it is handed over
+/// ([`hand_over_limits`]): a short CPU limit leaves a program the time to start.
+const HAND_OVER_MARGIN: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// A worker that runs programs.
 #[derive(Debug)]
 pub(crate) struct Runner {
@@ -101,7 +123,7 @@ impl Runner {
     /// run killed at the wall limit with its CPU time under the CPU limit is made again,
     /// beside the others when it showed the program's own stall, alone (no other run of
     /// this grader starts until it ends) when the machine held it back; it is a mark only
-    /// when two runs in a row show the program's own stall. `Err` when a run cannot be
+    /// when a settled run, or two runs in a row, show the program's own stall. `Err` when a run cannot be
     /// made (a fault of the setup), or when the rule gives no verdict: a verdict the
     /// machine caused is no verdict.
     pub(crate) fn run(
@@ -128,11 +150,13 @@ impl Runner {
             .ok_or_else(|| Fault::internal("a run handed over unasked".to_owned()))
     }
 
-    /// [`Runner::run_then`] on a worker that keeps no program asleep: a first run killed
-    /// at the wall limit that shows sleep ([`Stall::Slept`]) is not made again here, and
-    /// `None` says so: the caller makes the input's runs again in full on a worker meant
-    /// for sleepers (`batch/doze.rs`), where the rule is applied from its start. A run the
-    /// machine held back, or one that computed, is made again here as in `run_then`.
+    /// [`Runner::run_then`] on a worker that keeps no program asleep: the first run ends
+    /// at the hand-over point ([`hand_over_limits`]), and one still going there that shows
+    /// sleep ([`Stall::Slept`]), like a first run killed at the wall limit that shows sleep
+    /// unsettled, is not made again here, and `None` says so: the caller makes the input's
+    /// runs again in full on a worker meant for sleepers (`batch/doze.rs`), where the rule
+    /// is applied from its start. A run the machine held back, or one that computed, is
+    /// made again here as in `run_then`.
     pub(crate) fn run_unless_asleep(
         &mut self,
         program: &Program,
@@ -156,7 +180,30 @@ impl Runner {
         let mut stalls = Vec::new();
         let mut figures = Vec::new();
         let mut alone = false;
+        // The first run ends at the hand-over point when the worker keeps no program
+        // asleep: until it is made, the early limits are the run's.
+        let mut early = match asleep {
+            Asleep::HandOver => hand_over_limits(limits),
+            Asleep::Confirm => None,
+        };
         loop {
+            if let Some(early) = early.take() {
+                let outcome = self.run_beside(program, stdin, &early, then)?;
+                match Stall::of(&outcome, &early) {
+                    // It ended by itself, or went over the CPU or the memory limit, at
+                    // the point or before it: judged as any run is (within the point,
+                    // within the wall limit).
+                    None => {
+                        return Ok(Some(Ran {
+                            outcome,
+                            stalls: Vec::new(),
+                        }));
+                    }
+                    Some(Stall::Slept { .. }) => return Ok(None),
+                    // Held back, or computing: made again here in full, as a first run.
+                    Some(Stall::Busy | Stall::Computed { .. }) => continue,
+                }
+            }
             let outcome = if alone {
                 // A run started ahead would go beside it.
                 self.worker
@@ -167,23 +214,16 @@ impl Runner {
                 self.lane
                     .alone(|| run_once(worker, program, stdin.clone(), limits, None))?
             } else {
-                // A run started ahead holds the lane already: it must not step back for a
-                // run that goes alone while that run is under way.
-                if !self.worker.ahead() {
-                    self.lane.enter();
-                }
-                let ran = run_once(&mut self.worker, program, stdin.clone(), limits, then);
-                if !self.worker.ahead() {
-                    self.lane.leave();
-                }
-                ran?
+                self.run_beside(program, stdin, limits, then)?
             };
             let stall = Stall::of(&outcome, limits);
             if stall.is_some() {
                 figures.push(Sched::of(&outcome));
             }
             stalls.push(stall);
-            if asleep == Asleep::HandOver && stalls == [Some(Stall::Slept)] {
+            if asleep == Asleep::HandOver
+                && matches!(stalls.as_slice(), [Some(Stall::Slept { settled: false })])
+            {
                 return Ok(None);
             }
             match judge::next(&stalls) {
@@ -201,6 +241,27 @@ impl Runner {
 }
 
 impl Runner {
+    /// Runs `program` once on `stdin` under `limits` beside the others, `then` made ready
+    /// to start as it ends.
+    fn run_beside(
+        &mut self,
+        program: &Program,
+        stdin: &Input,
+        limits: &Limits,
+        then: Option<(&Program, &Input)>,
+    ) -> Result<Outcome, Fault> {
+        // A run started ahead holds the lane already: it must not step back for a run
+        // that goes alone while that run is under way.
+        if !self.worker.ahead() {
+            self.lane.enter();
+        }
+        let ran = run_once(&mut self.worker, program, stdin.clone(), limits, then);
+        if !self.worker.ahead() {
+            self.lane.leave();
+        }
+        ran
+    }
+
     /// Runs `program` once on `stdin` under `limits`, alone (no other run of this grader
     /// starts until it ends) when `alone`: the runs of an interaction, which the rule of a
     /// `TLE` at the wall limit repeats as a whole (`interaction.rs`), not run by run.
@@ -288,4 +349,45 @@ fn run_once(
     crate::cli::interrupt::check()?;
     ran.map(|(outcome, _)| outcome)
         .map_err(|e| Fault::setup(format!("{}: {e}", program.argv[0])))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn limits(cpu_ms: u64, wall_ms: u64) -> Limits {
+        Limits {
+            cpu: Duration::from_millis(cpu_ms),
+            wall: Duration::from_millis(wall_ms),
+            memory: 256 << 20,
+            output: 64 << 20,
+            processes: 64,
+            sandbox: sandbox::tiers::Tier::Basic,
+        }
+    }
+
+    #[test]
+    fn a_first_run_is_handed_over_at_the_cpu_limit_and_a_half_when_under_the_wall_limit() {
+        let wall = |l: Option<Limits>| l.map(|l| l.wall.as_millis());
+        // The defaults: 1 s of CPU, 4 s of wall.
+        assert_eq!(wall(hand_over_limits(&limits(1000, 4000))), Some(1500));
+        // A short CPU limit still leaves half a second past it.
+        assert_eq!(wall(hand_over_limits(&limits(100, 1300))), Some(600));
+        assert_eq!(wall(hand_over_limits(&limits(4000, 13_000))), Some(6000));
+        // A wall limit at the point or under it: no hand-over point, the run is made
+        // under its own limits.
+        assert_eq!(wall(hand_over_limits(&limits(1000, 1500))), None);
+        assert_eq!(wall(hand_over_limits(&limits(1000, 1200))), None);
+        // Only the wall limit changes.
+        let early = hand_over_limits(&limits(1000, 4000)).unwrap();
+        assert_eq!(
+            Limits {
+                wall: Duration::from_secs(4),
+                ..early
+            },
+            limits(1000, 4000)
+        );
+    }
 }

@@ -335,3 +335,66 @@ fn a_sleepers_row_sleeps_side_by_side_on_the_doze_lane_and_nothing_after_it() {
     }
     panic!("the sleeper was never graded");
 }
+
+#[test]
+fn a_run_past_the_hand_over_point_is_made_again_in_full_and_judged_under_the_wall_limit() {
+    let scene = Scene::new();
+    // A student whose program sleeps 1.2 s, then answers right: past the hand-over point
+    // (the 0.5 s CPU limit and 0.5 s more) but well within the 3 s wall limit.
+    let honest = fs::read_to_string(fixture("flip/ac_rows.py")).unwrap();
+    Class::at(scene.path("class"))
+        .write("late.py", format!("import time\ntime.sleep(1.2)\n{honest}"));
+    let mut book = Value::Null;
+    for _ in 0..5 {
+        let _ = fs::remove_dir_all(scene.path("out"));
+        let output = scene
+            .command()
+            .args(["batch", "flip", "class", "--cases", "cases", "--out", "out"])
+            .args(["--jobs", "1", "--time-limit", "0.5", "--wall-limit", "3"])
+            .args(JSON)
+            .output()
+            .unwrap();
+        book = serde_json::from_slice(&output.stdout).unwrap();
+        if book["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["verdict"] != "--")
+        {
+            break;
+        }
+    }
+    let student = |name: &str| {
+        let students = book["students"].as_array().unwrap();
+        students
+            .iter()
+            .find(|s| s["student"] == name)
+            .unwrap()
+            .clone()
+    };
+    // Killed at the point, it earned nothing there: made again in full, it answers.
+    let late = student("late");
+    assert_eq!(late["verdict"], "AC", "{late:#}");
+    assert_eq!(late["passed"], 6, "{late:#}");
+    // The sleeper's TLEs are the whole wall limit's, each from a settled run (or two in a
+    // row), never the point's.
+    let sleeper = student("sleeper");
+    assert_eq!(sleeper["verdict"], "TLE", "{sleeper:#}");
+    for case in sleeper["cases"].as_array().unwrap() {
+        let message = case["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("wall time over the 3 s limit"),
+            "{message}"
+        );
+        let runs = case["stalls"].as_array().unwrap();
+        assert!(
+            runs.iter().all(|r| r["wall_ms"].as_f64().unwrap() > 2900.0),
+            "{case}"
+        );
+        assert!(
+            runs.len() >= 2 || runs.iter().all(|r| r["runnable"] == 0),
+            "{case}"
+        );
+    }
+    assert_eq!(student("honest")["verdict"], "AC");
+}

@@ -28,6 +28,7 @@ mod hostile;
 mod inherited_limits;
 mod process_cap;
 mod process_groups;
+mod settled;
 mod signals;
 mod sockets;
 
@@ -42,6 +43,7 @@ fn main() -> ExitCode {
         children::memory_in_children_memfds_and_shared_memory_counts_against_the_limit,
         children::children_that_exit_before_the_run_ends_count_their_memory_and_cpu,
         process_groups::a_program_in_a_foreign_process_group_neither_hangs_its_run_nor_outlives_it,
+        settled::a_wall_kill_says_whether_a_thread_of_the_run_was_runnable,
         process_cap::max_processes_caps_the_processes_of_a_run,
         signals::kill_minus_one_and_ptrace_reach_no_other_run,
         sockets::unix_sockets_outside_other_families_and_io_uring_are_out_of_reach,
