@@ -518,6 +518,18 @@ mod tests {
                 ];
             },
         );
+        fault(
+            "students[0] (`alice`).cases[1] (`secret/02`).stalls[0].runnable: 2 of its 1 threads",
+            |b| {
+                let case = &mut b.students[0].cases[1];
+                case.verdict = Verdict::TimeLimit;
+                b.students[0].verdict = Mark::Graded(Verdict::TimeLimit);
+                b.students[0].cases[1].stalls = vec![Stalled {
+                    runnable: Some(2),
+                    ..run
+                }];
+            },
+        );
     }
 }
 

@@ -1,8 +1,8 @@
 //! Students whose programs sleep: a program killed at the wall limit while idle costs a
-//! run of the whole wall limit per case (two when not settled, judging.md), so one student that waits for
-//! input that never comes would hold a worker for minutes. After `in_a_row` cases next
-//! to each other in case order all ended in a `TLE` at the wall limit with the program
-//! idle (`CaseResult::slept`), the rest of that student's runs are not made: they are
+//! run of the whole wall limit per case (two when not settled, judging.md), so one
+//! student that waits for input that never comes would hold a worker for minutes. After
+//! `in_a_row` cases next to each other in case order all ended in a `TLE` at the wall
+//! limit with the program idle (`CaseResult::slept`), the rest of that student's runs are not made: they are
 //! `--`, neither passed nor failed (no verdict is guessed for them; the score counts the
 //! cases passed, so they earn nothing until run), and the gradebook says so
 //! (`StudentReport::stopped`).
