@@ -341,15 +341,17 @@ fn merge_refuses_a_missing_shard_one_given_twice_and_two_splits() {
 // ---------------------------------------------------------------- --jobs in a Slurm job
 
 /// A student whose program notes, in `shared/overlap`, that another run of the class was
-/// going at the same time: each run holds a file in `shared/running` for 1.5 s, or until
-/// it sees another's.
+/// going at the same time: each run holds a file in `shared/running` for 0.8 s, or until
+/// it sees another's. Well under the hand-over point (1.5 s at the default limits), so
+/// that its runs stay on the class's workers: a run still going there that slept is
+/// made on the doze lane, beside `--jobs` (cli.md, `--stop-after-wall-tles`).
 fn overlap_probe(shared: &Path) -> String {
     format!(
         r#"import os, time
 running = "{running}"
 me = os.path.join(running, str(os.getpid()))
 open(me, "w").close()
-end = time.time() + 1.5
+end = time.time() + 0.8
 while time.time() < end:
     if len(os.listdir(running)) > 1:
         open("{overlap}", "w").close()
