@@ -137,8 +137,6 @@ struct Held {
     number: u64,
 }
 
-/// What the end of a run sends: its reply and kept file, then the run started after it,
-/// or why that one could not start.
 /// Why a run asked for did not start: the reply the grader gets instead.
 #[derive(Debug)]
 enum NotStarted {
@@ -158,6 +156,8 @@ impl NotStarted {
     }
 }
 
+/// What the end of a run sends: its reply and kept file, then the run started after it,
+/// or why that one could not start.
 type Finished = (
     Reply,
     Vec<Option<File>>,
@@ -581,7 +581,7 @@ struct Figures {
     usage: libc::rusage,
     /// How the run's threads were scheduled when it was killed ([`scheduling`]; `None`
     /// when it was not).
-    waited: Option<Scheduling>,
+    at_kill: Option<Scheduling>,
     /// From the clone to the main process's end.
     wall: Duration,
     /// [`children_cpu_us`] before the run and after it (every process of it reaped):
@@ -596,16 +596,16 @@ impl Figures {
     /// `next`: what became of the run held to follow).
     fn ended(&self, kept: Vec<bool>, next: Next) -> Reply {
         let status = self.status;
-        let waited = self.waited.unwrap_or_default();
+        let at_kill = self.at_kill.unwrap_or_default();
         Reply::Ended {
             code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
             signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
             cpu_us: self.cpu.1.saturating_sub(self.cpu.0),
             wall_us: self.wall.as_micros() as u64,
             peak_kib: self.usage.ru_maxrss as u64,
-            waited_us: waited.waited_us,
-            tasks: waited.tasks,
-            runnable: self.waited.map(|w| w.runnable),
+            waited_us: at_kill.waited_us,
+            tasks: at_kill.tasks,
+            runnable: self.at_kill.map(|w| w.runnable),
             cpus: self.cpus,
             kept,
             next,
@@ -736,7 +736,7 @@ impl Launcher {
     /// killed it.
     fn end(&mut self, run: &Running) -> io::Result<(Figures, bool, Vec<Option<File>>)> {
         let pid = run.child.pid;
-        let (status, usage, waited, killed) = self.wait(pid, run.number)?;
+        let (status, usage, at_kill, killed) = self.wait(pid, run.number)?;
         let wall = run.child.start.elapsed();
         self.end_run(pid);
         let kept = run.keep.iter().map(|path| keep(path).ok()).collect();
@@ -752,7 +752,7 @@ impl Launcher {
         let figures = Figures {
             status,
             usage,
-            waited,
+            at_kill,
             wall,
             cpu: (run.child.cpu_before, reaped),
             cpus: self.cpus,
@@ -937,7 +937,7 @@ impl Launcher {
         pid: libc::pid_t,
         number: u64,
     ) -> io::Result<(i32, libc::rusage, Option<Scheduling>, bool)> {
-        let mut waited = None;
+        let mut at_kill = None;
         let mut killed = false;
         let mut socket_open = true;
         let mut status = 0;
@@ -949,7 +949,7 @@ impl Launcher {
             // SAFETY: a non-blocking wait for our own child, with valid out-pointers.
             let r = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
             if r == pid {
-                return Ok((status, usage, waited, killed));
+                return Ok((status, usage, at_kill, killed));
             }
             if r < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
                 return Err(io::Error::last_os_error());
@@ -973,7 +973,7 @@ impl Launcher {
                 match receive::<Message>(&self.socket) {
                     Ok(Some((Message::Kill { run }, _))) if run == number && !killed => {
                         // Read while the processes are alive: their figures go with them.
-                        waited = Some(scheduling(self.reaper));
+                        at_kill = Some(scheduling(self.reaper));
                         killed = true;
                         self.kill_run(pid);
                     }
@@ -1103,12 +1103,12 @@ struct Scheduling {
     runnable: u32,
 }
 
-/// How the processes of the run whose main process is `pid` are scheduled: how long they
-/// have waited, runnable, for a CPU (the `run_delay` of every thread,
-/// `/proc/PID/task/TID/schedstat`, nanoseconds, which the kernel adds to as each wait
-/// ends), how many threads they have, and how many of those are runnable now (their
-/// `stat`'s state, read first: a thread that becomes runnable after its state was read
-/// waits only until the kill, a moment later). Every process of the run: under an
+/// How the processes of the run under way are scheduled: how long they have waited,
+/// runnable, for a CPU (the `run_delay` of every thread, `/proc/PID/task/TID/schedstat`,
+/// nanoseconds, which the kernel adds to as each wait ends), how many threads they have,
+/// and how many of those are runnable now (their `stat`'s state, read first: a thread
+/// that becomes runnable after its state was read waits only until the kill, a moment
+/// later). Every process of the run: under an
 /// [`Reaper::Init`], every process of the namespace but that init; under a
 /// [`Reaper::Subreaper`], every descendant of this launcher (an orphan of the run comes
 /// to it, or to a subreaper of the run's own, which descends from it: none escapes, not
@@ -1150,9 +1150,14 @@ fn scheduling(reaper: Reaper) -> Scheduling {
 
 /// The state letter of a `/proc/PID/stat` line (`R`, `S`, `D`, ...).
 fn stat_state(stat: &str) -> Option<char> {
-    // `pid (comm) state ...`: counted from the last `)`, as in `stat_field`.
-    let (_, rest) = stat.rsplit_once(')')?;
-    rest.trim_start().chars().next()
+    past_name(stat)?.trim_start().chars().next()
+}
+
+/// What follows the command name of a `/proc/PID/stat` line: `pid (comm) state ppid
+/// ...`, where comm may hold spaces and parentheses, so the fields are counted from the
+/// last `)`.
+fn past_name(stat: &str) -> Option<&str> {
+    Some(stat.rsplit_once(')')?.1)
 }
 
 /// The pids of `root`'s descendants, from one pass over `/proc` (a process born after it
@@ -1194,10 +1199,11 @@ enum Stat {
 
 /// `field` of a `/proc/PID/stat` line.
 fn stat_field(stat: &str, field: Stat) -> Option<i32> {
-    // `pid (comm) state ppid pgrp session ...`: comm may hold spaces and parentheses,
-    // so the fields are counted from the last `)`.
-    let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_whitespace().nth(field as usize)?.parse().ok()
+    past_name(stat)?
+        .split_whitespace()
+        .nth(field as usize)?
+        .parse()
+        .ok()
 }
 
 /// The pids in `/proc`.

@@ -2,10 +2,10 @@
 //! run of the whole wall limit per case (two when not settled, judging.md), so one
 //! student that waits for input that never comes would hold a worker for minutes. After
 //! `in_a_row` cases next to each other in case order all ended in a `TLE` at the wall
-//! limit with the program idle (`CaseResult::slept`), the rest of that student's runs are not made: they are
-//! `--`, neither passed nor failed (no verdict is guessed for them; the score counts the
-//! cases passed, so they earn nothing until run), and the gradebook says so
-//! (`StudentReport::stopped`).
+//! limit with the program idle (`CaseResult::slept`), the rest of that student's runs are
+//! not made: they are `--`, neither passed nor failed (no verdict is guessed for them;
+//! the score counts the cases passed, so they earn nothing until run), and the gradebook
+//! says so (`StudentReport::stopped`).
 //!
 //! The rule reads only which cases ended so, never the order the runs finished in: a
 //! batch resumed from its journal (which holds those `TLE`s) decides exactly as the

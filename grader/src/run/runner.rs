@@ -123,9 +123,9 @@ impl Runner {
     /// run killed at the wall limit with its CPU time under the CPU limit is made again,
     /// beside the others when it showed the program's own stall, alone (no other run of
     /// this grader starts until it ends) when the machine held it back; it is a mark only
-    /// when a settled run, or two runs in a row, show the program's own stall. `Err` when a run cannot be
-    /// made (a fault of the setup), or when the rule gives no verdict: a verdict the
-    /// machine caused is no verdict.
+    /// when a settled run, or two runs in a row, show the program's own stall. `Err` when
+    /// a run cannot be made (a fault of the setup), or when the rule gives no verdict: a
+    /// verdict the machine caused is no verdict.
     pub(crate) fn run(
         &mut self,
         program: &Program,
@@ -181,29 +181,27 @@ impl Runner {
         let mut figures = Vec::new();
         let mut alone = false;
         // The first run ends at the hand-over point when the worker keeps no program
-        // asleep: until it is made, the early limits are the run's.
-        let mut early = match asleep {
-            Asleep::HandOver => hand_over_limits(limits),
-            Asleep::Confirm => None,
-        };
-        loop {
-            if let Some(early) = early.take() {
-                let outcome = self.run_beside(program, stdin, &early, then)?;
-                match Stall::of(&outcome, &early) {
-                    // It ended by itself, or went over the CPU or the memory limit, at
-                    // the point or before it: judged as any run is (within the point,
-                    // within the wall limit).
-                    None => {
-                        return Ok(Some(Ran {
-                            outcome,
-                            stalls: Vec::new(),
-                        }));
-                    }
-                    Some(Stall::Slept { .. }) => return Ok(None),
-                    // Held back, or computing: made again here in full, as a first run.
-                    Some(Stall::Busy | Stall::Computed { .. }) => continue,
+        // asleep.
+        if asleep == Asleep::HandOver
+            && let Some(early) = hand_over_limits(limits)
+        {
+            let outcome = self.run_beside(program, stdin, &early, then)?;
+            match Stall::of(&outcome, &early) {
+                // It ended by itself, or went over the CPU or the memory limit, at the
+                // point or before it: judged as any run is (within the point, within the
+                // wall limit).
+                None => {
+                    return Ok(Some(Ran {
+                        outcome,
+                        stalls: Vec::new(),
+                    }));
                 }
+                Some(Stall::Slept { .. }) => return Ok(None),
+                // Held back, or computing: made again below in full, as a first run.
+                Some(Stall::Busy | Stall::Computed { .. }) => {}
             }
+        }
+        loop {
             let outcome = if alone {
                 // A run started ahead would go beside it.
                 self.worker
