@@ -45,17 +45,15 @@
     reason = "namespaces, mounts and pivot_root have no safe wrapper in our dependencies"
 )]
 
-use std::ffi::CString;
 use std::fs::{self, File};
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use nix::fcntl::{OFlag, openat};
 use nix::sys::stat::Mode;
-use nix::unistd::{UnlinkatFlags, unlinkat};
 
 use crate::namespace::{self, c_path, check, map_own_ids, mount, own_ids};
 use crate::protocol::{BoxSetup, Staged};
@@ -420,34 +418,40 @@ impl Boxed {
         Ok(())
     }
 
-    /// Replaces what `/prog` holds with a new program's files.
+    /// Replaces what `/prog` holds with a new program's files. A name may hold folders
+    /// (`include/util.h`, a program given as a folder of folders): each is made, relative
+    /// to the one above it and never through a link.
     pub(crate) fn stage(&mut self, files: &[Staged], fds: Vec<OwnedFd>) -> io::Result<()> {
         if files.len() != fds.len() {
             return Err(io::Error::other("staged files and descriptors differ"));
         }
-        // Only the launcher writes here, and only names it checked: a flat folder.
-        let mut dir = nix::dir::Dir::from_fd(self.stage.try_clone()?)?;
-        let old: Vec<CString> = dir
-            .iter()
-            .filter_map(Result::ok)
-            .map(|entry| entry.file_name().to_owned())
-            .filter(|name| name.as_bytes() != b"." && name.as_bytes() != b"..")
-            .collect();
-        for name in old {
-            unlinkat(
-                self.stage.as_fd(),
-                name.as_c_str(),
-                UnlinkatFlags::NoRemoveDir,
-            )?;
-        }
+        // Only the launcher writes here, and only names it checked.
+        crate::remove::empty_open_dir(&self.stage, Path::new(PROGRAM))?;
         for (file, fd) in files.iter().zip(fds) {
-            if file.name.is_empty() || file.name.contains('/') || file.name.starts_with('.') {
+            let parts: Vec<&str> = file.name.split('/').collect();
+            if parts.iter().any(|p| p.is_empty() || p.starts_with('.')) {
                 return Err(io::Error::other(format!("bad staged name `{}`", file.name)));
+            }
+            let (leaf, folders) = parts.split_last().expect("split gives one part at least");
+            let mut here = self.stage.try_clone()?;
+            for folder in folders {
+                match nix::sys::stat::mkdirat(&here, *folder, Mode::from_bits_truncate(0o755)) {
+                    Ok(()) | Err(nix::errno::Errno::EEXIST) => {}
+                    Err(e) => return Err(e.into()),
+                }
+                here = openat(
+                    &here,
+                    *folder,
+                    OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC,
+                    Mode::empty(),
+                )?;
+                // The umask may have taken bits away.
+                nix::sys::stat::fchmod(&here, Mode::from_bits_truncate(0o755))?;
             }
             let mode = if file.executable { 0o755 } else { 0o644 };
             let to = openat(
-                self.stage.as_fd(),
-                file.name.as_str(),
+                &here,
+                *leaf,
                 OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_CLOEXEC,
                 Mode::from_bits_truncate(mode),
             )?;

@@ -93,6 +93,13 @@ pub fn empty_dir(dir: &Path) -> io::Result<()> {
     emptied
 }
 
+/// Removes everything inside the folder open as `dir` (named `named` in errors), as
+/// [`empty_dir`] does: for a folder known by its descriptor alone (a box's `/prog`).
+pub(crate) fn empty_open_dir(dir: &OwnedFd, named: &Path) -> io::Result<()> {
+    let found = fstat(dir).map_err(|e| failure(named, "inspect", e))?;
+    Walk::new(named).empty(dir, &found)
+}
+
 /// Removes `path` and everything below it; `Ok` if it does not exist. A symbolic link is
 /// removed as a link (its target stays); the folders leading to `path` are the caller's
 /// and are used as they are (following links).

@@ -102,7 +102,7 @@ pub struct Job<'a> {
 /// Where a job's files are on the machine.
 #[derive(Clone, Copy)]
 pub enum Files<'a> {
-    /// One folder: its regular files.
+    /// One folder: its regular files, and those of the folders below it.
     Folder(&'a Path),
     /// Files a box copies into its `/prog` from where they are, never gathered in a folder
     /// of the machine (`strict` only, [`Worker::boxed`]): `at` names them (the folder
@@ -851,24 +851,30 @@ fn staged(files: &Files<'_>) -> io::Result<(Vec<Staged>, Vec<File>)> {
 /// descriptors, up to three cgroup files and four meter files.
 const MAX_STAGED: usize = crate::protocol::MAX_FDS - 11;
 
-/// The regular files of `dir`, named, opened, and whether each is executable (one more
-/// than [`MAX_STAGED`] at most: enough to know there are too many).
+/// The regular files of `dir` and of the folders below it (not through links), each
+/// named by its path below `dir` (`include/util.h`), opened, and whether it is executable
+/// (one more than [`MAX_STAGED`] at most: enough to know there are too many).
 fn in_folder(dir: &Path) -> io::Result<Vec<(String, File, bool)>> {
     let mut files = Vec::new();
-    for entry in fs::read_dir(dir)? {
-        if files.len() > MAX_STAGED {
-            break;
+    let mut folders = vec![(dir.to_path_buf(), String::new())];
+    while let Some((folder, prefix)) = folders.pop() {
+        for entry in fs::read_dir(&folder)? {
+            if files.len() > MAX_STAGED {
+                return Ok(files);
+            }
+            let entry = entry?;
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            let meta = fs::symlink_metadata(entry.path())?;
+            if meta.is_dir() {
+                folders.push((entry.path(), format!("{name}/")));
+            } else if meta.is_file() {
+                files.push((
+                    name,
+                    File::open(entry.path())?,
+                    meta.permissions().mode() & 0o111 != 0,
+                ));
+            }
         }
-        let entry = entry?;
-        let meta = fs::symlink_metadata(entry.path())?;
-        if !meta.is_file() {
-            continue;
-        }
-        files.push((
-            entry.file_name().to_string_lossy().into_owned(),
-            File::open(entry.path())?,
-            meta.permissions().mode() & 0o111 != 0,
-        ));
     }
     Ok(files)
 }

@@ -289,12 +289,13 @@ fn run_script(files: &[FolderFile], staging: &mut Staging) -> Vec<String> {
 /// How a folder's `build` script runs, in the box, as a compile does: in a copy of the
 /// folder (a compile's own files are read-only to it), `./build` when executable, else
 /// under `sh`; then its folder, with the `run` it must leave, is packed as the compile's
-/// one program (`tar`, of plain files alone: `folder::built_tree` reads it back).
+/// one program (`tar`, of plain files and folders alone: `folder::built_tree` reads it
+/// back).
 const BUILD: &str = r#"
 compile = ["sh", "-c", """
 out=$1
 tree=${out%/*}/tree
-mkdir "$tree" && cp -p ./* "$tree"/ && cd "$tree" || exit 1
+mkdir "$tree" && cp -pR ./* "$tree"/ && cd "$tree" || exit 1
 if [ -x build ]; then ./build >&2; else sh ./build >&2; fi || { echo "the build script failed (exit status $?)" >&2; exit 1; }
 [ -f run ] || { echo "the build script left no file named run" >&2; exit 1; }
 tar --format=ustar -cf "$out" .

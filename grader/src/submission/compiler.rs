@@ -22,7 +22,7 @@ use super::languages::not_installed;
 use super::languages::{CompileLimits, Language};
 use super::lookup::{Located, compile_path, follow, resolve};
 use super::naming::PROGRAM;
-use super::staging::stage_dir;
+use super::staging::{make_folders, stage_dir};
 use crate::cli::exit::Fault;
 use crate::keys::Key;
 use crate::paths::files;
@@ -63,6 +63,9 @@ pub(super) fn run_compiler(
         .map(|f| (f.name.as_str(), f.bytes.as_slice(), f.executable));
     for (name, bytes, executable) in own.into_iter().chain(others) {
         let copy = staging.path().join(name);
+        if let Some(parent) = copy.parent().filter(|p| *p != staging.path()) {
+            make_folders(parent)?;
+        }
         let mode = if executable { 0o755 } else { 0o644 };
         fs::write(&copy, bytes).map_err(|e| Fault::setup(files::cannot(&copy, "write", &e)))?;
         fs::set_permissions(&copy, fs::Permissions::from_mode(mode))

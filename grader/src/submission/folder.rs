@@ -6,12 +6,17 @@
 //!   build's files are kept in an archive the grader reads, `built_tree`); with a `run`
 //!   file and no `build`, `run` is the program;
 //! - otherwise its language is the one most of its files are in (by extension, as the
-//!   language table tells a file's), and every file of it is one of its sources, compiled
-//!   together where its compile names `{files}`; the others (headers, data) lie beside
-//!   them. The main file, run or compiled first, is the only source, else one named
-//!   `main.*` (any case), else the first by name, as problemtools chooses it; in a
-//!   language that runs a class (Java), only the sources that declare a `main` method
-//!   are candidates.
+//!   language table tells a file's), on a tie the one of the highest priority in the
+//!   table (problemtools' `detect_language`), and every file of it is one of its
+//!   sources, compiled together where its compile names `{files}`; the others (headers,
+//!   data) lie beside them. The main file, run or compiled first, is the only source,
+//!   else one named `main.*` (any case), else the first by path, as problemtools chooses
+//!   it; in a language that runs a class (Java), only the sources that declare a `main`
+//!   method are candidates.
+//!
+//! The folders inside it are part of it, as problemtools reads a program (every file
+//! below the folder, each named by its path there: `include/util.h`); BAPCtools refuses
+//! them. A link to a folder is not followed.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -70,25 +75,38 @@ fn passed_over(name: &str) -> bool {
 /// run, with why).
 pub(crate) fn read<'a>(dir: &Path, languages: &'a Languages) -> Result<Folder<'a>, Fault> {
     let mut files = Vec::new();
+    read_into(dir, "", &mut files)?;
+    // In the order of their paths, as problemtools sorts a program's sources.
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    let shape = shape(dir, &files, languages)?;
+    Ok(Folder { files, shape })
+}
+
+/// Adds to `files` those of the folder `folder` and of the folders below it (their names
+/// led by `prefix`, the folder's own path in the program's).
+fn read_into(folder: &Path, prefix: &str, files: &mut Vec<FolderFile>) -> Result<(), Fault> {
     let entries =
-        std::fs::read_dir(dir).map_err(|e| Fault::input(files::cannot(dir, "list", &e)))?;
-    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        let name = path
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        if passed_over(&name) {
+        std::fs::read_dir(folder).map_err(|e| Fault::input(files::cannot(folder, "list", &e)))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Fault::input(files::cannot(folder, "list", &e)))?;
+        let path = entry.path();
+        let own = entry.file_name().to_string_lossy().into_owned();
+        if passed_over(&own) {
             continue;
         }
-        let metadata =
-            std::fs::metadata(&path).map_err(|e| Fault::input(files::cannot(&path, "read", &e)))?;
+        let name = format!("{prefix}{own}");
+        let read = |e: std::io::Error| Fault::input(files::cannot(&path, "read", &e));
+        let metadata = std::fs::symlink_metadata(&path).map_err(read)?;
         if metadata.is_dir() {
+            read_into(&path, &format!("{name}/"), files)?;
+            continue;
+        }
+        let metadata = std::fs::metadata(&path).map_err(read)?;
+        if metadata.is_dir() {
+            // Followed, a link could lead out of the program, or round in a loop.
             return Err(Fault::input(format!(
-                "{}: a program with folders inside it (`{name}/`) is not supported yet",
-                dir.display()
+                "{}: is a link to a folder (not followed): a program's folders must be its own",
+                path.display()
             )));
         }
         if let Some(why) = files::not_regular(&path, &metadata) {
@@ -102,8 +120,7 @@ pub(crate) fn read<'a>(dir: &Path, languages: &'a Languages) -> Result<Folder<'a
             executable,
         });
     }
-    let shape = shape(dir, &files, languages)?;
-    Ok(Folder { files, shape })
+    Ok(())
 }
 
 /// What the program of `files` (those of the folder `dir`) is.
@@ -123,7 +140,8 @@ fn shape<'a>(
     }
     let mut by_language: BTreeMap<&str, (&Language, Vec<&FolderFile>)> = BTreeMap::new();
     for file in files {
-        let extension = file.name.rsplit_once('.').map_or("", |(_, x)| x);
+        let own = file.name.rsplit('/').next().unwrap_or_default();
+        let extension = own.rsplit_once('.').map_or("", |(_, x)| x);
         if let Some((name, language)) = languages.for_extension(extension) {
             by_language
                 .entry(name)
@@ -132,6 +150,9 @@ fn shape<'a>(
                 .push(file);
         }
     }
+    // problemtools' rule: the most files, and of those the language of the highest
+    // priority. A tie it would break by a priority this table lacks (a `--config` entry
+    // without one) cannot be broken.
     let most = by_language
         .values()
         .map(|(_, s)| s.len())
@@ -141,6 +162,10 @@ fn shape<'a>(
         .iter()
         .filter(|(_, (_, s))| s.len() == most)
         .collect();
+    let first = leading
+        .iter()
+        .max_by_key(|(_, (language, _))| language.priority)
+        .copied();
     let listed = || {
         files
             .iter()
@@ -148,8 +173,8 @@ fn shape<'a>(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let (name, (language, sources)) = match leading.as_slice() {
-        [] => {
+    let (name, (language, sources)) = match first {
+        None => {
             return Err(Fault::input(format!(
                 "{}: the language cannot be told: no file of a language the grader knows \
                  (files: {}), and no `build` or `run` script",
@@ -157,11 +182,12 @@ fn shape<'a>(
                 listed()
             )));
         }
-        [one] => *one,
-        several => {
-            let each: Vec<String> = several.iter().map(|(name, _)| name.to_string()).collect();
+        Some(one) if leading.len() == 1 || one.1.0.priority.is_some() => one,
+        Some(_) => {
+            let each: Vec<String> = leading.iter().map(|(name, _)| name.to_string()).collect();
             return Err(Fault::input(format!(
-                "{}: the language cannot be told: as many files of {} (files: {})",
+                "{}: the language cannot be told: as many files of {}, and no `priority` in \
+                 the language table to choose by (files: {})",
                 dir.display(),
                 each.join(" as of "),
                 listed()
@@ -190,8 +216,8 @@ fn main_file(sources: &[&FolderFile], language: &Language) -> String {
         }
     }
     let named_main = candidates.iter().find(|f| {
-        f.name
-            .split_once('.')
+        let own = f.name.rsplit('/').next().unwrap_or_default();
+        own.split_once('.')
             .is_some_and(|(stem, _)| stem.eq_ignore_ascii_case("main"))
     });
     named_main
@@ -201,10 +227,11 @@ fn main_file(sources: &[&FolderFile], language: &Language) -> String {
 }
 
 /// The files of the archive a build left (`tar --format=ustar` of its folder), each
-/// with whether it is executable; or why they cannot be a program's files. Only regular
-/// files at the top of the folder are taken (a program's files are one folder's): a
-/// folder, a link or anything else is refused, so nothing the build made can point
-/// outside.
+/// with whether it is executable; or why they cannot be a program's files. Regular files
+/// are taken, in the folder or below it (`lib/util.py`), and hidden ones passed over, as
+/// [`read`] passes them over; the folders themselves are made again where their files go.
+/// A link or anything else is refused, and so is a name that climbs (`..`), so nothing the
+/// build made can point outside.
 pub(crate) fn built_tree(archive: &[u8]) -> Result<Vec<FolderFile>, String> {
     const BLOCK: usize = 512;
     let octal = |field: &[u8]| -> Result<u64, String> {
@@ -244,19 +271,27 @@ pub(crate) fn built_tree(archive: &[u8]) -> Result<Vec<FolderFile>, String> {
             .strip_prefix("./")
             .unwrap_or(&name)
             .trim_end_matches('/');
+        let top = plain.is_empty() || plain == ".";
+        let parts: Vec<&str> = plain.split('/').collect();
+        if !top
+            && parts
+                .iter()
+                .any(|p| p.is_empty() || *p == "." || *p == "..")
+        {
+            return Err(format!(
+                "the archive names `{plain}`, which is not a path inside the folder"
+            ));
+        }
         match kind {
-            b'5' if plain.is_empty() || plain == "." => {}
-            b'0' | 0 if !plain.is_empty() && !plain.contains('/') && plain != ".." => {
+            b'5' => {}
+            b'0' | 0 if top => return Err("a malformed archive (a file with no name)".to_owned()),
+            b'0' | 0 if parts.iter().any(|p| passed_over(p)) => {}
+            b'0' | 0 => {
                 files.push(FolderFile {
                     name: plain.to_owned(),
                     bytes: archive[data..end].to_vec(),
                     executable: mode & 0o111 != 0,
                 });
-            }
-            b'5' => {
-                return Err(format!(
-                    "the build made a folder (`{plain}/`): a program's files must be one folder's"
-                ));
             }
             _ => {
                 return Err(format!(
@@ -322,10 +357,35 @@ mod tests {
         assert_eq!(java.1, "hello.java");
         let scripts = shape_of(&[file("build", ""), file("x.c", "")]).unwrap();
         assert_eq!(scripts.0, "scripts");
-        let tie = shape_of(&[file("a.c", ""), file("b.cpp", "")]).unwrap_err();
-        assert!(
-            tie.contains("the language cannot be told: as many files of c as of cpp"),
-            "{tie}"
+        // A tie goes to the language of the higher priority, as problemtools breaks one:
+        // C++ (1000) over C (950), Python (850) over Java (800); the other language's
+        // files are no sources.
+        let tie = shape_of(&[file("a.c", ""), file("b.cpp", "")]).unwrap();
+        assert_eq!(
+            tie,
+            (
+                "cpp".to_owned(),
+                "b.cpp".to_owned(),
+                vec!["b.cpp".to_owned()]
+            )
+        );
+        let tie = shape_of(&[file("A.java", ""), file("b.py", "")]).unwrap();
+        assert_eq!((tie.0.as_str(), tie.1.as_str()), ("python", "b.py"));
+        // Files below the folder count, named by their paths; the main file is the first
+        // `main.*` by path, wherever it is.
+        let nested = shape_of(&[
+            file("include/add.h", ""),
+            file("lib/add.c", ""),
+            file("src/main.c", ""),
+        ])
+        .unwrap();
+        assert_eq!(
+            nested,
+            (
+                "c".to_owned(),
+                "src/main.c".to_owned(),
+                vec!["lib/add.c".to_owned(), "src/main.c".to_owned()]
+            )
         );
         let none = shape_of(&[file("notes.txt", "")]).unwrap_err();
         assert!(
@@ -364,11 +424,17 @@ mod tests {
         );
         let link = header("./run", 0, b'2', 0o777);
         assert!(built_tree(&link).unwrap_err().contains("not a plain file"));
-        let folder = header("./lib/", 0, b'5', 0o755);
+        let mut nested = header("./lib/", 0, b'5', 0o755);
+        nested.extend(header("./lib/util.py", 0, b'0', 0o644));
+        nested.extend(header("./.cache/x", 0, b'0', 0o644));
+        let files = built_tree(&nested).unwrap();
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["lib/util.py"]);
+        let climbing = header("./lib/../../etc/x", 0, b'0', 0o644);
         assert!(
-            built_tree(&folder)
+            built_tree(&climbing)
                 .unwrap_err()
-                .contains("made a folder (`lib/`)")
+                .contains("not a path inside the folder"),
         );
     }
 }

@@ -34,6 +34,11 @@ pub(crate) struct Language {
     /// File extensions that select it (none for a profile chosen with `--lang`).
     #[serde(default)]
     pub(crate) extensions: Vec<String>,
+    /// Which language a program given as a folder is in when it has as many files of
+    /// this language as of another: the one of higher priority (problemtools' numbers,
+    /// for the languages of its table). Two entries never share one.
+    #[serde(default)]
+    pub(crate) priority: Option<i64>,
     /// The compile command, when it is compiled.
     #[serde(default)]
     pub(crate) compile: Option<Vec<String>>,
@@ -181,6 +186,26 @@ impl Languages {
                     None => entries.push((name, language)),
                 }
             }
+        }
+        let shared = entries
+            .iter()
+            .enumerate()
+            .find_map(|(i, (name, language))| {
+                let priority = language.priority?;
+                let (other, _) = entries[..i]
+                    .iter()
+                    .find(|(_, l)| l.priority == Some(priority))?;
+                Some(format!(
+                    "languages `{other}` and `{name}` have the same priority ({priority}): a tie \
+                 between them in a folder could not be broken"
+                ))
+            });
+        if let Some(why) = shared {
+            let file = config.map_or_else(
+                || "languages.toml (built in)".to_owned(),
+                |p| p.display().to_string(),
+            );
+            return Err(Fault::input(format!("{file}: {why}")));
         }
         Ok(Languages { entries })
     }
@@ -507,6 +532,15 @@ mod tests {
                 "{name}"
             );
         }
+        // Every language a file's extension selects can win a tie in a folder.
+        for name in languages.names() {
+            let (_, language) = languages.named(name).unwrap();
+            assert_eq!(
+                language.priority.is_some(),
+                !language.extensions.is_empty(),
+                "{name}"
+            );
+        }
         // Go's processors are few, whatever the machine's.
         assert_eq!(languages.named("go").unwrap().1.run_env, ["GOMAXPROCS=2"]);
         // PyPy only by name: `.py` stays CPython.
@@ -616,6 +650,21 @@ mod tests {
                 "grader.toml: `hs.compile_shows`: `var/lib/ghc` is not an absolute path"
             ),
             "{relative}"
+        );
+        // Two entries of one priority could not break a tie between them in a folder.
+        std::fs::write(
+            &config,
+            "[zig]\nextensions = [\"zig\"]\npriority = 950\nrun = [\"{src}\"]\n",
+        )
+        .unwrap();
+        let shared = Languages::load(Some(&config)).unwrap_err();
+        assert_eq!(shared.cause(), Cause::Input);
+        assert!(
+            shared.message().ends_with(
+                "grader.toml: languages `c` and `zig` have the same priority (950): a tie \
+                 between them in a folder could not be broken"
+            ),
+            "{shared}"
         );
         std::fs::write(&config, "[cpp]\nrun = 3\n").unwrap();
         let malformed = Languages::load(Some(&config)).unwrap_err();

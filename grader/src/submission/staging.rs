@@ -96,6 +96,10 @@ impl Staging {
             .map_err(|e| Fault::setup(files::cannot(&self.path, "create", &e)))?;
         for (name, part) in &self.files {
             let to = self.path.join(name);
+            // A program given as a folder of folders (`include/util.h`).
+            if let Some(parent) = to.parent().filter(|p| *p != self.path) {
+                make_folders(parent)?;
+            }
             match part {
                 Part::Copy(from) => copy_readable(from, &to)?,
                 Part::Bytes(bytes, executable) => write_readable(bytes, &to, *executable)?,
@@ -202,6 +206,19 @@ pub(super) fn stage_command(
 pub(super) fn stage_dir() -> Result<tempfile::TempDir, Fault> {
     crate::paths::temp::dir("run")
         .map_err(|e| Fault::internal(format!("cannot create a staging folder: {e}")))
+}
+
+/// Makes `folder` and those above it that are missing, each readable and searchable by
+/// all (the unprivileged user a program may run as reads its files there).
+pub(super) fn make_folders(folder: &Path) -> Result<(), Fault> {
+    let made = |e: std::io::Error| Fault::setup(files::cannot(folder, "create", &e));
+    let missing: Vec<&Path> = folder.ancestors().take_while(|a| !a.is_dir()).collect();
+    for each in missing.into_iter().rev() {
+        fs::create_dir(each).map_err(made)?;
+        // The umask may have taken bits away.
+        fs::set_permissions(each, fs::Permissions::from_mode(0o755)).map_err(made)?;
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to `to`, readable (and, when `executable`, executable) by all.

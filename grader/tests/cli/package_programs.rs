@@ -1,6 +1,8 @@
 //! `grader package verify` on programs as the format's tools take them beyond one source
 //! file: a folder of several files compiled or run together (problemtools' rules for the
-//! language and the main file), a folder with `build` and `run` scripts (DOMjudge's and
+//! language, a tie between two, the main file and the folders inside), OCaml and Ada
+//! folders of several modules or units (skipped outside CI without their toolchains,
+//! naming the Debian package), a folder with `build` and `run` scripts (DOMjudge's and
 //! BAPCtools'), a shell script without a `#!` line, and BAPCtools' `.disabled`
 //! submissions, skipped and said. On copies of the fixture `sum` (`0.5 0.25` is `0.75`).
 
@@ -187,24 +189,168 @@ fn a_folder_that_cannot_be_told_or_built_is_said() {
             || broken[4].contains("no compiler here"),
         "{table}"
     );
-    // A validator's folder that is neither language's: the package's fault.
-    write(
-        &package,
-        "input_validators/both/a.c",
-        "int main(void) { return 42; }\n",
-    );
-    write(
-        &package,
-        "input_validators/both/b.cpp",
-        "int main() { return 42; }\n",
-    );
+    // A validator's folder of no language, as problemtools refuses one too: the
+    // package's fault.
+    write(&package, "input_validators/notes/check.txt", "x\n");
     let (code, table, stderr) = verify(&package, &[]);
     assert_eq!((code, table.as_str()), (2, ""), "{stderr}");
     assert!(
         one_error_line(
-            "the language cannot be told: as many files of c as of cpp (files: a.c, b.cpp)"
+            "the language cannot be told: no file of a language the grader knows \
+             (files: check.txt), and no `build` or `run` script"
         )
         .eval(&stderr),
         "{stderr}"
     );
+}
+
+/// A tie between languages in a folder goes to the one of the higher priority, as
+/// problemtools breaks it: C++ over C (the `.c` file, no C++, is not compiled), Python
+/// over Java (the `.java` file, no Java, is not compiled).
+#[test]
+fn a_tie_between_languages_in_a_folder_goes_to_the_higher_priority() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(
+        dir.path(),
+        &[
+            ("accepted/c_cpp/a.c", "int class = 1; /* C, not C++ */\n"),
+            (
+                "accepted/c_cpp/b.cpp",
+                "#include <cstdio>\nint main() { double a, b; std::scanf(\"%lf %lf\", &a, &b); \
+                 std::printf(\"%.10g\\n\", a + b); }\n",
+            ),
+            ("accepted/py_java/Sum.java", "not java at all\n"),
+            (
+                "accepted/py_java/sum.py",
+                "a, b = map(float, input().split())\nprint(a + b)\n",
+            ),
+        ],
+    );
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    for tie in ["c_cpp", "py_java"] {
+        let row = row(&table, &format!("accepted/{tie}"));
+        assert_eq!(&row[1..3], ["AC", "AC"], "{tie}:\n{table}");
+    }
+}
+
+/// The folders inside a program's folder are part of it, as problemtools reads one: a C
+/// program whose header is in `include/` and one source in `lib/`, a Python one whose
+/// module is in `lib/`, and a built one whose `build` compiles `src/` into `bin/`, which
+/// its `run` starts. A link to a folder is not followed: the submission is not run, and
+/// the row says why.
+#[test]
+fn folders_inside_a_program_s_folder_are_part_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let nested_main = MAIN_C.replace("\"add.h\"", "\"include/add.h\"");
+    let nested_add = ADD_C.replace("\"add.h\"", "\"../include/add.h\"");
+    let package = package(
+        dir.path(),
+        &[
+            ("accepted/nested_c/include/add.h", ADD_H),
+            ("accepted/nested_c/lib/add.c", &nested_add),
+            ("accepted/nested_c/main.c", &nested_main),
+            (
+                "accepted/nested_py/lib/helper.py",
+                "def add(a, b):\n    return a + b\n",
+            ),
+            (
+                "accepted/nested_py/main.py",
+                "from lib.helper import add\na, b = map(float, input().split())\nprint(add(a, b))\n",
+            ),
+            ("accepted/built/src/add.c", ADD_C),
+            ("accepted/built/src/add.h", ADD_H),
+            ("accepted/built/src/main.c", MAIN_C),
+            (
+                "accepted/built/build",
+                "mkdir bin && cc -O2 -o bin/sum src/main.c src/add.c\n",
+            ),
+            (
+                "accepted/built/run",
+                "#!/bin/sh\nexec \"${0%/*}/bin/sum\"\n",
+            ),
+            ("wrong_answer/linked/main.py", "print(0)\n"),
+        ],
+    );
+    executable(&package.join("submissions/accepted/built/run"));
+    let linked = package.join("submissions/wrong_answer/linked");
+    std::os::unix::fs::symlink(dir.path(), linked.join("outside")).unwrap();
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    for nested in ["nested_c", "nested_py", "built"] {
+        let row = row(&table, &format!("accepted/{nested}"));
+        assert_eq!(&row[1..3], ["AC", "AC"], "{nested}:\n{table}");
+    }
+    let row = row(&table, "wrong_answer/linked");
+    assert!(
+        row[2].starts_with("not run: ")
+            && row[2].contains("linked/outside: is a link to a folder (not followed)"),
+        "{table}"
+    );
+}
+
+/// An OCaml program of two modules, the main one first by name though it uses the other:
+/// every source is compiled, in the order of their dependencies.
+#[test]
+fn an_ocaml_folder_compiles_every_module() {
+    let test = "an_ocaml_folder_compiles_every_module";
+    if !has_tools(
+        test,
+        &[("ocamlopt", "ocaml-nox"), ("ocamldep", "ocaml-nox")],
+    ) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(
+        dir.path(),
+        &[
+            (
+                "accepted/ocaml/main.ml",
+                "let () = Scanf.scanf \" %f %f\" (fun a b -> Printf.printf \"%.10g\\n\" (Util.add a b))\n",
+            ),
+            ("accepted/ocaml/util.ml", "let add a b = a +. b\n"),
+        ],
+    );
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert_eq!(
+        &row(&table, "accepted/ocaml")[1..3],
+        ["AC", "AC"],
+        "{table}"
+    );
+}
+
+/// An Ada program of a main procedure and a package (its spec and body): gnatmake finds
+/// the package beside the main unit.
+#[test]
+fn an_ada_folder_compiles_its_units() {
+    let test = "an_ada_folder_compiles_its_units";
+    if !has_tools(test, &[("gnatmake", "gnat")]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let package = package(
+        dir.path(),
+        &[
+            (
+                "accepted/ada/adder.ads",
+                "package Adder is\n   function Add (A, B : Long_Float) return Long_Float;\nend Adder;\n",
+            ),
+            (
+                "accepted/ada/adder.adb",
+                "package body Adder is\n   function Add (A, B : Long_Float) return Long_Float is\n   \
+                 begin\n      return A + B;\n   end Add;\nend Adder;\n",
+            ),
+            (
+                "accepted/ada/main.adb",
+                "with Ada.Long_Float_Text_IO; use Ada.Long_Float_Text_IO;\nwith Ada.Text_IO;\n\
+                 with Adder;\nprocedure Main is\n   A, B : Long_Float;\nbegin\n   Get (A);\n   \
+                 Get (B);\n   Put (Adder.Add (A, B), Fore => 1, Aft => 6, Exp => 0);\n   \
+                 Ada.Text_IO.New_Line;\nend Main;\n",
+            ),
+        ],
+    );
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert_eq!(&row(&table, "accepted/ada")[1..3], ["AC", "AC"], "{table}");
 }
