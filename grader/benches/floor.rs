@@ -18,7 +18,7 @@
 //! - `cpp`: `grader batch fourinrow --jobs 2 --sandbox strict` of CPP_STUDENTS distinct C++
 //!   students whose source starts with `#include <bits/stdc++.h>` (the bundled BFS, each a
 //!   comment apart) x 1 case, with an empty compile cache (the precompiled header built
-//!   once inside), against bare `g++ -O2 -std=gnu++17 -pipe` of the same files two at a
+//!   once inside), against bare `g++ -O2 -std=gnu++23 -pipe` of the same files two at a
 //!   time. Target: under 0.6x.
 //! - `page`: the gradebook page of a class of PAGE_STUDENTS (default 3,000): a batch of
 //!   five flip students (`AC`, `WA`, `PE`, a program that prints nothing, `CE`) over the
@@ -385,7 +385,7 @@ impl Bench {
         for round in 0..rounds {
             bare.push(two_at_a_time(names.len(), |i| {
                 let mut cmd = Command::new("g++");
-                cmd.args(["-O2", "-std=gnu++17", "-pipe", "-o"])
+                cmd.args(["-O2", "-std=gnu++23", "-pipe", "-o"])
                     .arg(binaries.join(&names[i]))
                     .arg(class.join(format!("{}.cpp", names[i])));
                 cmd

@@ -192,7 +192,7 @@ mod tests {
             header_command(cpp, precompiled),
             [
                 "-O2",
-                "-std=gnu++17",
+                "-std=gnu++23",
                 "-pipe",
                 "-o",
                 "{out}",

@@ -128,6 +128,9 @@ fn verify(package: &Path) -> (i32, String, String) {
 fn a_legacy_package_is_verified_as_the_legacy_format_says() {
     let dir = tempfile::tempdir().unwrap();
     let package = legacy(dir.path());
+    // A file named as 2023-07's folder means nothing to the legacy format (NWERC 2022's
+    // `eta` has a stray binary so named beside its output_validators/): not read.
+    write(&package, "output_validator", "\u{7f}ELF, a stray binary\n");
     let (code, table, stderr) = verify(&package);
     assert_eq!(code, 0, "{table}{stderr}");
     assert!(
@@ -261,6 +264,18 @@ fn a_folder_or_key_of_the_other_version_is_warned_of_or_refused() {
         stderr.contains("output_validator/ is 2023-07's; this package is legacy"),
         "{stderr}"
     );
+    // In a 2023-07 package the name is its output validator's folder: a file there is
+    // refused, named.
+    let package = modern(dir.path());
+    std::fs::remove_dir_all(package.join("output_validator")).unwrap();
+    write(&package, "output_validator", "a stray file\n");
+    let (code, _, stderr) = verify(&package);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("output_validator: is a file, not a folder"),
+        "{stderr}"
+    );
+    std::fs::remove_file(package.join("output_validator")).unwrap();
     // Types the format does not allow together: exit 2 at their place.
     let package = modern(dir.path());
     write(

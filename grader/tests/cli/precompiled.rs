@@ -97,7 +97,7 @@ fn bare(source: &Path, scratch: &Path) -> Vec<u8> {
     let copy = dir.path().join(source.file_name().unwrap());
     fs::copy(source, &copy).unwrap();
     let status = std::process::Command::new("g++")
-        .args(["-O2", "-std=gnu++17", "-pipe", "-o", "program"])
+        .args(["-O2", "-std=gnu++23", "-pipe", "-o", "program"])
         .arg(copy.file_name().unwrap())
         .current_dir(dir.path())
         .status()
@@ -166,7 +166,7 @@ fn the_header_is_built_once_and_every_program_is_a_plain_compiles() {
 const LISTING: &str = r#"
 [cpp-listing]
 extensions = []
-compile = ["sh", "-c", "case \"$*\" in *c++-header*) exec g++ \"$@\";; *) exec g++ -H -fsyntax-only \"$@\";; esac", "g++", "-O2", "-std=gnu++17", "-pipe", "-o", "{out}", "{src}"]
+compile = ["sh", "-c", "case \"$*\" in *c++-header*) exec g++ \"$@\";; *) exec g++ -H -fsyntax-only \"$@\";; esac", "g++", "-O2", "-std=gnu++23", "-pipe", "-o", "{out}", "{src}"]
 run = ["{out}"]
 precompiled = { header = "bits/stdc++.h", kind = "c++-header" }
 "#;
@@ -235,7 +235,7 @@ fn a_compile_error_says_what_a_plain_compile_says() {
     let plain = std::process::Command::new("g++")
         .args([
             "-O2",
-            "-std=gnu++17",
+            "-std=gnu++23",
             "-pipe",
             "-o",
             "/dev/null",

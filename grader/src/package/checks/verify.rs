@@ -235,7 +235,10 @@ pub(crate) fn verify(
                 Err(NotBuilt::NotRun(why)) => row.got = Err(why.clone()),
                 Err(NotBuilt::CompileError(message)) => {
                     row.got = Ok(Verdict::CompileError);
-                    row.failed = Some(("compile".to_owned(), message.clone()));
+                    // The line that says what failed, not the first of the compiler's
+                    // context (`In file included from ...`).
+                    let summary = crate::submission::diagnosis::summary(message);
+                    row.failed = Some(("compile".to_owned(), summary));
                 }
                 Ok(_) => {}
             }

@@ -440,7 +440,13 @@ fn validator_folders(package: &Path, text: &str, config: &mut Config) -> Result<
         resolution,
         constants,
     } = apart(text);
-    let modern_folder = files::folder_if_any(&package.join("output_validator"))?;
+    // In a legacy package the name means nothing: only a folder there is 2023-07's
+    // (NWERC 2022's `eta` has a stray binary named so beside its output_validators/).
+    let modern_folder = if modern {
+        files::folder_if_any(&package.join("output_validator"))?
+    } else {
+        package.join("output_validator").is_dir()
+    };
     let legacy_folder = files::folder_if_any(&package.join("output_validators"))?;
     let yaml = package.join("problem.yaml");
     if modern && modern_folder {

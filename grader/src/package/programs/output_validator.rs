@@ -42,7 +42,9 @@ struct Feedback {
 /// read as one program (`sources`).
 pub(crate) fn source(package: &Path) -> Result<PathBuf, Fault> {
     let modern = package.join("output_validator");
-    if crate::paths::files::folder_if_any(&modern)? {
+    // A 2023-07 package's `output_validator` that is no folder was refused as its
+    // config was read; in a legacy one, only a folder there is one.
+    if modern.is_dir() {
         // The draft of 2023-07 (problemtools' `guess`) put the one validator in a
         // folder of its own there, as the legacy `output_validators/NAME/`.
         return Ok(only_folder(&modern)?.unwrap_or(modern));
