@@ -92,7 +92,7 @@ fn install_panic_hook() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_owned());
         report::error(&Fault::internal(format!("{what}{place} (please report this)")).to_string());
-        paths::temp::remove_own();
+        paths::temp::remove_own_now();
         std::process::exit(Fault::INTERNAL_EXIT);
     }));
 }

@@ -194,9 +194,16 @@ pub(crate) fn in_use() -> bool {
 }
 
 /// Removes this process's folder, if it made one: at the end of every command, whether it
-/// ended well, failed, panicked or was interrupted. Never waits: called from the panic
-/// hook, whose thread may hold the lock.
+/// ended well, failed or was interrupted. Waits for a thread that holds the folder's lock
+/// at that moment (a trial ahead making the folder, a worker naming a box's): given up
+/// at once, the folder that thread made or was using would outlive the grader.
 pub(crate) fn remove_own() {
+    remove_own_within(std::time::Duration::MAX);
+}
+
+/// [`remove_own`] from the panic hook: never waits, as the panicking thread may hold the
+/// lock.
+pub(crate) fn remove_own_now() {
     remove_own_within(std::time::Duration::ZERO);
 }
 
@@ -217,12 +224,15 @@ pub(crate) fn remove_own_within(patience: std::time::Duration) {
     let Some(cell) = ROOT.get() else {
         return;
     };
-    let until = std::time::Instant::now() + patience;
+    // No end (`Duration::MAX`): wait as long as the holder takes.
+    let until = std::time::Instant::now().checked_add(patience);
     let mut root = loop {
         match cell.try_lock() {
             Ok(root) => break root,
             Err(std::sync::TryLockError::Poisoned(e)) => break e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < until => {
+            Err(std::sync::TryLockError::WouldBlock)
+                if until.is_none_or(|until| std::time::Instant::now() < until) =>
+            {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             }
             Err(std::sync::TryLockError::WouldBlock) => return,
