@@ -290,3 +290,130 @@ fn a_folder_or_key_of_the_other_version_is_warned_of_or_refused() {
         "{stderr}"
     );
 }
+
+/// `twice` as a 2025-09 scoring problem: `secret/a` (40 points, `pass-fail`) and
+/// `secret/b` (60, `sum` of its two cases, only if `secret/a` was accepted).
+fn scoring_2025(dir: &Path) -> PathBuf {
+    let package = dir.join("scoring2025");
+    write(
+        &package,
+        "problem.yaml",
+        "problem_format_version: 2025-09\ntype: scoring\nname: Twice\n",
+    );
+    write(&package, "data/sample/1.in", "3\n");
+    write(&package, "data/sample/1.ans", "6\n");
+    for (case, n) in [("a/1", 5), ("a/2", 6), ("b/1", 7), ("b/2", 8)] {
+        write(&package, format!("data/secret/{case}.in"), format!("{n}\n"));
+        write(
+            &package,
+            format!("data/secret/{case}.ans"),
+            format!("{}\n", 2 * n),
+        );
+    }
+    write(&package, "data/secret/a/test_group.yaml", "max_score: 40\n");
+    write(
+        &package,
+        "data/secret/b/test_group.yaml",
+        "max_score: 60\nscore_aggregation: sum\nrequire_pass: secret/a\n",
+    );
+    write(&package, "submissions/accepted/right.py", RIGHT);
+    // Wrong on 8 alone: `secret/b`'s second case.
+    write(
+        &package,
+        "submissions/partially_accepted/half.py",
+        "n = int(input())\nprint(2 * n + (n == 8))\n",
+    );
+    // Wrong on 5 alone: `secret/a` fails, and `secret/b`, which requires it, scores
+    // nothing though its cases are right.
+    write(
+        &package,
+        "submissions/wrong_answer/first.py",
+        "n = int(input())\nprint(2 * n + (n == 5))\n",
+    );
+    package
+}
+
+#[test]
+fn a_2025_09_scoring_problem_scores_by_its_groups_max_score_aggregation_and_requirements() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = scoring_2025(dir.path());
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert_eq!(&row(&table, "accepted/right.py")[1..3], ["AC", "AC (100)"]);
+    // Its verdict is its cases' (2025-09 has no accepted-with-less), its score between.
+    assert_eq!(
+        &row(&table, "partially_accepted/half.py")[1..3],
+        ["RTE,TLE,WA", "WA (70)"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "wrong_answer/first.py")[1..3],
+        ["WA", "WA (0)"],
+        "{table}"
+    );
+    assert!(stderr.is_empty(), "{stderr}");
+
+    // A group that does not say what it is worth, while secret's is bounded: exit 2.
+    write(
+        &package,
+        "data/secret/a/test_group.yaml",
+        "score_aggregation: min\n",
+    );
+    let (code, _, stderr) = verify(&package);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "secret/a/test_group.yaml: no max_score: a test data group must say what it is \
+             worth"
+        ),
+        "{stderr}"
+    );
+    // A requirement that is not an earlier pass-fail group: exit 2 at its file.
+    write(&package, "data/secret/a/test_group.yaml", "max_score: 40\n");
+    write(
+        &package,
+        "data/secret/b/test_group.yaml",
+        "max_score: 60\nrequire_pass: secret/c\n",
+    );
+    let (code, _, stderr) = verify(&package);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("require_pass: `secret/c` is neither sample nor a pass-fail group"),
+        "{stderr}"
+    );
+
+    // A legacy scoring key in the package: scored by the legacy keys as before, and the
+    // 2025-09 keys are said not to be read.
+    write(
+        &package,
+        "data/secret/b/test_group.yaml",
+        "max_score: 60\naccept_score: 2\n",
+    );
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 1, "{table}{stderr}");
+    assert!(
+        stderr.contains("`max_score` (2025-09) is not read"),
+        "{stderr}"
+    );
+
+    // An output validator's score.txt is not read: said, and the case scores its share.
+    write(
+        &package,
+        "data/secret/b/test_group.yaml",
+        "max_score: 60\nscore_aggregation: sum\n",
+    );
+    write(
+        &package,
+        "output_validator/check.py",
+        "import sys\nwant = int(open(sys.argv[1]).read()) * 2\n\
+         open(sys.argv[3] + '/score.txt', 'w').write('1')\n\
+         sys.exit(42 if sys.stdin.read().split() == [str(want)] else 43)\n",
+    );
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert_eq!(&row(&table, "accepted/right.py")[1..3], ["AC", "AC (100)"]);
+    assert!(
+        stderr.contains("the output validator left score.txt, which is not read"),
+        "{stderr}"
+    );
+}

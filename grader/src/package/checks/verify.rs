@@ -31,7 +31,7 @@ use crate::cli::exit::Fault;
 use crate::package::checks::data_check::{self, Checked};
 use crate::package::format::scoring::{self, Rules};
 use crate::package::format::submissions::Entry;
-use crate::package::format::{config, data, submissions};
+use crate::package::format::{config, data, score_groups, submissions};
 use crate::package::programs::building::{NotBuilt, Setup, build_all, joined};
 use crate::package::programs::interaction::{self, Interacted};
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
@@ -171,9 +171,12 @@ pub(crate) fn verify(
     if config.limits.time.is_none() {
         some_accepted_runs(package, &entries, &built, "")?;
     }
+    // 2025-09's scoring judges a case's verdict apart from its score.
+    let scored_2025 = config.scoring && score_groups::applies(package, &cases, config.modern)?;
     let scoring = if config.scoring {
-        Some(group_rules(package, &cases)?)
+        Some(group_rules(package, &cases, config.modern)?)
     } else {
+        score_groups::warn_unread(&score_groups::given(package, &cases)?);
         None
     };
     let work = Work {
@@ -226,7 +229,13 @@ pub(crate) fn verify(
                 if entry.accepted() {
                     row.wanted = Some(Wanted::Full(full));
                 } else if entry.partial {
-                    row.expected = vec!["AC"];
+                    // Legacy: accepted with less than the full score; 2025-09: some case
+                    // not accepted (its verdict is its cases'), and a score between.
+                    row.expected = if scored_2025 {
+                        vec!["RTE", "TLE", "WA"]
+                    } else {
+                        vec!["AC"]
+                    };
                     row.from = Some("folder");
                     row.wanted = Some(Wanted::Partial(full));
                 }
@@ -348,11 +357,16 @@ fn some_accepted_runs(
 }
 
 /// The scoring rules of every group of `cases`: each folder a case is in, and the folders
-/// above it, up to `data/` itself (`""`); read before anything runs.
+/// above it, up to `data/` itself (`""`); read before anything runs. 2025-09's keys where
+/// they apply (a `modern` package that gives no legacy scoring key), else the legacy ones.
 pub(crate) fn group_rules(
     package: &Path,
     cases: &[data::TestCase],
+    modern: bool,
 ) -> Result<BTreeMap<String, Rules>, Fault> {
+    if score_groups::applies(package, cases, modern)? {
+        return score_groups::rules(package, cases);
+    }
     let mut rules = BTreeMap::new();
     rules.insert(String::new(), data::rules_for(package, "")?);
     for test in cases {

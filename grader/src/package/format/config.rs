@@ -44,6 +44,10 @@ pub(crate) struct Config {
     pub(crate) validator_flags: Vec<String>,
     /// The limits.
     pub(crate) limits: PackageLimits,
+    /// Whether it gives a `problem_format_version` other than `legacy` (2023-07 and its
+    /// successor 2025-09): a scoring problem may then be scored by 2025-09's keys
+    /// (`format::score_groups`).
+    pub(crate) modern: bool,
 }
 
 /// The limits of `problem.yaml`, with the format's defaults where it says none.
@@ -595,6 +599,7 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
             .map(str::to_owned)
             .collect(),
         limits: limits(&raw.limits, modern)?,
+        modern,
     };
     Ok((config, warnings))
 }

@@ -60,11 +60,9 @@ struct TestData {
     output_validator_args: Option<Vec<String>>,
     input_validator_args: Option<InputArgs>,
     answer_validator_args: Option<Vec<String>>,
-    /// 2023-07's keys that change a judgement and are not read: warned of.
+    /// 2023-07's keys that change a judgement and are not read: warned of. (Its scoring
+    /// keys are `score_groups`'s.)
     args: Option<serde_yaml_ng::Value>,
-    max_score: Option<serde_yaml_ng::Value>,
-    score_aggregation: Option<serde_yaml_ng::Value>,
-    require_pass: Option<serde_yaml_ng::Value>,
     static_validation_score: Option<serde_yaml_ng::Value>,
     #[serde(flatten)]
     scoring: RawRules,
@@ -83,13 +81,7 @@ const CONFIGURATION: [&str; 2] = ["testdata.yaml", "test_group.yaml"];
 
 /// The keys of 2023-07 a configuration may give that the grader does not read, each
 /// changing what a submission gets.
-const NOT_READ: [&str; 5] = [
-    "args",
-    "max_score",
-    "score_aggregation",
-    "require_pass",
-    "static_validation_score",
-];
+const NOT_READ: [&str; 2] = ["args", "static_validation_score"];
 
 /// The folders of `data/` that hold no cases to run but checks of the validators
 /// (2023-07): inputs every input validator must not all accept, and outputs for the
@@ -206,13 +198,7 @@ pub(crate) fn rules_for(package: &Path, group: &str) -> Result<Rules, Fault> {
 impl TestData {
     /// The keys of 2023-07 it gives that the grader does not read.
     fn not_read(&self) -> Vec<&'static str> {
-        let given = [
-            self.args.is_some(),
-            self.max_score.is_some(),
-            self.score_aggregation.is_some(),
-            self.require_pass.is_some(),
-            self.static_validation_score.is_some(),
-        ];
+        let given = [self.args.is_some(), self.static_validation_score.is_some()];
         NOT_READ
             .into_iter()
             .zip(given)

@@ -10,5 +10,6 @@ pub(crate) mod data;
 pub(crate) mod default_validator;
 pub(crate) mod expectations;
 pub(crate) mod generator;
+pub(crate) mod score_groups;
 pub(crate) mod scoring;
 pub(crate) mod submissions;

@@ -10,6 +10,11 @@
 //!   kept within `range` (`LOW HIGH`);
 //! - its verdict is its first rejected part's with `first_error`, else its worst's (in
 //!   judging.md's precedence); with `accept_if_any_accepted`, `AC` when any part is.
+//!
+//! The 2025-09 version's groups (`max_score`, `score_aggregation`, `require_pass`, read by
+//! `format::score_groups`) are rules of the same kind: a group's cases each worth its
+//! `max_score` (`min`, `pass-fail`) or a share of it (`sum`), and a group that requires
+//! another scoring nothing, as not accepted, unless that one is accepted.
 
 use std::collections::BTreeMap;
 
@@ -37,6 +42,9 @@ pub(crate) struct Rules {
     any_accepted: bool,
     ignore_sample: bool,
     stop_on_reject: bool,
+    /// The groups (below `data/`: `sample`, `secret/group1`) that must be accepted for
+    /// this one to score (2025-09's `require_pass`).
+    require: Vec<String>,
 }
 
 /// Which part's verdict is a group's (when `accept_if_any_accepted` does not make it `AC`).
@@ -55,6 +63,72 @@ enum Aggregate {
     Min,
     Max,
     Avg,
+    /// The top of its range when every part is accepted, else nothing (2025-09's
+    /// `pass-fail`).
+    PassFail,
+}
+
+/// How a 2025-09 group's score comes from its cases' (`score_aggregation`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Aggregation {
+    PassFail,
+    Sum,
+    Min,
+}
+
+impl Rules {
+    /// A 2025-09 group's rules (`secret`, a test data group, and the folders inside one,
+    /// which are no groups of their own): `max` its `max_score`, `cases` the cases below
+    /// it (under `sum` each is worth an equal share), `require` the groups it requires.
+    pub(crate) fn of_group(
+        max: f64,
+        aggregation: Aggregation,
+        cases: usize,
+        require: Vec<String>,
+    ) -> Rules {
+        let (aggregate, accept, stop_on_reject) = match aggregation {
+            // A rejected case decides the group: nothing, whatever comes after.
+            Aggregation::PassFail => (Aggregate::PassFail, max, true),
+            Aggregation::Min => (Aggregate::Min, max, true),
+            Aggregation::Sum => (Aggregate::Sum, max / cases.max(1) as f64, false),
+        };
+        Rules {
+            accept,
+            reject: 0.0,
+            range: (0.0, max),
+            aggregate,
+            verdict: VerdictOf::Worst,
+            any_accepted: false,
+            ignore_sample: false,
+            stop_on_reject,
+            require,
+        }
+    }
+
+    /// 2025-09's `data/`: its score is `secret`'s, at most `max`; every case's verdict,
+    /// the samples' too, makes its verdict.
+    pub(crate) fn of_data(max: f64) -> Rules {
+        Rules {
+            range: (0.0, max),
+            stop_on_reject: false,
+            ..Rules::of_samples()
+        }
+    }
+
+    /// 2025-09's `sample`: it scores nothing, and its verdicts count.
+    pub(crate) fn of_samples() -> Rules {
+        Rules {
+            accept: 0.0,
+            reject: 0.0,
+            range: (0.0, 0.0),
+            aggregate: Aggregate::Sum,
+            verdict: VerdictOf::Worst,
+            any_accepted: false,
+            ignore_sample: false,
+            stop_on_reject: false,
+            require: Vec::new(),
+        }
+    }
 }
 
 impl RawRules {
@@ -84,6 +158,7 @@ impl RawRules {
             verdict: VerdictOf::Worst,
             any_accepted: false,
             ignore_sample: false,
+            require: Vec::new(),
             stop_on_reject: match self.on_reject.as_deref() {
                 None | Some("break") => true,
                 Some("continue") => false,
@@ -148,9 +223,27 @@ pub(crate) fn needed(
         } else {
             format!("{folder}/{part}")
         };
+        if unmet(&folder, &by_name, rules_of).is_some() {
+            return false;
+        }
         rest = below;
     }
     !decided(&folder, rest, &by_name, rules_of)
+}
+
+/// The verdict of the first group `folder` requires (`require_pass`) that was not
+/// accepted, if one was not: `folder` then scores nothing, its cases as not accepted.
+/// A required group comes before `folder` in name order, so its cases are judged first.
+fn unmet(
+    folder: &str,
+    results: &BTreeMap<&str, Verdict>,
+    rules_of: &dyn Fn(&str) -> Rules,
+) -> Option<Verdict> {
+    rules_of(folder)
+        .require
+        .iter()
+        .map(|required| group(required, results, rules_of).0)
+        .find(|verdict| *verdict != Verdict::Accepted)
 }
 
 /// Whether the group `folder` stops before its part `part` (a case or subfolder name):
@@ -197,6 +290,9 @@ fn group(
     rules_of: &dyn Fn(&str) -> Rules,
 ) -> (Verdict, f64) {
     let rules = rules_of(folder);
+    if let Some(verdict) = unmet(folder, results, rules_of) {
+        return (verdict, 0.0);
+    }
     let prefix = if folder.is_empty() {
         String::new()
     } else {
@@ -246,6 +342,8 @@ fn group(
         Aggregate::Min => scores.fold(f64::INFINITY, f64::min),
         Aggregate::Max => scores.fold(f64::NEG_INFINITY, f64::max),
         Aggregate::Avg => scores.sum::<f64>() / judged.len().max(1) as f64,
+        Aggregate::PassFail if judged.iter().all(|(v, _)| *v == Verdict::Accepted) => rules.range.1,
+        Aggregate::PassFail => 0.0,
     };
     let score = if score.is_finite() { score } else { 0.0 };
     (verdict, score.clamp(rules.range.0, rules.range.1))
@@ -271,7 +369,7 @@ pub(crate) fn worth(group: &str, cases: usize, rules_of: &dyn Fn(&str) -> Rules)
     }
     let most = match rules.aggregate {
         Aggregate::Sum => rules.accept * cases as f64,
-        Aggregate::Min | Aggregate::Max | Aggregate::Avg => rules.accept,
+        Aggregate::Min | Aggregate::Max | Aggregate::Avg | Aggregate::PassFail => rules.accept,
     };
     most.max(0.0)
 }
@@ -406,6 +504,73 @@ mod tests {
             worth("sample", 2, &plain),
         ];
         assert_eq!(worths.map(|w| w.to_string()), ["50", "0", "4", "2"]);
+    }
+
+    /// A 2025-09 package: `secret` (100, `sum`) of `secret/a` (30, `pass-fail`),
+    /// `secret/b` (20, `min`, requiring `secret/a`) and `secret/c` (50, `sum` of its ten
+    /// cases, inside a folder of its own that is no group).
+    fn of_2025(folder: &str) -> Rules {
+        match folder {
+            "" => Rules::of_data(100.0),
+            "sample" => Rules::of_samples(),
+            "secret" => Rules::of_group(100.0, Aggregation::Sum, 15, Vec::new()),
+            "secret/a" => Rules::of_group(30.0, Aggregation::PassFail, 3, Vec::new()),
+            "secret/b" => Rules::of_group(20.0, Aggregation::Min, 2, vec!["secret/a".to_owned()]),
+            _ => Rules::of_group(50.0, Aggregation::Sum, 10, Vec::new()),
+        }
+    }
+
+    fn results_2025(failing: &[(&str, Verdict)]) -> Vec<(String, Verdict)> {
+        let mut all: Vec<(String, Verdict)> = ["sample/1".to_owned()]
+            .into_iter()
+            .chain((1..=3).map(|i| format!("secret/a/{i}")))
+            .chain((1..=2).map(|i| format!("secret/b/{i}")))
+            .chain((1..=10).map(|i| format!("secret/c/big/{i:02}")))
+            .map(|name| (name, Verdict::Accepted))
+            .collect();
+        for (name, verdict) in failing {
+            all.iter_mut().find(|(n, _)| n == name).unwrap().1 = *verdict;
+        }
+        all
+    }
+
+    #[test]
+    fn groups_of_2025_09_score_by_their_max_score_aggregation_and_requirements() {
+        assert_eq!(
+            grade(&results_2025(&[]), &of_2025),
+            (Verdict::Accepted, 100.0)
+        );
+        assert_eq!(full(&of_2025("")).to_string(), "100");
+        // A wrong sample scores nothing less, and its verdict is the submission's.
+        let sample = results_2025(&[("sample/1", Verdict::WrongAnswer)]);
+        assert_eq!(grade(&sample, &of_2025), (Verdict::WrongAnswer, 100.0));
+        // `sum`: each case of `secret/c` (inside a folder that is no group) worth 5.
+        let two = results_2025(&[
+            ("secret/c/big/03", Verdict::TimeLimit),
+            ("secret/c/big/09", Verdict::WrongAnswer),
+        ]);
+        assert_eq!(grade(&two, &of_2025), (Verdict::TimeLimit, 90.0));
+        // `min` and `pass-fail`: one rejected case, nothing for the group.
+        let b = results_2025(&[("secret/b/2", Verdict::RuntimeError)]);
+        assert_eq!(grade(&b, &of_2025), (Verdict::RuntimeError, 80.0));
+        // `secret/a` rejected: `secret/b`, which requires it, scores nothing too.
+        let a = results_2025(&[("secret/a/3", Verdict::WrongAnswer)]);
+        assert_eq!(grade(&a, &of_2025), (Verdict::WrongAnswer, 50.0));
+        // A verification leaves unrun what cannot count: the rest of `secret/a` after its
+        // rejected case, and `secret/b`, whose requirement failed; every case of the `sum`
+        // group runs.
+        let a = results_2025(&[("secret/a/1", Verdict::WrongAnswer)]);
+        let ran = as_verified(&a, &of_2025);
+        assert!(!ran.iter().any(|n| n.starts_with("secret/b/")), "{ran:?}");
+        assert_eq!(ran.len(), 1 + 1 + 10, "{ran:?}");
+        assert_eq!(as_verified(&two, &of_2025).len(), 16);
+        // What each group is worth in a gradebook.
+        let worths = [
+            worth("sample", 1, &of_2025),
+            worth("secret/a", 3, &of_2025),
+            worth("secret/c/big", 10, &of_2025),
+        ];
+        assert_eq!(worths.map(|w| w.to_string()), ["0", "30", "50"]);
     }
 
     #[test]

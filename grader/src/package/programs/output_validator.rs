@@ -24,9 +24,18 @@ const JUDGE_MESSAGE: &str = "judgemessage.txt";
 /// The file a multi-pass problem's validator leaves, as it accepts a pass, to ask for
 /// another: the next pass's input.
 const NEXT_PASS: &str = "nextpass.in";
-/// What a run leaves that is read back: its message, and the next pass's input (no
-/// larger than a case's input may be, and a byte more to tell it was larger).
-const KEPT: [(&str, u64); 2] = [(JUDGE_MESSAGE, FEEDBACK_CAP), (NEXT_PASS, READ_CAP + 1)];
+/// The files by which a validator scores a case (2025-09), which the grader does not read:
+/// one left is warned of, once.
+const SCORES: [&str; 2] = ["score.txt", "score_multiplier.txt"];
+/// What a run leaves that is read back: its message, the next pass's input (no larger
+/// than a case's input may be, and a byte more to tell it was larger), and whether it
+/// left a score (a byte of each tells).
+const KEPT: [(&str, u64); 4] = [
+    (JUDGE_MESSAGE, FEEDBACK_CAP),
+    (NEXT_PASS, READ_CAP + 1),
+    (SCORES[0], 1),
+    (SCORES[1], 1),
+];
 
 /// What a validator's run left in its feedback folder.
 #[derive(Debug, Default)]
@@ -181,6 +190,13 @@ impl Validator<'_> {
             message: feedback_text(kept.next().flatten().as_ref()),
             next_pass: kept.next().flatten(),
         };
+        for (name, left) in SCORES.iter().zip(kept) {
+            if left.is_some() {
+                crate::package::format::config::warn_once(&format!(
+                    "grader: warning: the output validator left {name}, which is not read:                      a case scores its group's share (docs/packages.md)"
+                ));
+            }
+        }
         Ok((outcome, feedback))
     }
 
