@@ -167,20 +167,21 @@ pub(crate) fn rules(package: &Path, cases: &[TestCase]) -> Result<BTreeMap<Strin
                 .iter()
                 .find(|(g, _)| folder == g.as_str() || folder.starts_with(&format!("{g}/")))
             {
-                // A folder inside a group is no group: its cases are the group's.
-                let require = if folder == group {
-                    read.require.clone()
-                } else {
-                    Vec::new()
-                };
-                Rules::of_group(
+                let ruled = Rules::of_group(
                     read.max,
                     read.aggregation,
                     count(&format!("{group}/")),
-                    require,
-                )
+                    read.require.clone(),
+                );
+                // A folder inside a group is no group: its cases are the group's.
+                if folder == group {
+                    ruled
+                } else {
+                    ruled.inside()
+                }
             } else if folder.starts_with("secret/") {
                 Rules::of_group(secret.max, secret.aggregation, count("secret/"), Vec::new())
+                    .inside()
             } else {
                 return Err(Fault::input(format!(
                     "{}: a case outside sample/ and secret/: 2025-09 scores none there",

@@ -105,6 +105,18 @@ impl Rules {
         }
     }
 
+    /// These rules for a folder inside a 2025-09 group, which is no group of its own: its
+    /// cases are worth what the group's are, its score counts toward the group's (not kept
+    /// within the group's top: under `sum` a folder's worth is its cases' share), and
+    /// the group's requirements are the group's alone.
+    pub(crate) fn inside(self) -> Rules {
+        Rules {
+            range: (0.0, f64::INFINITY),
+            require: Vec::new(),
+            ..self
+        }
+    }
+
     /// 2025-09's `data/`: its score is `secret`'s, at most `max`; every case's verdict,
     /// the samples' too, makes its verdict.
     pub(crate) fn of_data(max: f64) -> Rules {
@@ -516,7 +528,8 @@ mod tests {
             "secret" => Rules::of_group(100.0, Aggregation::Sum, 15, Vec::new()),
             "secret/a" => Rules::of_group(30.0, Aggregation::PassFail, 3, Vec::new()),
             "secret/b" => Rules::of_group(20.0, Aggregation::Min, 2, vec!["secret/a".to_owned()]),
-            _ => Rules::of_group(50.0, Aggregation::Sum, 10, Vec::new()),
+            "secret/c" => Rules::of_group(50.0, Aggregation::Sum, 10, Vec::new()),
+            _ => Rules::of_group(50.0, Aggregation::Sum, 10, Vec::new()).inside(),
         }
     }
 
@@ -565,12 +578,14 @@ mod tests {
         assert_eq!(ran.len(), 1 + 1 + 10, "{ran:?}");
         assert_eq!(as_verified(&two, &of_2025).len(), 16);
         // What each group is worth in a gradebook.
+        // A folder inside a `sum` group is worth its cases' share.
         let worths = [
             worth("sample", 1, &of_2025),
             worth("secret/a", 3, &of_2025),
             worth("secret/c/big", 10, &of_2025),
+            worth("secret/c/big", 4, &of_2025),
         ];
-        assert_eq!(worths.map(|w| w.to_string()), ["0", "30", "50"]);
+        assert_eq!(worths.map(|w| w.to_string()), ["0", "30", "50", "20"]);
     }
 
     #[test]
