@@ -141,12 +141,15 @@ fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
     })?;
     let languages = Languages::load(asked.config)?;
     let setup = Setup {
-        options: Options::new(
-            &languages,
-            None,
-            asked.cache_dir.map(Path::to_path_buf),
-            limits.sandbox,
-        ),
+        options: Options {
+            replaced: std::sync::Arc::new(config.constants.pairs()),
+            ..Options::new(
+                &languages,
+                None,
+                asked.cache_dir.map(Path::to_path_buf),
+                limits.sandbox,
+            )
+        },
         limits,
         jobs: super::flags::jobs(asked.jobs),
     };

@@ -3,6 +3,7 @@
 //! submissions checked against the verdicts their folders name; and for `grader cases
 //! check PKG`, a package's data checked by its validators (docs/packages.md).
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -93,7 +94,10 @@ fn setup<'l>(
         sandbox,
     })?;
     Ok(Setup {
-        options: Options::new(languages, None, cache_dir, limits.sandbox),
+        options: Options {
+            replaced: std::sync::Arc::new(config.constants.pairs()),
+            ..Options::new(languages, None, cache_dir, limits.sandbox)
+        },
         limits,
         jobs: super::flags::jobs(jobs),
     })
@@ -156,6 +160,19 @@ fn data(checked: &Checked) -> String {
         text.push_str("  ");
         text.push_str(line);
         text.push('\n');
+    }
+    if !checked.not_outputs.is_empty() {
+        let _ = writeln!(
+            text,
+            "  {} secret answer(s) the output validator does not accept as outputs: allowed \
+             (only a sample's answer must be one), listed:",
+            checked.not_outputs.len()
+        );
+        for line in &checked.not_outputs {
+            text.push_str("    ");
+            text.push_str(line);
+            text.push('\n');
+        }
     }
     text
 }

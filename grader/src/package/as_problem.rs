@@ -40,7 +40,7 @@ pub(crate) struct PackageProblem {
 pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, Fault> {
     crate::paths::folders::existing(package, "read a package in")?;
     let config = config::load(package)?;
-    let tests = data::load(package)?;
+    let tests = data::load(package, &config.constants)?;
     let (checked, judge) = data_check::checked_and_judge(package, &config, &tests, setup)?;
     if let Some(first) = checked.faults.first() {
         let more = match checked.faults.len() {
@@ -119,7 +119,7 @@ impl PackageProblem {
         if !self.config.scoring {
             return Ok(None);
         }
-        let rules = verify::group_rules(package, &self.tests, self.config.modern)?;
+        let rules = verify::group_rules(package, &self.tests, &self.config)?;
         let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
         for case in &self.cases {
             *groups.entry(case.case.group()).or_default() += 1;

@@ -47,6 +47,10 @@ pub(crate) struct Options<'a> {
     pub(crate) tier: Tier,
     /// When a precompiled header not yet in the cache is built.
     pub(crate) header: HeaderUse,
+    /// Text replaced in a program's files before it is built, each sequence by its text:
+    /// a problem package's constants (`{{name}}`), which the package's builds apply
+    /// (`package::programs::building`); none for anything else.
+    pub(crate) replaced: std::sync::Arc<Vec<(String, String)>>,
 }
 
 impl<'a> Options<'a> {
@@ -64,6 +68,7 @@ impl<'a> Options<'a> {
             cache: cache.unwrap_or_else(default_cache),
             tier,
             header: HeaderUse::OnFirstNeed,
+            replaced: std::sync::Arc::default(),
         }
     }
 

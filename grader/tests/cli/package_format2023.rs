@@ -417,3 +417,110 @@ fn a_2025_09_scoring_problem_scores_by_its_groups_max_score_aggregation_and_requ
         "{stderr}"
     );
 }
+
+/// `twice` with its numbers as the package's constants, replaced where 2025-09 says: in
+/// the validators, the submissions (a file and a folder's files) and `test_group.yaml`.
+#[test]
+fn a_packages_constants_are_replaced_in_its_programs_and_test_group_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("constants");
+    write(
+        &package,
+        "problem.yaml",
+        "problem_format_version: 2025-09\nname: Twice\nconstants:\n  max_n: 100\n  \
+         factor:\n    value: 2\n    tex: two\n",
+    );
+    data(&package);
+    write(
+        &package,
+        "data/test_group.yaml",
+        "input_validator_args: [--max, \"{{max_n}}\"]\noutput_validator_args: [strict]\n",
+    );
+    // The validator refuses to run unless both its argument and its own text were
+    // replaced.
+    write(
+        &package,
+        "input_validators/validate.py",
+        VALIDATE.replace(
+            "top = int(args[1])\n",
+            "top = int(args[1])\nif top != {{max_n}}:\n    sys.exit(1)\n",
+        ),
+    );
+    write(
+        &package,
+        "output_validator/check.py",
+        CHECK.replace("* 2", "* {{factor}}"),
+    );
+    write(
+        &package,
+        "submissions/accepted/right.py",
+        "print({{factor.value}} * int(input()))  # {{factor.tex}}, not {{unknown}}\n",
+    );
+    write(
+        &package,
+        "submissions/accepted/folder/main.py",
+        "from helper import twice\nprint(twice(int(input())))\n",
+    );
+    write(
+        &package,
+        "submissions/accepted/folder/helper.py",
+        "def twice(n):\n    return {{factor}} * n\n",
+    );
+    write(&package, "submissions/wrong_answer/off.py", WRONG);
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    for accepted in ["accepted/right.py", "accepted/folder"] {
+        assert_eq!(&row(&table, accepted)[1..3], ["AC", "AC"], "{table}");
+    }
+    assert_eq!(&row(&table, "wrong_answer/off.py")[1..3], ["WA", "WA"]);
+    assert!(
+        table.contains("input_validators/validate.py on every input"),
+        "{table}"
+    );
+    assert!(stderr.is_empty(), "{stderr}");
+    // The package's files are as they were written.
+    let written = std::fs::read_to_string(package.join("submissions/accepted/right.py")).unwrap();
+    assert!(written.contains("{{factor.value}}"), "{written}");
+
+    // A constant the format does not allow: exit 2 naming problem.yaml.
+    write(
+        &package,
+        "problem.yaml",
+        "problem_format_version: 2025-09\nname: Twice\nconstants:\n  2n: 4\n",
+    );
+    let (code, _, stderr) = verify(&package);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("problem.yaml: constants: `2n` is not a name"),
+        "{stderr}"
+    );
+}
+
+/// Only a sample's answer must be an output the output validator accepts: another may be
+/// what the validator reads, in a form of its own (listed as allowed, not a fault).
+#[test]
+fn a_secret_answer_need_not_be_an_output_and_a_samples_must() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = modern(dir.path());
+    // No answer validator: it would refuse the note below, as it should.
+    std::fs::remove_dir_all(package.join("answer_validators")).unwrap();
+    // The validator reads the input alone; a secret answer here is a note, no output.
+    write(&package, "data/secret/2.ans", "any multiple of 7 doubled\n");
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert!(
+        table.contains(
+            "1 secret answer(s) the output validator does not accept as outputs: allowed"
+        ) && table.contains("data/secret/2.ans: the output validator does not accept it"),
+        "{table}"
+    );
+    // A sample's answer is shown in the statement: it must be one.
+    write(&package, "data/sample/1.ans", "7\n");
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 1, "{table}{stderr}");
+    assert!(table.contains("1 refused"), "{table}");
+    assert!(
+        table.contains("  data/sample/1.ans: the output validator does not accept it"),
+        "{table}"
+    );
+}

@@ -287,17 +287,32 @@ fn a_cpp_output_validator_with_its_header_beside_it_is_built_as_one_source() {
 }
 
 #[test]
-fn every_answer_goes_through_the_output_validator_and_a_refused_one_is_exit_1() {
+fn every_answer_goes_through_the_output_validator_and_a_refused_samples_is_exit_1() {
     let dir = tempfile::tempdir().unwrap();
     let package = copy("parity", dir.path());
+    // A secret answer need not be an output (the validator may read it as it likes):
+    // listed, allowed.
     write(&package, "data/secret/small/1.ans", "2\n");
+    let (code, table) = verify(&package);
+    assert_eq!(code, 0, "{table}");
+    assert!(
+        table.contains(
+            "data: input_validators/validate.py on every input; the output validator on every \
+             answer: all accepted\n  1 secret answer(s) the output validator does not accept \
+             as outputs: allowed (only a sample's answer must be one), listed:\n    \
+             data/secret/small/1.ans: the output validator does not accept it as an output: 2 \
+             does not have the parity of 7\n"
+        ),
+        "{table}"
+    );
+    // A sample's is shown in the statement: it must be an output, exit 1.
+    write(&package, "data/sample/1.ans", "1\n");
     let (code, table) = verify(&package);
     assert_eq!(code, 1, "{table}");
     assert!(
         table.contains(
-            "data: input_validators/validate.py on every input; the output validator on every \
-             answer: 1 refused\n  data/secret/small/1.ans: the output validator does not \
-             accept it as an output: 2 does not have the parity of 7\n"
+            "answer: 1 refused\n  data/sample/1.ans: the output validator does not accept it \
+             as an output: 1 does not have the parity of"
         ),
         "{table}"
     );

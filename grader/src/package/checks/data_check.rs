@@ -37,6 +37,12 @@ pub(crate) struct Checked {
     pub(crate) skipped: Vec<String>,
     /// Whether the answers went through the package's output validator.
     pub(crate) answers: bool,
+    /// The answers outside `sample/` that the output validator does not accept as
+    /// outputs (`data/CASE.ans: ...`): said, not faults. Only an answer the statement
+    /// shows must be an output (2025-09's "Validation of shared test case files";
+    /// problemtools warns of the others); another may be what the validator reads to
+    /// judge, in a form of its own.
+    pub(crate) not_outputs: Vec<String>,
     /// The answer validators that ran on every answer.
     pub(crate) answer_validators: Vec<String>,
     /// How many of 2023-07's invalid inputs (`data/invalid_input/`) went through the
@@ -52,7 +58,7 @@ pub(crate) fn package(
     setup: &Setup<'_>,
 ) -> Result<(usize, Checked), Fault> {
     let config = crate::package::format::config::load(package)?;
-    let cases = crate::package::format::data::load(package)?;
+    let cases = crate::package::format::data::load(package, &config.constants)?;
     let (checked, _) = checked_and_judge(package, &config, &cases, setup)?;
     Ok((cases.len(), checked))
 }
@@ -75,12 +81,17 @@ pub(crate) fn checked_and_judge(
         // problem's what its validator reads beside each pass's output: neither is an
         // output of one run, to be judged as one.
         if !config.interactive && !config.multi_pass {
-            checked.faults.extend(answers(
+            let refused = answers(
                 cases,
                 (&program, &shown, &config.validator_flags),
                 limits,
                 setup.jobs,
-            )?);
+            )?;
+            let (samples, others): (Vec<String>, Vec<String>) = refused
+                .into_iter()
+                .partition(|why| why.starts_with("data/sample/"));
+            checked.faults.extend(samples);
+            checked.not_outputs = others;
             checked.answers = true;
         }
         PackageJudge::own(config, cases, (program, shown), limits)
@@ -143,7 +154,8 @@ pub(crate) fn check(
         // In the cases' order, whichever validator refused.
         |run| run % cases.len(),
     )?;
-    let invalid = crate::package::format::data::invalid_inputs(package)?;
+    let constants = crate::package::format::constants::Constants::of(&setup.options.replaced);
+    let invalid = crate::package::format::data::invalid_inputs(package, &constants)?;
     if programs
         .iter()
         .any(|(_, _, role)| matches!(role, Role::Input(_)))

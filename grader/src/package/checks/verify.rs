@@ -154,7 +154,7 @@ pub(crate) fn verify(
     ceiling: Duration,
 ) -> Result<Verified, Fault> {
     let config = config::load(package)?;
-    let cases = data::load(package)?;
+    let cases = data::load(package, &config.constants)?;
     let submissions::Listed { entries, disabled } = submissions::load(package)?;
     // The data's check (building and running the validators) and the submissions' builds
     // need nothing of each other: side by side, a cold verification's compiles overlap.
@@ -172,11 +172,11 @@ pub(crate) fn verify(
         some_accepted_runs(package, &entries, &built, "")?;
     }
     // 2025-09's scoring judges a case's verdict apart from its score.
-    let scored_2025 = config.scoring && score_groups::applies(package, &cases, config.modern)?;
+    let scored_2025 = config.scoring && score_groups::applies(package, &cases, &config)?;
     let scoring = if config.scoring {
-        Some(group_rules(package, &cases, config.modern)?)
+        Some(group_rules(package, &cases, &config)?)
     } else {
-        score_groups::warn_unread(&score_groups::given(package, &cases)?);
+        score_groups::warn_unread(&score_groups::given(package, &cases, &config.constants)?);
         None
     };
     let work = Work {
@@ -358,22 +358,27 @@ fn some_accepted_runs(
 
 /// The scoring rules of every group of `cases`: each folder a case is in, and the folders
 /// above it, up to `data/` itself (`""`); read before anything runs. 2025-09's keys where
-/// they apply (a `modern` package that gives no legacy scoring key), else the legacy ones.
+/// they apply (a package of a version that gives no legacy scoring key), else the legacy
+/// ones.
 pub(crate) fn group_rules(
     package: &Path,
     cases: &[data::TestCase],
-    modern: bool,
+    config: &config::Config,
 ) -> Result<BTreeMap<String, Rules>, Fault> {
-    if score_groups::applies(package, cases, modern)? {
-        return score_groups::rules(package, cases);
+    if score_groups::applies(package, cases, config)? {
+        return score_groups::rules(package, cases, &config.constants);
     }
     let mut rules = BTreeMap::new();
-    rules.insert(String::new(), data::rules_for(package, "")?);
+    rules.insert(
+        String::new(),
+        data::rules_for(package, "", &config.constants)?,
+    );
     for test in cases {
         let mut group = test.case.name.as_str();
         while let Some((parent, _)) = group.rsplit_once('/') {
             if !rules.contains_key(parent) {
-                rules.insert(parent.to_owned(), data::rules_for(package, parent)?);
+                let ruled = data::rules_for(package, parent, &config.constants)?;
+                rules.insert(parent.to_owned(), ruled);
             }
             group = parent;
         }

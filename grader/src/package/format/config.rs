@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::constants::Constants;
 use crate::cli::exit::Fault;
 use crate::paths::files;
 use sandbox::Locked as _;
@@ -48,6 +49,8 @@ pub(crate) struct Config {
     /// successor 2025-09): a scoring problem may then be scored by 2025-09's keys
     /// (`format::score_groups`).
     pub(crate) modern: bool,
+    /// Its `constants`, replaced in its programs and `test_group.yaml` files.
+    pub(crate) constants: Constants,
 }
 
 /// The limits of `problem.yaml`, with the format's defaults where it says none.
@@ -381,6 +384,11 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
         warn_once(&format!("grader: warning: {}:{warning}", path.display()));
     }
     validator_folders(package, text, &mut config)?;
+    let tree: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).unwrap_or_default();
+    if let Some(value) = tree.get("constants") {
+        config.constants = Constants::read(value)
+            .map_err(|why| Fault::input(format!("{}: {why}", path.display())))?;
+    }
     let dotted = package.join(".timelimit");
     if dotted.symlink_metadata().is_ok() {
         let bytes = files::read_file_of_data(&dotted)?;
@@ -411,8 +419,6 @@ struct Apart {
     modern: bool,
     /// Its `limits.time_resolution`.
     resolution: Option<f64>,
-    /// Whether it gives `constants`.
-    constants: bool,
 }
 
 /// What of `text` is read apart from [`parse`].
@@ -427,7 +433,6 @@ fn apart(text: &str) -> Apart {
             .get("limits")
             .and_then(|l| l.get("time_resolution"))
             .and_then(serde_yaml_ng::Value::as_f64),
-        constants: tree.get("constants").is_some(),
     }
 }
 
@@ -436,14 +441,9 @@ fn apart(text: &str) -> Apart {
 /// the other version (`output_validators/` in a 2023-07 package, `output_validator/` in
 /// a legacy one without `validation: custom`) would be passed over unsaid, and right
 /// answers judged by the default validator: warned of. Also warns of a
-/// `limits.time_resolution` other than 1 s, and of `constants`, which the grader does not
-/// read.
+/// `limits.time_resolution` other than 1 s.
 fn validator_folders(package: &Path, text: &str, config: &mut Config) -> Result<(), Fault> {
-    let Apart {
-        modern,
-        resolution,
-        constants,
-    } = apart(text);
+    let Apart { modern, resolution } = apart(text);
     // In a legacy package the name means nothing: only a folder there is 2023-07's
     // (NWERC 2022's `eta` has a stray binary named so beside its output_validators/).
     let modern_folder = if modern {
@@ -479,13 +479,6 @@ fn validator_folders(package: &Path, text: &str, config: &mut Config) -> Result<
         warn_once(&format!(
             "grader: warning: {}: limits.time_resolution is not read: a time limit set from \
              the submissions is rounded up to a whole second",
-            yaml.display()
-        ));
-    }
-    if constants {
-        warn_once(&format!(
-            "grader: warning: {}: constants are not substituted: a program of the package \
-             that writes `{{{{name}}}}` is built and run as it is written",
             yaml.display()
         ));
     }
@@ -600,6 +593,7 @@ fn parse(text: &str, folder: &str) -> Result<(Config, Vec<String>), String> {
             .collect(),
         limits: limits(&raw.limits, modern)?,
         modern,
+        constants: Constants::default(),
     };
     Ok((config, warnings))
 }

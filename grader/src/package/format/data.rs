@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use crate::cases::find::{self, Case};
 use crate::cli::exit::Fault;
+use crate::package::format::constants::Constants;
 use crate::package::format::scoring::{RawRules, Rules};
 use crate::paths::files;
 
@@ -96,7 +97,10 @@ fn in_folder(name: &str, folder: &str) -> bool {
 /// The inputs of 2023-07's `data/invalid_input/`, each with the input validator flags
 /// its folder's configuration gives: none of them is a case (their `answer` is where an
 /// answer would be, and none is read).
-pub(crate) fn invalid_inputs(package: &Path) -> Result<Vec<TestCase>, Fault> {
+pub(crate) fn invalid_inputs(
+    package: &Path,
+    constants: &Constants,
+) -> Result<Vec<TestCase>, Fault> {
     let data = package.join("data");
     if !data.join(CHECKS[0]).is_dir() {
         return Ok(Vec::new());
@@ -104,13 +108,13 @@ pub(crate) fn invalid_inputs(package: &Path) -> Result<Vec<TestCase>, Fault> {
     find::discover(&data)?
         .into_iter()
         .filter(|case| in_folder(&case.name, CHECKS[0]))
-        .map(|case| with_configuration(&data, case))
+        .map(|case| with_configuration(&data, case, constants))
         .collect()
 }
 
 /// Every case below `PKG/data` (those of `sample`, `secret` and other folders, not the
 /// validators' checks of 2023-07: [`CHECKS`]): at least one, each with its `.ans`.
-pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
+pub(crate) fn load(package: &Path, constants: &Constants) -> Result<Vec<TestCase>, Fault> {
     let data = package.join("data");
     let mut cases = find::discover(&data)?;
     for folder in &CHECKS[1..] {
@@ -140,16 +144,16 @@ pub(crate) fn load(package: &Path) -> Result<Vec<TestCase>, Fault> {
                     answer.display()
                 )));
             }
-            with_configuration(&data, case)
+            with_configuration(&data, case, constants)
         })
         .collect()
 }
 
 /// `case` of the `data` folder with what its configuration gives (warning of what of it
 /// is not read).
-fn with_configuration(data: &Path, case: Case) -> Result<TestCase, Fault> {
+fn with_configuration(data: &Path, case: Case, constants: &Constants) -> Result<TestCase, Fault> {
     let answer = case.input.with_extension("ans");
-    let (read, file) = nearest(data, case.input.parent().unwrap_or(data))?;
+    let (read, file) = nearest(data, case.input.parent().unwrap_or(data), constants)?;
     let own = case.input.with_extension("yaml");
     if own.is_file() {
         crate::package::format::config::warn_once(&format!(
@@ -186,9 +190,13 @@ fn with_configuration(data: &Path, case: Case) -> Result<TestCase, Fault> {
 
 /// The scoring rules of the group `group` (a folder below `PKG/data`, `""` for `data/`
 /// itself): its nearest `testdata.yaml`'s.
-pub(crate) fn rules_for(package: &Path, group: &str) -> Result<Rules, Fault> {
+pub(crate) fn rules_for(
+    package: &Path,
+    group: &str,
+    constants: &Constants,
+) -> Result<Rules, Fault> {
     let data = package.join("data");
-    let (read, file) = nearest(&data, &data.join(group))?;
+    let (read, file) = nearest(&data, &data.join(group), constants)?;
     read.scoring.rules().map_err(|why| {
         let file = file.unwrap_or_else(|| data.join("testdata.yaml"));
         Fault::input(format!("{}: {why}", file.display()))
@@ -209,7 +217,11 @@ impl TestData {
 
 /// The `testdata.yaml` nearest to `folder` (up to `data`), read, and where it is (none:
 /// the defaults).
-fn nearest(data: &Path, folder: &Path) -> Result<(TestData, Option<PathBuf>), Fault> {
+fn nearest(
+    data: &Path,
+    folder: &Path,
+    constants: &Constants,
+) -> Result<(TestData, Option<PathBuf>), Fault> {
     for dir in folder.ancestors() {
         // Anything of that name counts, not only a file: a broken link or a link to a
         // device skipped as absent would drop its flags (a float tolerance) unsaid, and
@@ -228,7 +240,8 @@ fn nearest(data: &Path, folder: &Path) -> Result<(TestData, Option<PathBuf>), Fa
         }
         if let Some(file) = present.into_iter().next() {
             let bytes = files::read_file_of_data(&file)?;
-            let text = String::from_utf8_lossy(&bytes);
+            // The package's constants are replaced in it, as the format says.
+            let text = constants.apply_text(&String::from_utf8_lossy(&bytes));
             if text.trim().is_empty() {
                 return Ok((TestData::default(), Some(file)));
             }

@@ -3,9 +3,12 @@
 //! submissions and the verdicts their folders or comments allow (`submissions`; 2023-07's
 //! `submissions.yaml`, `expectations`), the format's default output validator, in
 //! process (`default_validator`), the verdict and score of a scoring problem's groups
-//! (`scoring`), and the generator `grader fuzz` draws inputs from (`generator`).
+//! (`scoring`, with 2025-09's groups read by `score_groups`), the `constants` replaced in
+//! its programs and configurations (`constants`), and the generator `grader fuzz` draws
+//! inputs from (`generator`).
 
 pub(crate) mod config;
+pub(crate) mod constants;
 pub(crate) mod data;
 pub(crate) mod default_validator;
 pub(crate) mod expectations;

@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::config::Config;
+use super::constants::Constants;
 use super::data::TestCase;
 use super::scoring::{Aggregation, Rules};
 use crate::cli::exit::Fault;
@@ -67,10 +69,10 @@ struct Group {
 /// Whether the 2025-09 scoring applies to the scoring problem of `cases`: a package of a
 /// `problem_format_version` (`modern`) whose configurations give no legacy scoring key.
 /// Where it does not, its keys are not read, and each is warned of at its file.
-pub(crate) fn applies(package: &Path, cases: &[TestCase], modern: bool) -> Result<bool, Fault> {
+pub(crate) fn applies(package: &Path, cases: &[TestCase], config: &Config) -> Result<bool, Fault> {
     let mut legacy = false;
     let mut given = Vec::new();
-    for (file, keys) in configurations(package, cases)? {
+    for (file, keys) in configurations(package, cases, &config.constants)? {
         legacy |= keys.iter().any(|k| LEGACY.contains(&k.as_str()));
         given.extend(
             keys.iter()
@@ -78,7 +80,7 @@ pub(crate) fn applies(package: &Path, cases: &[TestCase], modern: bool) -> Resul
                 .map(|k| (file.clone(), k.clone())),
         );
     }
-    let applies = modern && !legacy;
+    let applies = config.modern && !legacy;
     if !applies {
         warn_unread(&given);
     }
@@ -98,9 +100,13 @@ pub(crate) fn warn_unread(given: &[(PathBuf, String)]) {
 
 /// The 2025-09 scoring keys the configurations of `cases`'s folders give, each with its
 /// file: for a package it does not score (a pass-fail one), warned of by the caller.
-pub(crate) fn given(package: &Path, cases: &[TestCase]) -> Result<Vec<(PathBuf, String)>, Fault> {
+pub(crate) fn given(
+    package: &Path,
+    cases: &[TestCase],
+    constants: &Constants,
+) -> Result<Vec<(PathBuf, String)>, Fault> {
     let mut given = Vec::new();
-    for (file, keys) in configurations(package, cases)? {
+    for (file, keys) in configurations(package, cases, constants)? {
         for key in keys.into_iter().filter(|k| MODERN.contains(&k.as_str())) {
             given.push((file.clone(), key));
         }
@@ -111,10 +117,14 @@ pub(crate) fn given(package: &Path, cases: &[TestCase]) -> Result<Vec<(PathBuf, 
 /// The rules of every group of `cases` (each folder a case is in and those above it, up
 /// to `data/` itself, `""`), as 2025-09 scores them; exit 2 where the package breaks the
 /// version's rules in a way that leaves a score undefined.
-pub(crate) fn rules(package: &Path, cases: &[TestCase]) -> Result<BTreeMap<String, Rules>, Fault> {
+pub(crate) fn rules(
+    package: &Path,
+    cases: &[TestCase],
+    constants: &Constants,
+) -> Result<BTreeMap<String, Rules>, Fault> {
     let data = package.join("data");
     let names: Vec<&str> = cases.iter().map(|t| t.case.name.as_str()).collect();
-    let secret = read_group(&data, "secret", Some(100.0), Aggregation::Sum)?;
+    let secret = read_group(&data, "secret", Some(100.0), Aggregation::Sum, constants)?;
     // Its test data groups: the folders right in it that have a configuration.
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     for name in &names {
@@ -123,7 +133,7 @@ pub(crate) fn rules(package: &Path, cases: &[TestCase]) -> Result<BTreeMap<Strin
         {
             let group = format!("secret/{folder}");
             if !groups.contains_key(&group) && own_file(&data, &group).is_some() {
-                let read = read_group(&data, &group, None, Aggregation::PassFail)?;
+                let read = read_group(&data, &group, None, Aggregation::PassFail, constants)?;
                 groups.insert(group, read);
             }
         }
@@ -201,10 +211,11 @@ fn read_group(
     name: &str,
     max: Option<f64>,
     aggregation: Aggregation,
+    constants: &Constants,
 ) -> Result<Group, Fault> {
     let file = own_file(data, name);
     let own: Own = match &file {
-        Some(file) => parse(file)?,
+        Some(file) => parse(file, constants)?,
         None => Own::default(),
     };
     let at = file
@@ -300,9 +311,9 @@ fn own_file(data: &Path, name: &str) -> Option<PathBuf> {
 }
 
 /// The scoring keys of the configuration `file`.
-fn parse(file: &Path) -> Result<Own, Fault> {
+fn parse(file: &Path, constants: &Constants) -> Result<Own, Fault> {
     let bytes = files::read_file_of_data(file)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = constants.apply_text(&String::from_utf8_lossy(&bytes));
     if text.trim().is_empty() {
         return Ok(Own::default());
     }
@@ -317,6 +328,7 @@ fn parse(file: &Path) -> Result<Own, Fault> {
 fn configurations(
     package: &Path,
     cases: &[TestCase],
+    constants: &Constants,
 ) -> Result<Vec<(PathBuf, Vec<String>)>, Fault> {
     let data = package.join("data");
     let mut folders = BTreeSet::from([String::new()]);
@@ -331,7 +343,8 @@ fn configurations(
     for folder in folders {
         if let Some(file) = own_file(&data, &folder) {
             let bytes = files::read_file_of_data(&file)?;
-            let tree: serde_yaml_ng::Value = serde_yaml_ng::from_slice(&bytes).unwrap_or_default();
+            let text = constants.apply_text(&String::from_utf8_lossy(&bytes));
+            let tree: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap_or_default();
             let keys = tree
                 .as_mapping()
                 .map(|map| {

@@ -3,14 +3,18 @@
 //! the submissions `--jobs` at once. What keeps a submission from running is a value
 //! (its compile error, a language this machine or the grader lacks), never a fault.
 
-use std::path::Path;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sandbox::Limits;
 
 use crate::cli::exit::{Cause, Fault};
+use crate::package::format::constants::Constants;
 use crate::package::format::submissions::Entry;
+use crate::paths::{files, temp};
 use crate::submission::{self, Built, Options, Program, Submission};
 use sandbox::Locked as _;
 
@@ -120,11 +124,102 @@ pub(in crate::package) fn first_line(message: &str) -> &str {
 }
 
 /// Builds `path`: a program, or the compiler's message (`Err` inside), or why it cannot
-/// be built here (a `Fault`).
+/// be built here (a `Fault`); with the package's constants replaced in its files
+/// (`Options::replaced`), in a copy, where any is in them.
 pub(in crate::package) fn build(
     path: &Path,
     options: &Options<'_>,
 ) -> Result<Result<Program, String>, Fault> {
+    let constants = Constants::of(&options.replaced);
+    let Some((_copy, copied)) = replaced_copy(path, &constants)? else {
+        return build_as_is(path, options);
+    };
+    // What the build says names the package's file, not the copy.
+    let (shown, original) = (copied.display().to_string(), path.display().to_string());
+    match build_as_is(&copied, options) {
+        Ok(Err(message)) => Ok(Err(message.replace(&shown, &original))),
+        Err(fault) => Err(fault.map_message(|why| why.replace(&shown, &original))),
+        built => built,
+    }
+}
+
+/// `path` with the package's constants replaced in its files: a copy under the same
+/// name in the grader's temporary folder (gone with the returned folder, once the build
+/// kept what it needs), or `None` when no file of it holds one, or when it holds what a
+/// copy would not keep (a link to a folder, which the build refuses as it is).
+fn replaced_copy(
+    path: &Path,
+    constants: &Constants,
+) -> Result<Option<(tempfile::TempDir, PathBuf)>, Fault> {
+    if constants.is_empty() {
+        return Ok(None);
+    }
+    let mut names = Vec::new();
+    let mut folders = vec![PathBuf::new()];
+    if path.is_dir() {
+        while let Some(below) = folders.pop() {
+            let here = path.join(&below);
+            let entries =
+                fs::read_dir(&here).map_err(|e| Fault::input(files::cannot(&here, "list", &e)))?;
+            for entry in entries {
+                let entry = entry.map_err(|e| Fault::input(files::cannot(&here, "list", &e)))?;
+                let name = below.join(entry.file_name());
+                let meta = fs::symlink_metadata(entry.path())
+                    .map_err(|e| Fault::input(files::cannot(&entry.path(), "read", &e)))?;
+                if meta.is_dir() {
+                    folders.push(name);
+                } else if entry.path().is_dir() {
+                    return Ok(None);
+                } else {
+                    names.push(name);
+                }
+            }
+        }
+    } else {
+        names.push(PathBuf::new());
+    }
+    let mut read = Vec::new();
+    let mut changed = false;
+    for name in names {
+        let from = if name.as_os_str().is_empty() {
+            path.to_path_buf()
+        } else {
+            path.join(&name)
+        };
+        let bytes = files::read_file_of_data(&from)?;
+        let replaced = constants.apply(&bytes);
+        changed |= replaced.is_some();
+        let mode = fs::metadata(&from).map_or(0o644, |m| m.permissions().mode());
+        read.push((name, replaced.unwrap_or(bytes), mode));
+    }
+    if !changed {
+        return Ok(None);
+    }
+    let copy = temp::dir("constants").map_err(|e| {
+        Fault::setup(format!(
+            "cannot make a folder for a package program's copy: {e}"
+        ))
+    })?;
+    let top = copy.path().join(path.file_name().unwrap_or_default());
+    for (name, bytes, mode) in read {
+        let to = if name.as_os_str().is_empty() {
+            top.clone()
+        } else {
+            top.join(name)
+        };
+        if let Some(parent) = to.parent() {
+            fs::create_dir_all(parent)
+                .map_err(|e| Fault::setup(files::cannot(parent, "create", &e)))?;
+        }
+        fs::write(&to, bytes).map_err(|e| Fault::setup(files::cannot(&to, "write", &e)))?;
+        fs::set_permissions(&to, fs::Permissions::from_mode(mode & 0o777))
+            .map_err(|e| Fault::setup(files::cannot(&to, "write", &e)))?;
+    }
+    Ok(Some((copy, top)))
+}
+
+/// Builds `path` as it is written.
+fn build_as_is(path: &Path, options: &Options<'_>) -> Result<Result<Program, String>, Fault> {
     // A folder is one program of several files (`submission::folder` reads it).
     let submission = if path.is_dir() {
         Submission::Folder(path.to_path_buf())
