@@ -408,18 +408,25 @@ mod tests {
             .unwrap()
     }
 
-    fn results(failing: &[(&str, Verdict)]) -> Vec<(String, Verdict)> {
-        let mut all: Vec<(String, Verdict)> = ["sample/1", "sample/2"]
-            .into_iter()
-            .map(str::to_owned)
-            .chain((1..=3).map(|i| format!("secret/subtask1/{i}")))
-            .chain((1..=10).map(|i| format!("secret/subtask2/{i:02}")))
-            .map(|name| (name, Verdict::Accepted))
-            .collect();
+    /// The cases `names`, each accepted but those `failing` gives a verdict.
+    fn judged(
+        names: impl Iterator<Item = String>,
+        failing: &[(&str, Verdict)],
+    ) -> Vec<(String, Verdict)> {
+        let mut all: Vec<(String, Verdict)> = names.map(|name| (name, Verdict::Accepted)).collect();
         for (name, verdict) in failing {
             all.iter_mut().find(|(n, _)| n == name).unwrap().1 = *verdict;
         }
         all
+    }
+
+    fn results(failing: &[(&str, Verdict)]) -> Vec<(String, Verdict)> {
+        let names = ["sample/1", "sample/2"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain((1..=3).map(|i| format!("secret/subtask1/{i}")))
+            .chain((1..=10).map(|i| format!("secret/subtask2/{i:02}")));
+        judged(names, failing)
     }
 
     #[test]
@@ -534,17 +541,12 @@ mod tests {
     }
 
     fn results_2025(failing: &[(&str, Verdict)]) -> Vec<(String, Verdict)> {
-        let mut all: Vec<(String, Verdict)> = ["sample/1".to_owned()]
+        let names = ["sample/1".to_owned()]
             .into_iter()
             .chain((1..=3).map(|i| format!("secret/a/{i}")))
             .chain((1..=2).map(|i| format!("secret/b/{i}")))
-            .chain((1..=10).map(|i| format!("secret/c/big/{i:02}")))
-            .map(|name| (name, Verdict::Accepted))
-            .collect();
-        for (name, verdict) in failing {
-            all.iter_mut().find(|(n, _)| n == name).unwrap().1 = *verdict;
-        }
-        all
+            .chain((1..=10).map(|i| format!("secret/c/big/{i:02}")));
+        judged(names, failing)
     }
 
     #[test]
