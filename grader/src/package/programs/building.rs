@@ -37,11 +37,15 @@ pub(in crate::package) fn build_all(
 ) -> Result<Vec<Result<Program, NotBuilt>>, Fault> {
     let next = AtomicUsize::new(0);
     let built = Mutex::new(Vec::new());
+    let order = slowest_first(entries);
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..setup.jobs.clamp(1, entries.len().max(1)))
             .map(|_| {
                 scope.spawn(|| -> Result<(), Fault> {
-                    while let Some(entry) = entries.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    while let Some(entry) = order
+                        .get(next.fetch_add(1, Ordering::Relaxed))
+                        .map(|&index| &entries[index])
+                    {
                         let mut program = built_or_why(build(&entry.path, &setup.options))?;
                         // The table names the submission: its path need not lead the reason.
                         if let Err(NotBuilt::NotRun(why)) = &mut program {
@@ -62,6 +66,30 @@ pub(in crate::package) fn build_all(
     // Back in the order of the entries (names are unique: FOLDER/FILE).
     built.sort_by_key(|(name, _)| entries.iter().position(|e| &e.name == name));
     Ok(built.into_iter().map(|(_, program)| program).collect())
+}
+
+/// The extensions of the languages whose cold compile takes seconds, slowest first: a
+/// JVM that loads its compiler (`kotlinc`, `scalac`, `javac`), then GHC and rustc.
+const SLOW: [&str; 5] = ["kt", "scala", "java", "hs", "rs"];
+
+/// The order `entries` are built in: those of a slow compiler first (its toolchain's
+/// version probe, itself a JVM for Kotlin, comes with it), the rest as they come. The
+/// longest builds then run beside the many short ones instead of after them: a package
+/// with one Kotlin submission among ten is ready when Kotlin is.
+fn slowest_first(entries: &[Entry]) -> Vec<usize> {
+    let rank = |entry: &Entry| {
+        let extension = entry
+            .path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("");
+        SLOW.iter()
+            .position(|slow| *slow == extension)
+            .unwrap_or(SLOW.len())
+    };
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&index| rank(&entries[index]));
+    order
 }
 
 /// A build's program, or why the submission will not run: its compile error, or a
@@ -237,5 +265,46 @@ fn build_as_is(path: &Path, options: &Options<'_>) -> Result<Result<Program, Str
     match built {
         Built::Ready(program) => Ok(Ok(program)),
         Built::CompileError { message, .. } => Ok(Err(message)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_compilers_are_built_first_and_the_rest_as_they_come() {
+        let entries: Vec<Entry> = [
+            "accepted/a.cc",
+            "accepted/b.py",
+            "accepted/c.java",
+            "accepted/d.kt",
+            "wrong_answer/e.rs",
+            "accepted/folder",
+        ]
+        .into_iter()
+        .map(|name| Entry {
+            name: name.to_owned(),
+            path: PathBuf::from("submissions").join(name),
+            expected: vec!["AC"],
+            from: Some("folder"),
+            partial: false,
+        })
+        .collect();
+        let order: Vec<&str> = slowest_first(&entries)
+            .into_iter()
+            .map(|i| entries[i].name.as_str())
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "accepted/d.kt",
+                "accepted/c.java",
+                "wrong_answer/e.rs",
+                "accepted/a.cc",
+                "accepted/b.py",
+                "accepted/folder"
+            ]
+        );
     }
 }
