@@ -413,7 +413,10 @@ fn a_2025_09_scoring_problem_scores_by_its_groups_max_score_aggregation_and_requ
     assert_eq!(code, 0, "{table}{stderr}");
     assert_eq!(&row(&table, "accepted/right.py")[1..3], ["AC", "AC (100)"]);
     assert!(
-        stderr.contains("the output validator left score.txt, which is not read"),
+        stderr.contains(
+            "the output validator left score.txt, which is not read: a case scores its \
+             group's share"
+        ),
         "{stderr}"
     );
 }

@@ -193,7 +193,8 @@ impl Validator<'_> {
         for (name, left) in SCORES.iter().zip(kept) {
             if left.is_some() {
                 crate::package::format::config::warn_once(&format!(
-                    "grader: warning: the output validator left {name}, which is not read:                      a case scores its group's share (docs/packages.md)"
+                    "grader: warning: the output validator left {name}, which is not read: \
+                     a case scores its group's share (docs/packages.md)"
                 ));
             }
         }
