@@ -43,15 +43,13 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
         .ok_or_else(|| Fault::internal("a package read as a built-in problem".to_owned()))?;
     let limits = graded.limits;
     let languages = Languages::load(args.submission.config.as_deref())?;
-    let options = Options {
-        replaced: std::sync::Arc::new(package.config.constants.pairs()),
-        ..Options::new(
-            &languages,
-            None,
-            args.submission.cache_dir.clone(),
-            limits.sandbox,
-        )
-    };
+    let options = Options::new(
+        &languages,
+        None,
+        args.submission.cache_dir.clone(),
+        limits.sandbox,
+    )
+    .replacing(package.config.constants.pairs());
     let programs = Programs::build(path, &options)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let first = (graded.id.clone(), seed, false);

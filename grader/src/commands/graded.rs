@@ -141,15 +141,13 @@ fn read_package(path: &Path, asked: &Asked<'_>) -> Result<Graded, Fault> {
     })?;
     let languages = Languages::load(asked.config)?;
     let setup = Setup {
-        options: Options {
-            replaced: std::sync::Arc::new(config.constants.pairs()),
-            ..Options::new(
-                &languages,
-                None,
-                asked.cache_dir.map(Path::to_path_buf),
-                limits.sandbox,
-            )
-        },
+        options: Options::new(
+            &languages,
+            None,
+            asked.cache_dir.map(Path::to_path_buf),
+            limits.sandbox,
+        )
+        .replacing(config.constants.pairs()),
         limits,
         jobs: super::flags::jobs(asked.jobs),
     };

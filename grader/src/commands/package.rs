@@ -94,10 +94,8 @@ fn setup<'l>(
         sandbox,
     })?;
     Ok(Setup {
-        options: Options {
-            replaced: std::sync::Arc::new(config.constants.pairs()),
-            ..Options::new(languages, None, cache_dir, limits.sandbox)
-        },
+        options: Options::new(languages, None, cache_dir, limits.sandbox)
+            .replacing(config.constants.pairs()),
         limits,
         jobs: super::flags::jobs(jobs),
     })

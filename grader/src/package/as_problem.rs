@@ -119,7 +119,7 @@ impl PackageProblem {
         if !self.config.scoring {
             return Ok(None);
         }
-        let rules = verify::group_rules(package, &self.tests, &self.config)?;
+        let (rules, _) = verify::group_rules(package, &self.tests, &self.config)?;
         let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
         for case in &self.cases {
             *groups.entry(case.case.group()).or_default() += 1;

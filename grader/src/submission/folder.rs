@@ -74,12 +74,20 @@ fn passed_over(name: &str) -> bool {
 /// caller's fault to report: a package's for a validator; a submission is listed as not
 /// run, with why).
 pub(crate) fn read<'a>(dir: &Path, languages: &'a Languages) -> Result<Folder<'a>, Fault> {
-    let mut files = Vec::new();
-    read_into(dir, "", &mut files)?;
-    // In the order of their paths, as problemtools sorts a program's sources.
-    files.sort_by(|a, b| a.name.cmp(&b.name));
+    let files = files(dir)?;
     let shape = shape(dir, &files, languages)?;
     Ok(Folder { files, shape })
+}
+
+/// The files of the program `dir`, read (those of the folders below it too, each named
+/// by its path; hidden ones passed over), in the order of their paths, as problemtools
+/// sorts a program's sources; or why they cannot be a program's (a link to a folder,
+/// anything but a plain file).
+pub(crate) fn files(dir: &Path) -> Result<Vec<FolderFile>, Fault> {
+    let mut files = Vec::new();
+    read_into(dir, "", &mut files)?;
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(files)
 }
 
 /// Adds to `files` those of the folder `folder` and of the folders below it (their names

@@ -72,6 +72,15 @@ impl<'a> Options<'a> {
         }
     }
 
+    /// These options, with `replaced` replaced in a program's files before it is built
+    /// (a problem package's constants).
+    pub(crate) fn replacing(self, replaced: Vec<(String, String)>) -> Options<'a> {
+        Options {
+            replaced: std::sync::Arc::new(replaced),
+            ..self
+        }
+    }
+
     /// The language `path` is built as: `--lang`, else by its extension; `None` when
     /// neither names one.
     pub(crate) fn language_of(

@@ -29,6 +29,7 @@ use sandbox::{Input, Limits};
 
 use crate::cli::exit::Fault;
 use crate::package::checks::data_check::{self, Checked};
+use crate::package::format::expectations::NOT_ACCEPTED;
 use crate::package::format::scoring::{self, Rules};
 use crate::package::format::submissions::Entry;
 use crate::package::format::{config, data, score_groups, submissions};
@@ -172,12 +173,12 @@ pub(crate) fn verify(
         some_accepted_runs(package, &entries, &built, "")?;
     }
     // 2025-09's scoring judges a case's verdict apart from its score.
-    let scored_2025 = config.scoring && score_groups::applies(package, &cases, &config)?;
-    let scoring = if config.scoring {
-        Some(group_rules(package, &cases, &config)?)
+    let (scoring, scored_2025) = if config.scoring {
+        let (rules, of_2025) = group_rules(package, &cases, &config)?;
+        (Some(rules), of_2025)
     } else {
         score_groups::warn_unread(&score_groups::given(package, &cases, &config.constants)?);
-        None
+        (None, false)
     };
     let work = Work {
         cases: &cases,
@@ -232,7 +233,7 @@ pub(crate) fn verify(
                     // Legacy: accepted with less than the full score; 2025-09: some case
                     // not accepted (its verdict is its cases'), and a score between.
                     row.expected = if scored_2025 {
-                        vec!["RTE", "TLE", "WA"]
+                        NOT_ACCEPTED.to_vec()
                     } else {
                         vec!["AC"]
                     };
@@ -359,14 +360,17 @@ fn some_accepted_runs(
 /// The scoring rules of every group of `cases`: each folder a case is in, and the folders
 /// above it, up to `data/` itself (`""`); read before anything runs. 2025-09's keys where
 /// they apply (a package of a version that gives no legacy scoring key), else the legacy
-/// ones.
+/// ones; and whether they were 2025-09's.
 pub(crate) fn group_rules(
     package: &Path,
     cases: &[data::TestCase],
     config: &config::Config,
-) -> Result<BTreeMap<String, Rules>, Fault> {
+) -> Result<(BTreeMap<String, Rules>, bool), Fault> {
     if score_groups::applies(package, cases, config)? {
-        return score_groups::rules(package, cases, &config.constants);
+        return Ok((
+            score_groups::rules(package, cases, &config.constants)?,
+            true,
+        ));
     }
     let mut rules = BTreeMap::new();
     rules.insert(
@@ -383,7 +387,7 @@ pub(crate) fn group_rules(
             group = parent;
         }
     }
-    Ok(rules)
+    Ok((rules, false))
 }
 
 /// What every run of a verification shares.

@@ -383,9 +383,9 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
     for warning in warnings {
         warn_once(&format!("grader: warning: {}:{warning}", path.display()));
     }
-    validator_folders(package, text, &mut config)?;
-    let tree: serde_yaml_ng::Value = serde_yaml_ng::from_str(text).unwrap_or_default();
-    if let Some(value) = tree.get("constants") {
+    let apart = apart(text);
+    validator_folders(package, &apart, &mut config)?;
+    if let Some(value) = &apart.constants {
         config.constants = Constants::read(value)
             .map_err(|why| Fault::input(format!("{}: {why}", path.display())))?;
     }
@@ -419,6 +419,8 @@ struct Apart {
     modern: bool,
     /// Its `limits.time_resolution`.
     resolution: Option<f64>,
+    /// Its `constants`, as written.
+    constants: Option<serde_yaml_ng::Value>,
 }
 
 /// What of `text` is read apart from [`parse`].
@@ -433,6 +435,7 @@ fn apart(text: &str) -> Apart {
             .get("limits")
             .and_then(|l| l.get("time_resolution"))
             .and_then(serde_yaml_ng::Value::as_f64),
+        constants: tree.get("constants").cloned(),
     }
 }
 
@@ -442,8 +445,10 @@ fn apart(text: &str) -> Apart {
 /// a legacy one without `validation: custom`) would be passed over unsaid, and right
 /// answers judged by the default validator: warned of. Also warns of a
 /// `limits.time_resolution` other than 1 s.
-fn validator_folders(package: &Path, text: &str, config: &mut Config) -> Result<(), Fault> {
-    let Apart { modern, resolution } = apart(text);
+fn validator_folders(package: &Path, apart: &Apart, config: &mut Config) -> Result<(), Fault> {
+    let Apart {
+        modern, resolution, ..
+    } = *apart;
     // In a legacy package the name means nothing: only a folder there is 2023-07's
     // (NWERC 2022's `eta` has a stray binary named so beside its output_validators/).
     let modern_folder = if modern {

@@ -215,6 +215,26 @@ impl TestData {
     }
 }
 
+/// The configuration right in the folder `dir`, of either name, if there is one; both
+/// is exit 2. Anything of that name counts, not only a file: a broken link or a link to a
+/// device skipped as absent would drop its flags (a float tolerance) unsaid, and right
+/// answers would be judged wrong.
+pub(crate) fn own_configuration(dir: &Path) -> Result<Option<PathBuf>, Fault> {
+    let present: Vec<PathBuf> = CONFIGURATION
+        .iter()
+        .map(|name| dir.join(name))
+        .filter(|file| fs::symlink_metadata(file).is_ok())
+        .collect();
+    if let [first, second] = present.as_slice() {
+        return Err(Fault::input(format!(
+            "{}: beside {}: a folder's configuration is one file, of either name",
+            second.display(),
+            first.display()
+        )));
+    }
+    Ok(present.into_iter().next())
+}
+
 /// The `testdata.yaml` nearest to `folder` (up to `data`), read, and where it is (none:
 /// the defaults).
 fn nearest(
@@ -223,22 +243,7 @@ fn nearest(
     constants: &Constants,
 ) -> Result<(TestData, Option<PathBuf>), Fault> {
     for dir in folder.ancestors() {
-        // Anything of that name counts, not only a file: a broken link or a link to a
-        // device skipped as absent would drop its flags (a float tolerance) unsaid, and
-        // right answers would be judged wrong.
-        let present: Vec<PathBuf> = CONFIGURATION
-            .iter()
-            .map(|name| dir.join(name))
-            .filter(|file| fs::symlink_metadata(file).is_ok())
-            .collect();
-        if let [first, second] = present.as_slice() {
-            return Err(Fault::input(format!(
-                "{}: beside {}: a folder's configuration is one file, of either name",
-                second.display(),
-                first.display()
-            )));
-        }
-        if let Some(file) = present.into_iter().next() {
+        if let Some(file) = own_configuration(dir)? {
             let bytes = files::read_file_of_data(&file)?;
             // The package's constants are replaced in it, as the format says.
             let text = constants.apply_text(&String::from_utf8_lossy(&bytes));

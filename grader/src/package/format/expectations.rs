@@ -35,6 +35,10 @@ struct Rule {
     required: Option<Vec<&'static str>>,
 }
 
+/// The verdicts of a case not accepted, in the format's words: one of them is what
+/// `rejected/` requires.
+pub(crate) const NOT_ACCEPTED: [&str; 3] = ["RTE", "TLE", "WA"];
+
 /// The default folders' rules.
 fn defaults() -> Vec<(&'static str, Rule)> {
     let rule = |permitted: &[&'static str], required: &[&'static str]| Rule {
@@ -43,7 +47,7 @@ fn defaults() -> Vec<(&'static str, Rule)> {
     };
     vec![
         ("accepted", rule(&["AC"], &[])),
-        ("rejected", rule(&[], &["RTE", "TLE", "WA"])),
+        ("rejected", rule(&[], &NOT_ACCEPTED)),
         ("wrong_answer", rule(&["AC", "WA"], &["WA"])),
         ("time_limit_exceeded", rule(&["AC", "TLE"], &["TLE"])),
         ("run_time_error", rule(&["AC", "RTE"], &["RTE"])),

@@ -15,20 +15,16 @@
 //! 2); `static_validation_score`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use super::config::Config;
 use super::constants::Constants;
-use super::data::TestCase;
+use super::data::{TestCase, own_configuration};
 use super::scoring::{Aggregation, Rules};
 use crate::cli::exit::Fault;
 use crate::paths::files;
-
-/// The names of a folder's configuration, as `data` reads them.
-const CONFIGURATION: [&str; 2] = ["test_group.yaml", "testdata.yaml"];
 
 /// The legacy scoring keys: a package that gives one is scored by them.
 const LEGACY: [&str; 5] = [
@@ -70,19 +66,13 @@ struct Group {
 /// `problem_format_version` (`modern`) whose configurations give no legacy scoring key.
 /// Where it does not, its keys are not read, and each is warned of at its file.
 pub(crate) fn applies(package: &Path, cases: &[TestCase], config: &Config) -> Result<bool, Fault> {
-    let mut legacy = false;
-    let mut given = Vec::new();
-    for (file, keys) in configurations(package, cases, &config.constants)? {
-        legacy |= keys.iter().any(|k| LEGACY.contains(&k.as_str()));
-        given.extend(
-            keys.iter()
-                .filter(|k| MODERN.contains(&k.as_str()))
-                .map(|k| (file.clone(), k.clone())),
-        );
-    }
+    let found = configurations(package, cases, &config.constants)?;
+    let legacy = found
+        .iter()
+        .any(|(_, keys)| keys.iter().any(|k| LEGACY.contains(&k.as_str())));
     let applies = config.modern && !legacy;
     if !applies {
-        warn_unread(&given);
+        warn_unread(&modern_keys(found));
     }
     Ok(applies)
 }
@@ -105,13 +95,20 @@ pub(crate) fn given(
     cases: &[TestCase],
     constants: &Constants,
 ) -> Result<Vec<(PathBuf, String)>, Fault> {
-    let mut given = Vec::new();
-    for (file, keys) in configurations(package, cases, constants)? {
-        for key in keys.into_iter().filter(|k| MODERN.contains(&k.as_str())) {
-            given.push((file.clone(), key));
-        }
-    }
-    Ok(given)
+    Ok(modern_keys(configurations(package, cases, constants)?))
+}
+
+/// The 2025-09 scoring keys of `found` (configurations and their keys), each with its
+/// file.
+fn modern_keys(found: Vec<(PathBuf, Vec<String>)>) -> Vec<(PathBuf, String)> {
+    found
+        .into_iter()
+        .flat_map(|(file, keys)| {
+            keys.into_iter()
+                .filter(|k| MODERN.contains(&k.as_str()))
+                .map(move |k| (file.clone(), k))
+        })
+        .collect()
 }
 
 /// The rules of every group of `cases` (each folder a case is in and those above it, up
@@ -132,7 +129,7 @@ pub(crate) fn rules(
             && let Some((folder, _)) = rest.split_once('/')
         {
             let group = format!("secret/{folder}");
-            if !groups.contains_key(&group) && own_file(&data, &group).is_some() {
+            if !groups.contains_key(&group) && own_file(&data, &group)?.is_some() {
                 let read = read_group(&data, &group, None, Aggregation::PassFail, constants)?;
                 groups.insert(group, read);
             }
@@ -213,14 +210,14 @@ fn read_group(
     aggregation: Aggregation,
     constants: &Constants,
 ) -> Result<Group, Fault> {
-    let file = own_file(data, name);
+    let file = own_file(data, name)?;
     let own: Own = match &file {
         Some(file) => parse(file, constants)?,
         None => Own::default(),
     };
     let at = file
         .clone()
-        .unwrap_or_else(|| data.join(name).join(CONFIGURATION[0]));
+        .unwrap_or_else(|| data.join(name).join("test_group.yaml"));
     let max = match &own.max_score {
         None => max.ok_or_else(|| {
             Fault::input(format!(
@@ -288,7 +285,7 @@ fn check_requires(
                     .get(required)
                     .is_some_and(|g| g.aggregation == Aggregation::PassFail));
         if !fine {
-            let file = own_file(data, name).unwrap_or_else(|| data.join(name));
+            let file = own_file(data, name)?.unwrap_or_else(|| data.join(name));
             return Err(Fault::input(format!(
                 "{}: require_pass: `{required}` is neither sample nor a pass-fail group \
                  before {name}",
@@ -300,14 +297,8 @@ fn check_requires(
 }
 
 /// The configuration file right in the folder `name` of `data`, if there is one.
-fn own_file(data: &Path, name: &str) -> Option<PathBuf> {
-    let folder = data.join(name);
-    let present: Vec<PathBuf> = CONFIGURATION
-        .iter()
-        .map(|file| folder.join(file))
-        .filter(|file| fs::symlink_metadata(file).is_ok())
-        .collect();
-    present.into_iter().next()
+fn own_file(data: &Path, name: &str) -> Result<Option<PathBuf>, Fault> {
+    own_configuration(&data.join(name))
 }
 
 /// The scoring keys of the configuration `file`.
@@ -341,7 +332,7 @@ fn configurations(
     }
     let mut found = Vec::new();
     for folder in folders {
-        if let Some(file) = own_file(&data, &folder) {
+        if let Some(file) = own_file(&data, &folder)? {
             let bytes = files::read_file_of_data(&file)?;
             let text = constants.apply_text(&String::from_utf8_lossy(&bytes));
             let tree: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).unwrap_or_default();

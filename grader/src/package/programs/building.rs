@@ -15,6 +15,7 @@ use crate::cli::exit::{Cause, Fault};
 use crate::package::format::constants::Constants;
 use crate::package::format::submissions::Entry;
 use crate::paths::{files, temp};
+use crate::submission::folder::{self, FolderFile};
 use crate::submission::{self, Built, Options, Program, Submission};
 use sandbox::Locked as _;
 
@@ -173,8 +174,9 @@ pub(in crate::package) fn build(
 
 /// `path` with the package's constants replaced in its files: a copy under the same
 /// name in the grader's temporary folder (gone with the returned folder, once the build
-/// kept what it needs), or `None` when no file of it holds one, or when it holds what a
-/// copy would not keep (a link to a folder, which the build refuses as it is).
+/// kept what it needs), or `None` when no file of it holds one, or when its files cannot
+/// be read as a program's (the build of the package's own then says why). A folder's files
+/// are those its build reads (`submission::folder::files`).
 fn replaced_copy(
     path: &Path,
     constants: &Constants,
@@ -182,44 +184,30 @@ fn replaced_copy(
     if constants.is_empty() {
         return Ok(None);
     }
-    let mut names = Vec::new();
-    let mut folders = vec![PathBuf::new()];
-    if path.is_dir() {
-        while let Some(below) = folders.pop() {
-            let here = path.join(&below);
-            let entries =
-                fs::read_dir(&here).map_err(|e| Fault::input(files::cannot(&here, "list", &e)))?;
-            for entry in entries {
-                let entry = entry.map_err(|e| Fault::input(files::cannot(&here, "list", &e)))?;
-                let name = below.join(entry.file_name());
-                let meta = fs::symlink_metadata(entry.path())
-                    .map_err(|e| Fault::input(files::cannot(&entry.path(), "read", &e)))?;
-                if meta.is_dir() {
-                    folders.push(name);
-                } else if entry.path().is_dir() {
-                    return Ok(None);
-                } else {
-                    names.push(name);
-                }
-            }
+    let read = if path.is_dir() {
+        match folder::files(path) {
+            Ok(files) => files,
+            Err(_) => return Ok(None),
         }
     } else {
-        names.push(PathBuf::new());
-    }
-    let mut read = Vec::new();
+        let executable = fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
+        vec![FolderFile {
+            name: String::new(),
+            bytes: files::read_file_of_data(path)?,
+            executable,
+        }]
+    };
     let mut changed = false;
-    for name in names {
-        let from = if name.as_os_str().is_empty() {
-            path.to_path_buf()
-        } else {
-            path.join(&name)
-        };
-        let bytes = files::read_file_of_data(&from)?;
-        let replaced = constants.apply(&bytes);
-        changed |= replaced.is_some();
-        let mode = fs::metadata(&from).map_or(0o644, |m| m.permissions().mode());
-        read.push((name, replaced.unwrap_or(bytes), mode));
-    }
+    let read: Vec<FolderFile> = read
+        .into_iter()
+        .map(|file| match constants.apply(&file.bytes) {
+            Some(bytes) => {
+                changed = true;
+                FolderFile { bytes, ..file }
+            }
+            None => file,
+        })
+        .collect();
     if !changed {
         return Ok(None);
     }
@@ -229,18 +217,19 @@ fn replaced_copy(
         ))
     })?;
     let top = copy.path().join(path.file_name().unwrap_or_default());
-    for (name, bytes, mode) in read {
-        let to = if name.as_os_str().is_empty() {
+    for file in read {
+        let to = if file.name.is_empty() {
             top.clone()
         } else {
-            top.join(name)
+            top.join(&file.name)
         };
         if let Some(parent) = to.parent() {
             fs::create_dir_all(parent)
                 .map_err(|e| Fault::setup(files::cannot(parent, "create", &e)))?;
         }
-        fs::write(&to, bytes).map_err(|e| Fault::setup(files::cannot(&to, "write", &e)))?;
-        fs::set_permissions(&to, fs::Permissions::from_mode(mode & 0o777))
+        fs::write(&to, &file.bytes).map_err(|e| Fault::setup(files::cannot(&to, "write", &e)))?;
+        let mode = if file.executable { 0o755 } else { 0o644 };
+        fs::set_permissions(&to, fs::Permissions::from_mode(mode))
             .map_err(|e| Fault::setup(files::cannot(&to, "write", &e)))?;
     }
     Ok(Some((copy, top)))
