@@ -11,8 +11,8 @@
 //! compare the programs byte for byte.
 //!
 //! The header is built like any compile: in a worker of the tier, under the language's
-//! compile limits, from a one-line file that includes it (`-x KIND` in place of the
-//! source). It is used in `strict`, where the box shows its entry read-only (at
+//! compile limits with [`HEADER_TIME`] times their time, from a one-line file that
+//! includes it (`-x KIND` in place of the source). It is used in `strict`, where the box shows its entry read-only (at
 //! `/headers`), and in `none`, where the compiler runs as the grader's user; not in `basic`,
 //! where a compile may run as a worker's uid that cannot enter the cache (mode 0700).
 //! A header that fails to build leaves the compiles as they were: each source is
@@ -38,6 +38,13 @@ use sandbox::Locked as _;
 
 /// The file the header is built from: it includes the header, and nothing else.
 const WRAPPER: &str = "precompiled.h";
+
+/// How many times a compile's CPU and wall time the header's build may take. It costs
+/// several plain compiles (4.4 s of CPU under `gnu++23` here, against a compile limit of
+/// 10 s), and a slow machine takes several times that: the project's cgroup-v2 VM ran
+/// past 10 s, so every compile there went on without a header. The build compiles the
+/// system's header, not a student's source, so the limit only ends a compiler gone wrong.
+const HEADER_TIME: u32 = 6;
 
 /// What this process knows of one header: nothing yet, or where it is (`None`: it could
 /// not be built).
@@ -163,6 +170,8 @@ fn build(
     (command, header): (&[String], &str),
 ) -> Result<Option<std::fs::File>, Fault> {
     let mut limits = limits(&language.compile_limits, tier);
+    limits.cpu *= HEADER_TIME;
+    limits.wall *= HEADER_TIME;
     // The output limit is also the size of a file the compile may write: a compiled
     // header is about 100 MB (a program, a few), and lives in the worker's memory.
     limits.output = limits.output.max(limits.memory);
