@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use testkit::files::write;
+use testkit::grader::grader;
+use testkit::output::{json, said};
 use testkit::packages::row;
 
 /// The input validator: one number of 1 to MAX, MAX given as `--max MAX` (refused
@@ -333,6 +335,63 @@ fn scoring_2025(dir: &Path) -> PathBuf {
     package
 }
 
+/// In a report's points, a 2025-09 group whose cases lie in two folders is worth its
+/// max_score once, each folder its cases' share (it was once a folder: 140 points in all).
+#[test]
+fn a_2025_09_group_split_over_folders_is_worth_its_max_score_once_in_points() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = scoring_2025(dir.path());
+    for (from, to) in [("a/1", "a/x/1"), ("a/2", "a/y/2")] {
+        let secret = package.join("data/secret");
+        std::fs::create_dir_all(secret.join(to).parent().unwrap()).unwrap();
+        for extension in ["in", "ans"] {
+            std::fs::rename(
+                secret.join(format!("{from}.{extension}")),
+                secret.join(format!("{to}.{extension}")),
+            )
+            .unwrap();
+        }
+    }
+    let output = grader()
+        .arg("test")
+        .arg(&package)
+        .arg(package.join("submissions/accepted/right.py"))
+        .args(["--report", "gradescope"])
+        .timeout(std::time::Duration::from_mins(3))
+        .output()
+        .unwrap();
+    let (code, out, err) = said(&output);
+    assert_eq!(code, 0, "{out}{err}");
+    let report = json(&out);
+    assert!(
+        report["output"]
+            .as_str()
+            .unwrap()
+            .ends_with("100 of 100 points"),
+        "{out}"
+    );
+    let worth = |name: &str| {
+        report["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"].as_str().unwrap().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name}: {out}"))["max_score"]
+            .as_f64()
+            .unwrap()
+    };
+    // Each case its share: `secret/a`'s 40 over two, `secret/b`'s 60 over two.
+    assert_eq!(
+        [
+            worth("secret/a/x/1"),
+            worth("secret/a/y/2"),
+            worth("secret/b/1")
+        ],
+        [20.0, 20.0, 30.0],
+        "{out}"
+    );
+}
+
 #[test]
 fn a_2025_09_scoring_problem_scores_by_its_groups_max_score_aggregation_and_requirements() {
     let dir = tempfile::tempdir().unwrap();
@@ -484,6 +543,25 @@ fn a_packages_constants_are_replaced_in_its_programs_and_test_group_files() {
     // The package's files are as they were written.
     let written = std::fs::read_to_string(package.join("submissions/accepted/right.py")).unwrap();
     assert!(written.contains("{{factor.value}}"), "{written}");
+
+    // 2025-09's included files and static validator are not read: said, each once.
+    write(&package, "include/default/data.txt", "{{max_n}}\n");
+    write(&package, "static_validator/check.py", "print(1)\n");
+    let (code, _, stderr) = verify(&package);
+    assert_eq!(code, 0, "{stderr}");
+    for (folder, why) in [
+        ("include", "are not added to the submissions"),
+        (
+            "static_validator",
+            "static validation of submissions is not run",
+        ),
+    ] {
+        let said = format!("{}: not read: ", package.join(folder).display());
+        assert_eq!(stderr.matches(&said).count(), 1, "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+    }
+    std::fs::remove_dir_all(package.join("include")).unwrap();
+    std::fs::remove_dir_all(package.join("static_validator")).unwrap();
 
     // A constant the format does not allow: exit 2 naming problem.yaml.
     write(

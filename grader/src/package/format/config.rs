@@ -385,6 +385,7 @@ pub(crate) fn load(package: &Path) -> Result<Config, Fault> {
     }
     let apart = apart(text);
     validator_folders(package, &apart, &mut config)?;
+    warn_unread_folders(package);
     if let Some(value) = &apart.constants {
         config.constants = Constants::read(value)
             .map_err(|why| Fault::input(format!("{}: {why}", path.display())))?;
@@ -488,6 +489,35 @@ fn validator_folders(package: &Path, apart: &Apart, config: &mut Config) -> Resu
         ));
     }
     Ok(())
+}
+
+/// The folders of 2025-09 that would change what a submission gets, and what the grader
+/// does without them.
+const UNREAD_FOLDERS: [(&str, &str); 2] = [
+    (
+        "include",
+        "its files (2025-09's included files) are not added to the submissions, so one \
+         that needs them (a driver, a file it opens) fails here",
+    ),
+    (
+        "static_validator",
+        "the static validation of submissions is not run: what it would refuse or score \
+         is not seen",
+    ),
+];
+
+/// Warns of each of [`UNREAD_FOLDERS`] the package has: not reading one silently could
+/// turn a right submission into a disagreement nobody could explain.
+fn warn_unread_folders(package: &Path) {
+    for (name, why) in UNREAD_FOLDERS {
+        let folder = package.join(name);
+        if folder.symlink_metadata().is_ok() {
+            warn_once(&format!(
+                "grader: warning: {}: not read: {why}",
+                folder.display()
+            ));
+        }
+    }
 }
 
 /// The time limit DOMjudge's `.timelimit` gives: a positive number of seconds, alone

@@ -45,6 +45,11 @@ pub(crate) struct Rules {
     /// The groups (below `data/`: `sample`, `secret/group1`) that must be accepted for
     /// this one to score (2025-09's `require_pass`).
     require: Vec<String>,
+    /// What one case of a 2025-09 group is worth in a gradebook: its equal share of the
+    /// group's `max_score`, whatever the aggregation, so that a group whose cases lie in
+    /// several folders is worth its `max_score` once across them. `None` in the legacy
+    /// rules, whose folders are groups of their own.
+    case_worth: Option<f64>,
 }
 
 /// Which part's verdict is a group's (when `accept_if_any_accepted` does not make it `AC`).
@@ -102,6 +107,7 @@ impl Rules {
             ignore_sample: false,
             stop_on_reject,
             require,
+            case_worth: Some(max / cases.max(1) as f64),
         }
     }
 
@@ -139,6 +145,7 @@ impl Rules {
             ignore_sample: false,
             stop_on_reject: false,
             require: Vec::new(),
+            case_worth: None,
         }
     }
 }
@@ -171,6 +178,7 @@ impl RawRules {
             any_accepted: false,
             ignore_sample: false,
             require: Vec::new(),
+            case_worth: None,
             stop_on_reject: match self.on_reject.as_deref() {
                 None | Some("break") => true,
                 Some("continue") => false,
@@ -378,6 +386,9 @@ pub(crate) fn worth(group: &str, cases: usize, rules_of: &dyn Fn(&str) -> Rules)
     let rules = rules_of(group);
     if rules.range.1.is_finite() {
         return rules.range.1.max(0.0);
+    }
+    if let Some(each) = rules.case_worth {
+        return each * cases as f64;
     }
     let most = match rules.aggregate {
         Aggregate::Sum => rules.accept * cases as f64,
@@ -588,6 +599,21 @@ mod tests {
             worth("secret/c/big", 4, &of_2025),
         ];
         assert_eq!(worths.map(|w| w.to_string()), ["0", "30", "50", "20"]);
+        // So is one inside a `pass-fail` or `min` group: split over two folders, the
+        // group is worth its max_score once, not once a folder.
+        let split = |folder: &str| match folder {
+            "secret/d/x" | "secret/d/y" => {
+                Rules::of_group(40.0, Aggregation::PassFail, 4, Vec::new()).inside()
+            }
+            "secret/e/x" => Rules::of_group(30.0, Aggregation::Min, 3, Vec::new()).inside(),
+            _ => of_2025(folder),
+        };
+        let worths = [
+            worth("secret/d/x", 1, &split),
+            worth("secret/d/y", 3, &split),
+            worth("secret/e/x", 3, &split),
+        ];
+        assert_eq!(worths.map(|w| w.to_string()), ["10", "30", "30"]);
     }
 
     #[test]
