@@ -69,7 +69,8 @@ pub(crate) fn run(args: &BatchArgs) -> Result<Status, Fault> {
     }
     check_outputs(args, &cases, &graded.folder, &students)?;
     let limits = graded.limits;
-    let options = Options::new(&languages, None, args.cache_dir.clone(), limits.sandbox);
+    let options = Options::new(&languages, None, args.cache_dir.clone(), limits.sandbox)
+        .adding(graded.added());
     // A fault of the setup (an unwritable cache) is the call's, found before anyone is
     // graded: never every student's mark. A missing toolchain is only its students'.
     let missing = class_build::check_setup(&students, &options, &choices)?;

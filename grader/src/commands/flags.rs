@@ -3,6 +3,8 @@
 //! [`Limits`], `--jobs` into a count, and what a call reads into the [`Inputs`] the rule
 //! of outputs checks against.
 
+use std::sync::Arc;
+
 use sandbox::Limits;
 use sandbox::tiers::{self, Machine, Tier};
 
@@ -14,6 +16,7 @@ use crate::cli::args::{LimitArgs, Sandbox, SubmissionArgs};
 use crate::cli::exit::Fault;
 use crate::paths::outputs::Inputs;
 use crate::run::grade::{CaseText, SoundCase};
+use crate::submission::added::Added;
 use crate::submission::{self, Built, Foreseen, Options, Submission, languages::Languages};
 
 /// The cases of `--cases DIR` (default: the project's `cases/PROBLEM`), read and checked
@@ -155,12 +158,13 @@ pub(super) fn wall_for(cpu: std::time::Duration) -> std::time::Duration {
     cpu * 3 + std::time::Duration::from_secs(1)
 }
 
-/// Builds the submission the flags name: a program, or the compiler's refusal; with the
-/// name reports show for it. `before` is told what is about to be built, and under which
+/// Builds the submission the flags name, with the files `added` gives its language (a
+/// package's included files): a program, or the compiler's refusal; with the name
+/// reports show for it. `before` is told what is about to be built, and under which
 /// name, before anything compiles (not when the build will be refused).
 pub(super) fn build(
     args: &SubmissionArgs,
-    tier: Tier,
+    (tier, added): (Tier, Arc<Added>),
     before: impl FnOnce(&Foreseen, &str),
 ) -> Result<(Built, String), Fault> {
     let languages = Languages::load(args.config.as_deref())?;
@@ -175,7 +179,8 @@ pub(super) fn build(
         args.lang.as_deref(),
         args.cache_dir.clone(),
         tier,
-    );
+    )
+    .adding(added);
     let built = submission::build_one(&submission, &options, |foreseen| {
         before(foreseen, &shown);
     })?;

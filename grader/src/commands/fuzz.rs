@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fuzz::regressions::Regression;
@@ -25,6 +26,7 @@ use crate::report::{self, json, junit};
 use crate::results::finding::{Found, FuzzResult, Source};
 use crate::results::limits::LimitsRecord;
 use crate::results::problem::ProblemId;
+use crate::submission::added::Added;
 use crate::submission::{Built, Program};
 
 /// Runs without `--runs` or `--duration`.
@@ -51,7 +53,7 @@ pub(super) fn builtin(args: &FuzzArgs, problem: Problem) -> Result<Status, Fault
         mut facts,
         program,
         header_printed,
-    } = match start(args, first, &limits)? {
+    } = match start(args, first, (&limits, Arc::default()))? {
         Ok(started) => started,
         Err(status) => return Ok(status),
     };
@@ -155,7 +157,7 @@ pub(super) struct Started {
 pub(super) fn start(
     args: &FuzzArgs,
     (problem, seed, exhaustive): (ProblemId, u64, bool),
-    limits: &Limits,
+    (limits, added): (&Limits, Arc<Added>),
 ) -> Result<Result<Started, Status>, Fault> {
     let mut facts = FuzzResult {
         problem,
@@ -171,7 +173,7 @@ pub(super) fn start(
         compile_error: None,
         found: None,
     };
-    let (built, header_printed) = build(args, &mut facts, limits.sandbox)?;
+    let (built, header_printed) = build(args, &mut facts, (limits.sandbox, added))?;
     match built {
         Built::CompileError { language, message } => {
             facts.language = language;
@@ -192,21 +194,22 @@ pub(super) fn start(
 fn build(
     args: &FuzzArgs,
     facts: &mut FuzzResult,
-    sandbox: sandbox::tiers::Tier,
+    (sandbox, added): (sandbox::tiers::Tier, Arc<Added>),
 ) -> Result<(Built, bool), Fault> {
     let mut header_printed = false;
     let status = StatusLine::new(Stream::Stderr);
-    let (built, shown) = super::flags::build(&args.submission, sandbox, |foreseen, shown| {
-        shown.clone_into(&mut facts.submission);
-        facts.language.clone_from(&foreseen.language);
-        if args.report == TestReport::Human && args.report_file.is_none() {
-            report::out_styled(&human::header(facts));
-            header_printed = true;
-        }
-        if foreseen.compiles {
-            status.phase(&format!("compiling {shown}"));
-        }
-    })?;
+    let (built, shown) =
+        super::flags::build(&args.submission, (sandbox, added), |foreseen, shown| {
+            shown.clone_into(&mut facts.submission);
+            facts.language.clone_from(&foreseen.language);
+            if args.report == TestReport::Human && args.report_file.is_none() {
+                report::out_styled(&human::header(facts));
+                header_printed = true;
+            }
+            if foreseen.compiles {
+                status.phase(&format!("compiling {shown}"));
+            }
+        })?;
     status.finish();
     facts.submission = shown;
     Ok((built, header_printed))

@@ -57,7 +57,7 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
         mut facts,
         program,
         header_printed,
-    } = match start(args, first, &limits)? {
+    } = match start(args, first, (&limits, graded.added()))? {
         Ok(started) => started,
         Err(status) => return Ok(status),
     };

@@ -7,11 +7,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use sandbox::Limits;
 
 use crate::cases::points::{self, Points, PointsRule};
-use crate::cli::args::{LimitArgs, ProblemOrPackage};
+use crate::cli::args::{LimitArgs, ProblemOrPackage, SubmissionArgs};
 use crate::cli::exit::Fault;
 use crate::package::as_problem::{self as package, PackageProblem};
 use crate::package::checks::verify::CEILING;
@@ -20,7 +21,8 @@ use crate::package::programs::building::Setup;
 use crate::report::progress::{StatusLine, Stream};
 use crate::results::problem::ProblemId;
 use crate::run::grade::{Checker, SoundCase};
-use crate::submission::{Options, languages::Languages};
+use crate::submission::added::Added;
+use crate::submission::{Built, Foreseen, Options, languages::Languages};
 
 /// The problem a call grades against, read.
 #[derive(Debug)]
@@ -103,6 +105,24 @@ impl Graded {
             JudgedBy::Builtin(_) => None,
             JudgedBy::Package(package) => Some(package),
         }
+    }
+
+    /// Builds the submission `args` name as [`super::flags::build`] does, in the tier of
+    /// these limits, with the files added to every submission of this problem.
+    pub(super) fn build(
+        &self,
+        args: &SubmissionArgs,
+        before: impl FnOnce(&Foreseen, &str),
+    ) -> Result<(Built, String), Fault> {
+        super::flags::build(args, (self.limits.sandbox, self.added()), before)
+    }
+
+    /// The files added to every submission before it is built: a package's included
+    /// files; none for a built-in problem.
+    pub(super) fn added(&self) -> Arc<Added> {
+        self.package()
+            .map(|package| Arc::clone(&package.added))
+            .unwrap_or_default()
     }
 
     /// How an output is judged.

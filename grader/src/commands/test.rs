@@ -40,18 +40,17 @@ pub(crate) fn run(args: &TestArgs) -> Result<Status, Fault> {
     let names: Vec<String> = cases.iter().map(|c| c.case.name.clone()).collect();
     let mut progress =
         TestProgress::new(args.report == TestReport::Human && args.report_file.is_none());
-    let (built, shown) =
-        super::flags::build(&args.submission, limits.sandbox, |foreseen, shown| {
-            let header = human::header(&Heading {
-                problem: graded.id.id(),
-                submission: shown,
-                language: &foreseen.language,
-                built: None,
-                total: cases.len(),
-                limits: LimitsRecord::of(&limits),
-            });
-            progress.building(&header, foreseen.compiles.then_some(shown));
-        })?;
+    let (built, shown) = graded.build(&args.submission, |foreseen, shown| {
+        let header = human::header(&Heading {
+            problem: graded.id.id(),
+            submission: shown,
+            language: &foreseen.language,
+            built: None,
+            total: cases.len(),
+            limits: LimitsRecord::of(&limits),
+        });
+        progress.building(&header, foreseen.compiles.then_some(shown));
+    })?;
     let (results, language, build) = match built {
         Built::CompileError { language, message } => {
             (Vec::new(), language, Build::CompileError(message))

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cases::points::Points;
@@ -18,6 +19,7 @@ use crate::package::format::scoring;
 use crate::package::programs::building::Setup;
 use crate::package::programs::output_judge::PackageJudge;
 use crate::run::grade::{CaseText, SoundCase};
+use crate::submission::added::Added;
 
 /// A package, read and checked, ready to grade on.
 #[derive(Debug)]
@@ -32,6 +34,8 @@ pub(crate) struct PackageProblem {
     pub(crate) cases: Vec<SoundCase>,
     /// How an output is judged.
     pub(crate) judge: PackageJudge,
+    /// The files its `include/` adds to every submission (`format::included`).
+    pub(crate) added: Arc<Added>,
 }
 
 /// Reads the package at `package` and checks its data by its validators, built and run as
@@ -67,12 +71,14 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| config.name.clone());
+    let added = Arc::clone(&setup.for_submissions(package)?.options.added);
     Ok(PackageProblem {
         id,
         config,
         tests,
         cases,
         judge,
+        added,
     })
 }
 

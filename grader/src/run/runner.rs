@@ -9,7 +9,7 @@ use sandbox::{Config, Files, Input, Job, Limits, Outcome, Stderr, Worker};
 use crate::cli::exit::Fault;
 use crate::run::alone::Lane;
 use crate::run::judge::{self, Next, Sched, Stall, seconds};
-use crate::submission::{PATH, Program};
+use crate::submission::{PATH, Program, WorkingFolder};
 
 /// How much of standard error a report keeps: its end, where the error usually is.
 const STDERR_TAIL: usize = 4096;
@@ -307,7 +307,8 @@ fn job<'a>(
     Ok(Job {
         argv: program.argv_in(&worker.files_dir(files.path()), limits.memory),
         files,
-        in_files: false,
+        // A submission given a package's included files starts beside them.
+        in_files: program.working == WorkingFolder::Own,
         env: [
             vec![
                 format!("PATH={PATH}"),

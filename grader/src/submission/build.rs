@@ -6,13 +6,14 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+use super::added;
 use super::compile;
 use super::folder::{self, FolderFile, Shape};
 use super::languages::not_installed;
 use super::languages::{self, Language, Languages};
 use super::lookup::{Located, interpreter, resolve, run_path};
 use super::naming::{Names, PROGRAM};
-use super::program::{Built, Options, Program, Submission};
+use super::program::{Built, Options, Program, Submission, WorkingFolder};
 use super::staging::{Staging, stage_command};
 use crate::cli::exit::Fault;
 use crate::paths::files;
@@ -34,6 +35,8 @@ pub(crate) fn build_one(
 /// Builds `submission`: detects its language, compiles it (cached) and stages it.
 fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault> {
     let mut staging = Staging::reserve()?;
+    // Given files (`added.rs`), a submission's runs start beside them.
+    let mut working = WorkingFolder::Empty;
     // The language table's entry, for a source: what its runs need beyond the command.
     let (argv, language, cached, entry) = match submission {
         Submission::Command(line) => {
@@ -56,6 +59,18 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
             }
             let chosen = options.language_of(path)?;
             match chosen {
+                Some((name, language)) if options.added.of(name).is_some() => {
+                    working = WorkingFolder::Own;
+                    match from_file_with_added(path, (name, language), options, &mut staging)? {
+                        Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
+                        Err((_, message)) => {
+                            return Ok(Built::CompileError {
+                                language: name.to_owned(),
+                                message,
+                            });
+                        }
+                    }
+                }
                 Some((name, language)) => {
                     match from_source(path, (name, language), options, &mut staging)? {
                         Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
@@ -90,7 +105,12 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
             }
         }
         Submission::Folder(dir) => match from_folder(dir, options, &mut staging)? {
-            Ok(built) => built,
+            Ok((built, added)) => {
+                if added {
+                    working = WorkingFolder::Own;
+                }
+                built
+            }
             Err((language, message)) => return Ok(Built::CompileError { language, message }),
         },
     };
@@ -121,6 +141,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
         toolchain,
         address_space: entry.is_none_or(|l| l.address_space),
         env: entry.map(|l| l.run_env.clone()).unwrap_or_default(),
+        working,
     }))
 }
 
@@ -143,23 +164,117 @@ fn from_source(
         bytes,
         names,
         beside: &[],
+        stage_all: false,
     };
     Ok(compiled_and_staged(&source, (name, language), options, staging)?.map_err(|(_, m)| m))
 }
 
-/// What [`build`] makes of a program given as a folder: its command line, language and
-/// entry, and whether it came from the cache; `Err` inside with the language and the
-/// `CE` message.
-type FromFolder<'a> = (Vec<String>, String, bool, Option<&'a Language>);
+/// The command line of the source `path` in language `name` built with the files
+/// `options.added` gives that language (`added.rs`), and whether its compiled program
+/// came from the cache; `Err` inside with the language and the `CE` message.
+fn from_file_with_added(
+    path: &Path,
+    (name, language): (&str, &Language),
+    options: &Options<'_>,
+    staging: &mut Staging,
+) -> Result<Staged, Fault> {
+    let own = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let metadata = fs::metadata(path).map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
+    let file = FolderFile {
+        bytes: files::read_capped(path)?,
+        name: own.clone(),
+        executable: executable(&metadata),
+    };
+    let folder = path.parent().unwrap_or(Path::new("."));
+    with_added(
+        folder,
+        (vec![file], own),
+        (name, language),
+        options,
+        staging,
+    )
+}
 
-/// Builds the program of the folder `dir`, as `folder.rs` tells what it is.
+/// Builds the program of `own` files (named in `folder`; its main file `main`) in
+/// language `name`, with the files `options.added` gives that language: one program of
+/// them all, its main file the added driver when there is one, its sources every file
+/// of its language, and every file staged for its runs (they start beside them).
+fn with_added(
+    folder: &Path,
+    (own, main): (Vec<FolderFile>, String),
+    (name, language): (&str, &Language),
+    options: &Options<'_>,
+    staging: &mut Staging,
+) -> Result<Staged, Fault> {
+    let Some(addition) = options.added.of(name) else {
+        return Err(Fault::internal(format!(
+            "{}: built with added files, but none are given for {name}",
+            folder.display()
+        )));
+    };
+    let files = added::merged(own, addition);
+    let main = addition.driver.clone().unwrap_or(main);
+    let sources: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let extension = f.name.rsplit_once('.').map_or("", |(_, x)| x);
+            options
+                .languages
+                .for_extension(extension)
+                .is_some_and(|(of, _)| of == name)
+        })
+        .map(|f| f.name.clone())
+        .collect();
+    let text = files
+        .iter()
+        .find(|f| f.name == main)
+        .map(|f| f.bytes.clone())
+        .unwrap_or_default();
+    let names = match Names::of_folder(&main, &text, sources, language) {
+        Ok(names) => names,
+        Err(message) => return Ok(Err((name.to_owned(), message))),
+    };
+    let source = Source {
+        path: &folder.join(&main),
+        bytes: text,
+        names,
+        beside: &files,
+        stage_all: true,
+    };
+    compiled_and_staged(&source, (name, language), options, staging)
+}
+
+/// What [`build`] makes of a program given as a folder: its command line, language and
+/// entry, and whether it came from the cache; then whether it was given files
+/// (`added.rs`).
+type FromFolder<'a> = ((Vec<String>, String, bool, Option<&'a Language>), bool);
+
+/// Builds the program of the folder `dir`, as `folder.rs` tells what it is (only a
+/// folder of one language's sources is given files); `Err` inside with the language and
+/// the `CE` message.
 fn from_folder<'a>(
     dir: &Path,
     options: &Options<'a>,
     staging: &mut Staging,
 ) -> Result<Result<FromFolder<'a>, (String, String)>, Fault> {
     let read = folder::read(dir, options.languages)?;
+    let added = match &read.shape {
+        Shape::Sources {
+            language: (name, _),
+            ..
+        } => options.added.of(name).is_some(),
+        Shape::Scripts { .. } => false,
+    };
     Ok(match read.shape {
+        Shape::Sources {
+            language: (name, language),
+            main,
+            ..
+        } if added => with_added(dir, (read.files, main), (name, language), options, staging)?
+            .map(|(argv, cached)| ((argv, name.to_owned(), cached, Some(language)), true)),
         Shape::Sources {
             language: (name, language),
             main,
@@ -180,17 +295,21 @@ fn from_folder<'a>(
                 bytes: text,
                 names,
                 beside: &read.files,
+                stage_all: false,
             };
             compiled_and_staged(&source, (name, language), options, staging)?
-                .map(|(argv, cached)| (argv, name.to_owned(), cached, Some(language)))
+                .map(|(argv, cached)| ((argv, name.to_owned(), cached, Some(language)), false))
         }
         Shape::Scripts { build: true } => built_by_script(dir, &read.files, options, staging)?
-            .map(|(argv, cached)| (argv, "build+run".to_owned(), cached, None)),
+            .map(|(argv, cached)| ((argv, "build+run".to_owned(), cached, None), false)),
         Shape::Scripts { build: false } => Ok((
-            run_script(&read.files, staging),
-            "run".to_owned(),
+            (
+                run_script(&read.files, staging),
+                "run".to_owned(),
+                false,
+                None,
+            ),
             false,
-            None,
         )),
     })
 }
@@ -200,12 +319,15 @@ fn from_folder<'a>(
 type Staged = Result<(Vec<String>, bool), (String, String)>;
 
 /// A source to build: its file, bytes and names, and the files of its folder beside it
-/// when it is a folder's main file.
+/// when it is a folder's main file; `stage_all` when every one of those is staged for
+/// its runs, whatever the language (a submission given files: `added.rs`), not only
+/// where its runs read the source.
 struct Source<'a> {
     path: &'a Path,
     bytes: Vec<u8>,
     names: Names,
     beside: &'a [FolderFile],
+    stage_all: bool,
 }
 
 /// The command line of `source` in language `name`, compiled (cached) when the language
@@ -222,6 +344,7 @@ fn compiled_and_staged(
         bytes,
         names,
         beside,
+        stage_all,
     } = source;
     let (out, cached) = match &language.compile {
         Some(_) => {
@@ -243,7 +366,7 @@ fn compiled_and_staged(
     let src = staging.planned().join(&names.source);
     // A source its runs read goes with the other files of its folder (a Python module
     // it imports, a script it sources).
-    if language.run.iter().any(|w| w.contains(languages::SRC)) {
+    if *stage_all || language.run.iter().any(|w| w.contains(languages::SRC)) {
         staging.bytes(&names.source, bytes.clone());
         for file in beside.iter().filter(|f| f.name != names.source) {
             staging.file(&file.name, file.bytes.clone(), file.executable);

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use sandbox::tiers::Tier;
 
+use super::added::Added;
 use super::compile::default_cache;
 use super::languages::{Language, Languages};
 use super::naming;
@@ -51,6 +52,9 @@ pub(crate) struct Options<'a> {
     /// a problem package's constants (`{{name}}`), which the package's builds apply
     /// (`package::programs::building`); none for anything else.
     pub(crate) replaced: std::sync::Arc<Vec<(String, String)>>,
+    /// Files added to a submission of a language before it is built: a problem package's
+    /// included files (`added.rs`), for its submissions alone, never its validators.
+    pub(crate) added: std::sync::Arc<Added>,
 }
 
 impl<'a> Options<'a> {
@@ -69,6 +73,7 @@ impl<'a> Options<'a> {
             tier,
             header: HeaderUse::OnFirstNeed,
             replaced: std::sync::Arc::default(),
+            added: std::sync::Arc::default(),
         }
     }
 
@@ -79,6 +84,12 @@ impl<'a> Options<'a> {
             replaced: std::sync::Arc::new(replaced),
             ..self
         }
+    }
+
+    /// These options, with `added` added to a submission before it is built (a problem
+    /// package's included files).
+    pub(crate) fn adding(self, added: std::sync::Arc<Added>) -> Options<'a> {
+        Options { added, ..self }
     }
 
     /// The language `path` is built as: `--lang`, else by its extension; `None` when
@@ -119,6 +130,19 @@ pub(crate) struct Program {
     pub(crate) address_space: bool,
     /// Its language's environment, beyond the clean one every run gets (`NAME=value`).
     pub(crate) env: Vec<String>,
+    /// Where its runs start.
+    pub(crate) working: WorkingFolder,
+}
+
+/// Where a program's runs start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WorkingFolder {
+    /// In an empty folder of their own, which they may write in.
+    Empty,
+    /// In its staging folder, read-only, where its files are: a submission given a
+    /// package's included files, which the format's working directory holds
+    /// (`added.rs`).
+    Own,
 }
 
 impl Program {

@@ -33,6 +33,7 @@ mod package_conventions;
 mod package_ctd;
 mod package_format2023;
 mod package_grading;
+mod package_included;
 mod package_interactive;
 mod package_multipass;
 mod package_programs;

@@ -539,23 +539,16 @@ fn a_packages_constants_are_replaced_in_its_programs_and_test_group_files() {
     let written = std::fs::read_to_string(package.join("submissions/accepted/right.py")).unwrap();
     assert!(written.contains("{{factor.value}}"), "{written}");
 
-    // 2025-09's included files and static validator are not read: said, each once.
-    write(&package, "include/default/data.txt", "{{max_n}}\n");
+    // 2025-09's static validator is not read: said, once.
     write(&package, "static_validator/check.py", "print(1)\n");
     let (code, _, stderr) = verify(&package);
     assert_eq!(code, 0, "{stderr}");
-    for (folder, why) in [
-        ("include", "are not added to the submissions"),
-        (
-            "static_validator",
-            "static validation of submissions is not run",
-        ),
-    ] {
-        let said = format!("{}: not read: ", package.join(folder).display());
-        assert_eq!(stderr.matches(&said).count(), 1, "{stderr}");
-        assert!(stderr.contains(why), "{stderr}");
-    }
-    std::fs::remove_dir_all(package.join("include")).unwrap();
+    let said = format!("{}: not read: ", package.join("static_validator").display());
+    assert_eq!(stderr.matches(&said).count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("static validation of submissions is not run"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(package.join("static_validator")).unwrap();
 
     // A constant the format does not allow: exit 2 naming problem.yaml.

@@ -160,7 +160,7 @@ pub(crate) fn verify(
     // The data's check (building and running the validators) and the submissions' builds
     // need nothing of each other: side by side, a cold verification's compiles overlap.
     let (checked, built) = std::thread::scope(|scope| {
-        let builds = scope.spawn(|| build_all(&entries, setup));
+        let builds = scope.spawn(|| build_all(&entries, &setup.for_submissions(package)?));
         let checked = data_check::checked_and_judge(package, &config, &cases, setup);
         let built = builds
             .join()
@@ -311,7 +311,7 @@ pub(crate) fn limit_from_accepted(
         .into_iter()
         .filter(Entry::accepted)
         .collect();
-    let built = build_all(&entries, setup)?;
+    let built = build_all(&entries, &setup.for_submissions(package)?)?;
     some_accepted_runs(package, &entries, &built, "; or give --time-limit")?;
     let work = Work {
         cases,

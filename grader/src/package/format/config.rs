@@ -493,18 +493,11 @@ fn validator_folders(package: &Path, apart: &Apart, config: &mut Config) -> Resu
 
 /// The folders of 2025-09 that would change what a submission gets, and what the grader
 /// does without them.
-const UNREAD_FOLDERS: [(&str, &str); 2] = [
-    (
-        "include",
-        "its files (2025-09's included files) are not added to the submissions, so one \
-         that needs them (a driver, a file it opens) fails here",
-    ),
-    (
-        "static_validator",
-        "the static validation of submissions is not run: what it would refuse or score \
+const UNREAD_FOLDERS: [(&str, &str); 1] = [(
+    "static_validator",
+    "the static validation of submissions is not run: what it would refuse or score \
          is not seen",
-    ),
-];
+)];
 
 /// Warns of each of [`UNREAD_FOLDERS`] the package has: not reading one silently could
 /// turn a right submission into a disagreement nobody could explain.

@@ -4,8 +4,8 @@
 //! `submissions.yaml`, `expectations`), the format's default output validator, in
 //! process (`default_validator`), the verdict and score of a scoring problem's groups
 //! (`scoring`, with 2025-09's groups read by `score_groups`), the `constants` replaced in
-//! its programs and configurations (`constants`), and the generator `grader fuzz` draws
-//! inputs from (`generator`).
+//! its programs and configurations (`constants`), the files added to its submissions
+//! (`included`), and the generator `grader fuzz` draws inputs from (`generator`).
 
 pub(crate) mod config;
 pub(crate) mod constants;
@@ -13,6 +13,7 @@ pub(crate) mod data;
 pub(crate) mod default_validator;
 pub(crate) mod expectations;
 pub(crate) mod generator;
+pub(crate) mod included;
 pub(crate) mod score_groups;
 pub(crate) mod scoring;
 pub(crate) mod submissions;

@@ -13,6 +13,7 @@ use sandbox::Limits;
 
 use crate::cli::exit::{Cause, Fault};
 use crate::package::format::constants::Constants;
+use crate::package::format::included;
 use crate::package::format::submissions::Entry;
 use crate::paths::{files, temp};
 use crate::submission::folder::{self, FolderFile};
@@ -28,6 +29,20 @@ pub(crate) struct Setup<'a> {
     pub(crate) limits: Limits,
     /// Submissions run at once.
     pub(crate) jobs: usize,
+}
+
+impl<'a> Setup<'a> {
+    /// This setup for the submissions of the package at `package`: with the files its
+    /// `include/` adds to them (`format::included`), which its own programs never get.
+    pub(in crate::package) fn for_submissions(&self, package: &Path) -> Result<Setup<'a>, Fault> {
+        let constants = Constants::of(&self.options.replaced);
+        let added = included::added(package, &constants, self.options.languages)?;
+        Ok(Setup {
+            options: self.options.clone().adding(added),
+            limits: self.limits,
+            jobs: self.jobs,
+        })
+    }
 }
 
 /// Builds every submission, `setup.jobs` at once (compilers are the slow part of a

@@ -15,7 +15,9 @@ use sandbox::{Input, Limits, Outcome};
 
 use crate::cli::exit::Fault;
 use crate::fuzzing::under_test::ProgramCandidate;
+use crate::package::format::constants::Constants;
 use crate::package::format::generator;
+use crate::package::format::included;
 use crate::package::format::submissions;
 use crate::package::programs::building::build;
 use crate::package::programs::in_box::{Call, PackageProgram};
@@ -48,12 +50,16 @@ impl Programs {
             ))
         })?;
         let mut why = String::new();
+        // The reference is built as a submission: with the files include/ adds.
+        let constants = Constants::of(&options.replaced);
+        let added = included::added(package, &constants, options.languages)?;
+        let for_submissions = options.clone().adding(added);
         for entry in submissions::load(package)?
             .entries
             .iter()
             .filter(|e| e.accepted())
         {
-            match build(&entry.path, options) {
+            match build(&entry.path, &for_submissions) {
                 Ok(Ok(reference)) => {
                     return Ok(Programs {
                         generator: (program, shown),
