@@ -58,11 +58,7 @@ mod tests {
     use super::*;
 
     fn file(name: &str, text: &str) -> FolderFile {
-        FolderFile {
-            name: name.to_owned(),
-            bytes: text.as_bytes().to_vec(),
-            executable: false,
-        }
+        FolderFile::of_text(name, text)
     }
 
     #[test]

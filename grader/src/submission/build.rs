@@ -72,6 +72,7 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
                     }
                 }
                 Some((name, language)) => {
+                    entry_names_the_file(path, options)?;
                     match from_source(path, (name, language), options, &mut staging)? {
                         Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
                         Err(message) => {
@@ -216,7 +217,11 @@ fn with_added(
         )));
     };
     let files = added::merged(own, addition);
-    let main = addition.driver.clone().unwrap_or(main);
+    // The entry point a package gives, else the language's driver, else its own.
+    let main = match &options.entry {
+        Some(entry) => entry_in(folder, &files, entry)?,
+        None => addition.driver.clone().unwrap_or(main),
+    };
     let sources: Vec<String> = files
         .iter()
         .filter(|f| {
@@ -228,23 +233,66 @@ fn with_added(
         })
         .map(|f| f.name.clone())
         .collect();
+    let program = (folder, files.as_slice(), main.as_str(), sources);
+    from_files(program, (name, language), true, options, staging)
+}
+
+/// Builds the program of `files` (those of the folder `dir`), its main file `main` and
+/// its sources `sources` in language `name`: every file staged for its runs when
+/// `stage_all` (see [`Source`]).
+fn from_files(
+    (dir, files, main, sources): (&Path, &[FolderFile], &str, Vec<String>),
+    (name, language): (&str, &Language),
+    stage_all: bool,
+    options: &Options<'_>,
+    staging: &mut Staging,
+) -> Result<Staged, Fault> {
     let text = files
         .iter()
         .find(|f| f.name == main)
         .map(|f| f.bytes.clone())
         .unwrap_or_default();
-    let names = match Names::of_folder(&main, &text, sources, language) {
+    let names = match Names::of_folder(main, &text, sources, language) {
         Ok(names) => names,
         Err(message) => return Ok(Err((name.to_owned(), message))),
     };
     let source = Source {
-        path: &folder.join(&main),
+        path: &dir.join(main),
         bytes: text,
         names,
-        beside: &files,
-        stage_all: true,
+        beside: files,
+        stage_all,
     };
     compiled_and_staged(&source, (name, language), options, staging)
+}
+
+/// The file of `files` (those of the program `dir`) the entry point `entry` names, or
+/// why there is none (the package's fault: the submission is not run).
+fn entry_in(dir: &Path, files: &[FolderFile], entry: &str) -> Result<String, Fault> {
+    folder::entry_file(files.iter().map(|f| f.name.as_str()), entry).ok_or_else(|| {
+        Fault::input(format!(
+            "{}: entrypoint `{entry}` (submissions.yaml) names no file of it",
+            dir.display()
+        ))
+    })
+}
+
+/// Checks that the entry point `options` give, if any, names the source `path`.
+fn entry_names_the_file(path: &Path, options: &Options<'_>) -> Result<(), Fault> {
+    let Some(entry) = &options.entry else {
+        return Ok(());
+    };
+    let own = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match folder::entry_file(std::iter::once(own.as_str()), entry) {
+        Some(_) => Ok(()),
+        None => Err(Fault::input(format!(
+            "{}: entrypoint `{entry}` (submissions.yaml) is not this file",
+            path.display()
+        ))),
+    }
 }
 
 /// What [`build`] makes of a program given as a folder: its command line, language and
@@ -260,7 +308,7 @@ fn from_folder<'a>(
     options: &Options<'a>,
     staging: &mut Staging,
 ) -> Result<Result<FromFolder<'a>, (String, String)>, Fault> {
-    let read = folder::read(dir, options.languages)?;
+    let mut read = folder::read_as(dir, options.languages, options.language)?;
     let added = match &read.shape {
         Shape::Sources {
             language: (name, _),
@@ -268,6 +316,12 @@ fn from_folder<'a>(
         } => options.added.of(name).is_some(),
         Shape::Scripts { .. } => false,
     };
+    // A package's entry point chooses the main file (among the added files too, below).
+    if let (Some(entry), false, Shape::Sources { main, .. }) =
+        (&options.entry, added, &mut read.shape)
+    {
+        *main = entry_in(dir, &read.files, entry)?;
+    }
     Ok(match read.shape {
         Shape::Sources {
             language: (name, language),
@@ -280,24 +334,8 @@ fn from_folder<'a>(
             main,
             sources,
         } => {
-            let text = read
-                .files
-                .iter()
-                .find(|f| f.name == main)
-                .map(|f| f.bytes.clone())
-                .unwrap_or_default();
-            let names = match Names::of_folder(&main, &text, sources, language) {
-                Ok(names) => names,
-                Err(message) => return Ok(Err((name.to_owned(), message))),
-            };
-            let source = Source {
-                path: &dir.join(&main),
-                bytes: text,
-                names,
-                beside: &read.files,
-                stage_all: false,
-            };
-            compiled_and_staged(&source, (name, language), options, staging)?
+            let program = (dir, read.files.as_slice(), main.as_str(), sources);
+            from_files(program, (name, language), false, options, staging)?
                 .map(|(argv, cached)| ((argv, name.to_owned(), cached, Some(language)), false))
         }
         Shape::Scripts { build: true } => built_by_script(dir, &read.files, options, staging)?

@@ -74,9 +74,36 @@ fn passed_over(name: &str) -> bool {
 /// caller's fault to report: a package's for a validator; a submission is listed as not
 /// run, with why).
 pub(crate) fn read<'a>(dir: &Path, languages: &'a Languages) -> Result<Folder<'a>, Fault> {
+    read_as(dir, languages, None)
+}
+
+/// [`read`], its sources those of the language `language` when one is given (a
+/// package's `submissions.yaml` says which), whatever language most of its files are in.
+pub(crate) fn read_as<'a>(
+    dir: &Path,
+    languages: &'a Languages,
+    language: Option<&str>,
+) -> Result<Folder<'a>, Fault> {
     let files = files(dir)?;
-    let shape = shape(dir, &files, languages)?;
+    let shape = shape(dir, &files, languages, language)?;
     Ok(Folder { files, shape })
+}
+
+/// The file of `names` that the entry point `entry` names (a package's
+/// `submissions.yaml` `entrypoint`): the file itself (`main.py`, `src/main.py`), its name
+/// without its extension, as a class is (`Main` for `Main.java`), or Kotlin's class of
+/// a file (`MainKt` for `Main.kt`).
+pub(crate) fn entry_file<'n>(
+    mut names: impl Iterator<Item = &'n str>,
+    entry: &str,
+) -> Option<String> {
+    names
+        .find(|name| {
+            let own = name.rsplit('/').next().unwrap_or_default();
+            let stem = own.split_once('.').map_or(own, |(stem, _)| stem);
+            *name == entry || own == entry || stem == entry || format!("{stem}Kt") == entry
+        })
+        .map(str::to_owned)
 }
 
 /// The files of the program `dir`, read (those of the folders below it too, each named
@@ -131,11 +158,13 @@ fn read_into(folder: &Path, prefix: &str, files: &mut Vec<FolderFile>) -> Result
     Ok(())
 }
 
-/// What the program of `files` (those of the folder `dir`) is.
+/// What the program of `files` (those of the folder `dir`) is: in the language
+/// `forced` when one is given.
 fn shape<'a>(
     dir: &Path,
     files: &[FolderFile],
     languages: &'a Languages,
+    forced: Option<&str>,
 ) -> Result<Shape<'a>, Fault> {
     let named = |name: &str| files.iter().any(|f| f.name == name);
     if named("build") || named("run") {
@@ -181,6 +210,18 @@ fn shape<'a>(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let first = match forced {
+        None => first,
+        Some(forced) => Some(by_language.iter().find(|(name, _)| **name == forced).ok_or_else(
+            || {
+                Fault::input(format!(
+                    "{}: no file of {forced}, the language submissions.yaml gives it (files: {})",
+                    dir.display(),
+                    listed()
+                ))
+            },
+        )?),
+    };
     let (name, (language, sources)) = match first {
         None => {
             return Err(Fault::input(format!(
@@ -190,7 +231,7 @@ fn shape<'a>(
                 listed()
             )));
         }
-        Some(one) if leading.len() == 1 || one.1.0.priority.is_some() => one,
+        Some(one) if forced.is_some() || leading.len() == 1 || one.1.0.priority.is_some() => one,
         Some(_) => {
             let each: Vec<String> = leading.iter().map(|(name, _)| name.to_string()).collect();
             return Err(Fault::input(format!(
@@ -313,20 +354,28 @@ pub(crate) fn built_tree(archive: &[u8]) -> Result<Vec<FolderFile>, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn file(name: &str, text: &str) -> FolderFile {
+impl FolderFile {
+    /// A file of a program's folder holding `text`, not executable: for tests.
+    pub(crate) fn of_text(name: &str, text: &str) -> FolderFile {
         FolderFile {
             name: name.to_owned(),
             bytes: text.as_bytes().to_vec(),
             executable: false,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, text: &str) -> FolderFile {
+        FolderFile::of_text(name, text)
+    }
 
     fn shape_of(files: &[FolderFile]) -> Result<(String, String, Vec<String>), String> {
         let languages = Box::leak(Box::new(Languages::load(None).unwrap()));
-        match shape(Path::new("p"), files, languages).map_err(|f| f.message().to_owned())? {
+        match shape(Path::new("p"), files, languages, None).map_err(|f| f.message().to_owned())? {
             Shape::Sources {
                 language: (name, _),
                 main,
@@ -334,6 +383,40 @@ mod tests {
             } => Ok((name.to_owned(), main, sources)),
             Shape::Scripts { build } => Ok(("scripts".to_owned(), build.to_string(), vec![])),
         }
+    }
+
+    #[test]
+    fn an_entry_point_names_a_file_its_class_or_kotlins_class_of_it() {
+        let names = ["lib/util.py", "Main.java", "app.kt", "solve.py"];
+        let entry = |e: &str| entry_file(names.iter().copied(), e);
+        assert_eq!(entry("solve.py").as_deref(), Some("solve.py"));
+        assert_eq!(entry("util.py").as_deref(), Some("lib/util.py"));
+        assert_eq!(entry("Main").as_deref(), Some("Main.java"));
+        assert_eq!(entry("appKt").as_deref(), Some("app.kt"));
+        assert_eq!(entry("Solve"), None);
+    }
+
+    #[test]
+    fn a_forced_language_takes_its_files_whatever_most_files_are() {
+        let files = [file("a.c", ""), file("b.c", ""), file("x.py", "")];
+        let languages = Box::leak(Box::new(Languages::load(None).unwrap()));
+        let python = shape(Path::new("p"), &files, languages, Some("python")).unwrap();
+        let Shape::Sources {
+            language: (name, _),
+            main,
+            ..
+        } = python
+        else {
+            panic!("{python:?}");
+        };
+        assert_eq!((name, main.as_str()), ("python", "x.py"));
+        let why = shape(Path::new("p"), &files, languages, Some("java")).unwrap_err();
+        assert!(
+            why.message()
+                .starts_with("p: no file of java, the language submissions.yaml"),
+            "{}",
+            why.message()
+        );
     }
 
     #[test]

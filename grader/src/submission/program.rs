@@ -55,6 +55,9 @@ pub(crate) struct Options<'a> {
     /// Files added to a submission of a language before it is built: a problem package's
     /// included files (`added.rs`), for its submissions alone, never its validators.
     pub(crate) added: std::sync::Arc<Added>,
+    /// The entry point a program's build takes for its main file (a package's
+    /// `submissions.yaml` `entrypoint`): a file's name, or its class's (`folder::entry_file`).
+    pub(crate) entry: Option<String>,
 }
 
 impl<'a> Options<'a> {
@@ -74,6 +77,7 @@ impl<'a> Options<'a> {
             header: HeaderUse::OnFirstNeed,
             replaced: std::sync::Arc::default(),
             added: std::sync::Arc::default(),
+            entry: None,
         }
     }
 

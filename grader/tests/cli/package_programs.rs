@@ -354,3 +354,79 @@ fn an_ada_folder_compiles_its_units() {
     assert_eq!(code, 0, "{table}{stderr}");
     assert_eq!(&row(&table, "accepted/ada")[1..3], ["AC", "AC"], "{table}");
 }
+
+/// 2023-07's `submissions.yaml` says a submission's `language` (a code of the format's
+/// table) and `entrypoint` (its main file, or class): a folder is built in that language
+/// whatever most of its files are, from that file; a language the grader does not run is
+/// said, and a code of no table, or two entries that disagree, is exit 2 at its place.
+#[test]
+fn submissions_yaml_chooses_a_folders_language_and_main_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let right = "a, b = map(float, input().split())\nprint(a + b)\n";
+    let package = package(
+        dir.path(),
+        &[
+            // By the default rule `main.py` would be the main file: a wrong one.
+            ("accepted/pick/main.py", "print(0)\n"),
+            ("accepted/pick/solve.py", right),
+            // Most of its files are C, which make no program.
+            ("accepted/mixed/a.c", "int a;\n"),
+            ("accepted/mixed/b.c", "int b;\n"),
+            ("accepted/mixed/sum.py", right),
+            ("wrong_answer/sharp.py", "print(0)\n"),
+        ],
+    );
+    let yaml = "accepted/pick:\n  entrypoint: solve.py\naccepted/mixed:\n  language: python3\n\
+                wrong_answer/sharp.py:\n  language: fsharp\n";
+    write(&package, "submissions/submissions.yaml", yaml);
+    let (code, table, stderr) = verify(&package, &[]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    for accepted in ["accepted/pick", "accepted/mixed"] {
+        assert_eq!(&row(&table, accepted)[1..3], ["AC", "AC"], "{table}");
+    }
+    assert!(
+        table.contains("language `fsharp` (submissions.yaml): not one the grader runs"),
+        "{table}"
+    );
+    // An entry point that names no file of it: not run, and said.
+    write(
+        &package,
+        "submissions/submissions.yaml",
+        yaml.replace("solve.py", "Solve"),
+    );
+    let (_, table, _) = verify(&package, &[]);
+    assert!(
+        table.contains("entrypoint `Solve` (submissions.yaml) names no file of it"),
+        "{table}"
+    );
+    // `python` is the grader's name, not the format's code.
+    write(
+        &package,
+        "submissions/submissions.yaml",
+        "accepted/mixed:\n  language: python\n",
+    );
+    let (code, _, stderr) = verify(&package, &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        one_error_line(
+            "submissions.yaml:2:3: `accepted/mixed`: `language`: `python` is not a language code of the format's table"
+        )
+        .eval(&stderr),
+        "{stderr}"
+    );
+    // Two entries that give one submission two languages.
+    write(
+        &package,
+        "submissions/submissions.yaml",
+        "accepted:\n  language: c\naccepted/mixed:\n  language: python3\n",
+    );
+    let (code, _, stderr) = verify(&package, &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        one_error_line(
+            "submissions.yaml:4:3: `language` `python3` for accepted/mixed, which 2:3 gives `c`"
+        )
+        .eval(&stderr),
+        "{stderr}"
+    );
+}

@@ -10,10 +10,12 @@
 //! both permits and requires (`AC` only when all of them do), which for the default
 //! folders is what the folders say (`wrong_answer`: `WA`). Keys that ask more (`score`,
 //! `message`, `use_for_time_limit`, rules for a group of cases) are not read, and warned
-//! of.
+//! of. An entry's `language` (a code of the format's table) and `entrypoint` say how its
+//! submissions are built ([`BuildSaid`]).
 
 use std::path::Path;
 
+use super::codes;
 use super::config::place_of;
 use crate::cli::exit::Fault;
 use crate::paths::files;
@@ -21,9 +23,8 @@ use crate::paths::files;
 /// The verdicts of the rules, in the format's words.
 const VERDICTS: [&str; 4] = ["AC", "WA", "TLE", "RTE"];
 
-/// The keys of an entry that say nothing of a verdict (read elsewhere, or not at all
-/// without changing one).
-const QUIET: [&str; 4] = ["language", "entrypoint", "authors", "model_solution"];
+/// The keys of an entry that say nothing of a verdict nor of how it is built.
+const QUIET: [&str; 2] = ["authors", "model_solution"];
 
 /// The keys of an entry that ask what the grader does not check: warned of.
 const NOT_READ: [&str; 3] = ["score", "message", "use_for_time_limit"];
@@ -62,6 +63,27 @@ pub(crate) struct Expectations {
     folders: Vec<(&'static str, Rule)>,
     /// The file's other entries: each pattern (its braces expanded) and its rule.
     entries: Vec<(Vec<String>, Rule)>,
+    /// How the submissions an entry matches are built: each pattern (a folder's name
+    /// too) and what the entry says.
+    builds: Vec<(Vec<String>, Build)>,
+}
+
+/// How an entry says its submissions are built (`language`, `entrypoint`), each value
+/// with its place (`LINE:COL`).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Build {
+    language: Option<(String, String)>,
+    entrypoint: Option<(String, String)>,
+}
+
+/// How a submission is built, as `submissions.yaml` says: its language (a code of the
+/// format's table) and its entry point (the main file, or a class), when it says.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct BuildSaid {
+    /// The language's code (`python3`).
+    pub(crate) language: Option<String>,
+    /// The entry point (`main.py`, `Main`).
+    pub(crate) entrypoint: Option<String>,
 }
 
 /// Reads `PKG/submissions/submissions.yaml`, when there is one; warnings for what it asks
@@ -89,6 +111,7 @@ fn parse(text: &str) -> Result<(Expectations, Vec<String>), String> {
     let mut expectations = Expectations {
         folders: defaults(),
         entries: Vec::new(),
+        builds: Vec::new(),
     };
     let mut warnings = Vec::new();
     if text.trim().is_empty() {
@@ -107,12 +130,24 @@ fn parse(text: &str) -> Result<(Expectations, Vec<String>), String> {
             .as_mapping()
             .ok_or_else(|| format!("{at}: `{pattern}`: expected a map of rules"))?;
         let mut rule = Rule::default();
+        let mut build = Build::default();
         for (name, value) in body {
             let name = name.as_str().unwrap_or_default();
-            let here = place_of(text, name, 1);
+            let here = place_below(text, &at, name);
             match name {
                 "permitted" => rule.permitted = Some(verdicts(value, &here, pattern, name)?),
                 "required" => rule.required = Some(verdicts(value, &here, pattern, name)?),
+                "language" => build.language = Some((language(value, &here, pattern)?, here)),
+                "entrypoint" => {
+                    let entry = value.as_str().filter(|e| !e.trim().is_empty()).ok_or_else(
+                        || {
+                            format!(
+                                "{here}: `{pattern}`: `entrypoint`: expected a file or class name"
+                            )
+                        },
+                    )?;
+                    build.entrypoint = Some((entry.to_owned(), here));
+                }
                 _ if QUIET.contains(&name) => {}
                 _ if NOT_READ.contains(&name) => warnings.push(format!(
                     "{here}: `{pattern}`: `{name}` is not read: the grader does not check it"
@@ -130,11 +165,16 @@ fn parse(text: &str) -> Result<(Expectations, Vec<String>), String> {
                 }
             }
         }
+        if build != Build::default() {
+            expectations.builds.push((expanded(pattern), build));
+        }
         if let Some((_, default)) = expectations.folders.iter_mut().find(|(f, _)| *f == pattern) {
             // Named as a default folder: it replaces what it gives of the folder's rule.
             default.permitted = rule.permitted.or(default.permitted.take());
             default.required = rule.required.or(default.required.take());
-        } else {
+        } else if rule != Rule::default() {
+            // An entry that says nothing of verdicts (only how its submissions are built,
+            // or who wrote them) leaves them to the folder's rule.
             expectations.entries.push((expanded(pattern), rule));
         }
     }
@@ -180,6 +220,44 @@ fn verdicts(
             })
         })
         .collect()
+}
+
+/// `LINE:COL` of the key `key` in the entry whose own key is at `parent` (`LINE:COL`):
+/// the first indented line below it that starts with `key`, before the next entry; found
+/// as [`place_of`] finds one where it is written some other way.
+fn place_below(text: &str, parent: &str, key: &str) -> String {
+    let first: usize = parent
+        .split_once(':')
+        .and_then(|(line, _)| line.parse().ok())
+        .unwrap_or(1);
+    for (number, line) in text.lines().enumerate().skip(first) {
+        let body = line.trim_start();
+        let indent = line.len() - body.len();
+        if indent == 0 && !body.is_empty() {
+            break;
+        }
+        if body
+            .strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        {
+            return format!("{}:{}", number + 1, indent + 1);
+        }
+    }
+    place_of(text, key, 1)
+}
+
+/// The language an entry names: a code of the format's table, or `LINE:COL: why` at `at`.
+fn language(value: &serde_yaml_ng::Value, at: &str, pattern: &str) -> Result<String, String> {
+    let word = value.as_str().unwrap_or_default();
+    if codes::is_code(word) {
+        Ok(word.to_owned())
+    } else {
+        Err(format!(
+            "{at}: `{pattern}`: `language`: `{word}` is not a language code of the format's \
+             table: expected one of {}",
+            codes::listed()
+        ))
+    }
 }
 
 /// `pattern` with its braces expanded (`{a,b}.py`: `a.py`, `b.py`).
@@ -233,6 +311,49 @@ pub(crate) enum Expected {
 }
 
 impl Expectations {
+    /// How the submission `name` (`FOLDER/FILE`) is built, as the entries that match it
+    /// say; or why they cannot all be followed (two of them naming two languages, or two
+    /// entry points).
+    pub(crate) fn build_of(&self, name: &str) -> Result<BuildSaid, String> {
+        let mut said = BuildSaid::default();
+        let mut places: (Option<&str>, Option<&str>) = (None, None);
+        for (_, build) in self
+            .builds
+            .iter()
+            .filter(|(patterns, _)| patterns.iter().any(|p| matches(p, name)))
+        {
+            for (given, (to, place), key) in [
+                (
+                    &build.language,
+                    (&mut said.language, &mut places.0),
+                    "language",
+                ),
+                (
+                    &build.entrypoint,
+                    (&mut said.entrypoint, &mut places.1),
+                    "entrypoint",
+                ),
+            ] {
+                let Some((value, here)) = given else {
+                    continue;
+                };
+                match to {
+                    Some(earlier) if earlier != value => {
+                        return Err(format!(
+                            "{here}: `{key}` `{value}` for {name}, which {} gives `{earlier}`",
+                            place.unwrap_or_default()
+                        ));
+                    }
+                    _ => {
+                        *to = Some(value.clone());
+                        *place = Some(here);
+                    }
+                }
+            }
+        }
+        Ok(said)
+    }
+
     /// What the submission `name` (`FOLDER/FILE`) may get, or why no verdict can meet
     /// the rules that match it.
     pub(crate) fn of(&self, name: &str) -> Result<Expected, String> {
@@ -291,6 +412,40 @@ mod tests {
 
     fn of(text: &str, name: &str) -> Result<Expected, String> {
         parse(text).unwrap().0.of(name)
+    }
+
+    #[test]
+    fn language_and_entrypoint_are_read_and_must_agree() {
+        let text = "accepted:\n  language: cpp\naccepted/a:\n  entrypoint: Main\n\
+                    mixed/*.py:\n  language: python3\n  authors: [A]\n";
+        let read = parse(text).unwrap().0;
+        assert_eq!(
+            read.build_of("accepted/a"),
+            Ok(BuildSaid {
+                language: Some("cpp".to_owned()),
+                entrypoint: Some("Main".to_owned()),
+            })
+        );
+        assert_eq!(
+            read.build_of("mixed/x.py").unwrap().language.as_deref(),
+            Some("python3")
+        );
+        assert_eq!(read.build_of("wrong_answer/x.py"), Ok(BuildSaid::default()));
+        // They say nothing of verdicts: the folders' rules hold, as the folders say them.
+        assert_eq!(read.of("accepted/a"), Ok(Expected::Unsaid));
+        assert_eq!(read.of("mixed/x.py"), Ok(Expected::Unsaid));
+        let why = parse("x:\n  language: c++\n").unwrap_err();
+        assert!(
+            why.starts_with("2:3: `x`: `language`: `c++` is not a language code"),
+            "{why}"
+        );
+        let two = parse("accepted:\n  entrypoint: a.py\naccepted/b:\n  entrypoint: b.py\n")
+            .unwrap()
+            .0;
+        assert_eq!(
+            two.build_of("accepted/b"),
+            Err("4:3: `entrypoint` `b.py` for accepted/b, which 2:3 gives `a.py`".to_owned())
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::codes;
 use super::constants::Constants;
 use crate::cli::exit::Fault;
 use crate::submission::added::{Added, Addition};
@@ -21,87 +22,6 @@ use crate::submission::languages::Languages;
 
 /// The folder of files for every language without one of its own.
 const DEFAULT: &str = "default";
-
-/// The language codes of the format's table (its appendix "Languages").
-const CODES: [&str; 52] = [
-    "ada",
-    "algol68",
-    "apl",
-    "bash",
-    "c",
-    "cgmp",
-    "cobol",
-    "cpp",
-    "cppgmp",
-    "crystal",
-    "csharp",
-    "d",
-    "dart",
-    "elixir",
-    "erlang",
-    "forth",
-    "fortran",
-    "fsharp",
-    "gerbil",
-    "go",
-    "haskell",
-    "java",
-    "javaalgs4",
-    "javascript",
-    "julia",
-    "kotlin",
-    "lisp",
-    "lua",
-    "modula2",
-    "nim",
-    "objectivec",
-    "ocaml",
-    "octave",
-    "odin",
-    "pascal",
-    "perl",
-    "php",
-    "prolog",
-    "python2",
-    "python3",
-    "python3numpy",
-    "racket",
-    "ruby",
-    "rust",
-    "scala",
-    "simula",
-    "smalltalk",
-    "snobol",
-    "swift",
-    "typescript",
-    "visualbasic",
-    "zig",
-];
-
-/// The format's code of the grader's language `name`: its own name, or the code of the
-/// language it is a form of (`python` and `pypy` are `python3`; the C and C++ profiles
-/// are `c` and `cpp`); `None` for one the format's table lacks (`sh`).
-fn code_of(name: &str) -> Option<&str> {
-    match name {
-        "python" | "pypy" => Some("python3"),
-        "cpp98" | "poj" => Some("cpp"),
-        "c99" | "poj-c" => Some("c"),
-        other => CODES.contains(&other).then_some(other),
-    }
-}
-
-/// The names the format's table gives the entry point of the language `code`, as a file.
-fn drivers(code: &str) -> &'static [&'static str] {
-    match code {
-        "python2" | "python3" | "python3numpy" => &["__main__.py"],
-        "javascript" => &["main.js"],
-        "php" => &["main.php"],
-        "lisp" => &["main.lisp", "main.cl"],
-        "java" | "javaalgs4" => &["Main.java"],
-        "kotlin" => &["Main.kt"],
-        _ => &[],
-    }
-}
 
 /// The files `include/` of the package at `package` adds to the submissions, by the
 /// grader's language names (`languages`), with `constants` replaced in them; nothing when
@@ -114,7 +34,7 @@ pub(crate) fn added(
     let by_code = read(package, constants)?;
     let mut by_language = BTreeMap::new();
     for name in languages.names() {
-        let code = code_of(name);
+        let code = codes::code_of(name);
         let Some(files) = code
             .and_then(|code| by_code.get(code))
             .or_else(|| by_code.get(DEFAULT))
@@ -124,7 +44,7 @@ pub(crate) fn added(
         let driver = code.and_then(|code| {
             files
                 .iter()
-                .find(|file| drivers(code).contains(&file.name.as_str()))
+                .find(|file| codes::drivers(code).contains(&file.name.as_str()))
                 .map(|file| file.name.clone())
         });
         by_language.insert(
@@ -168,13 +88,13 @@ fn read(package: &Path, constants: &Constants) -> Result<BTreeMap<String, Vec<Fo
         if name.starts_with('.') {
             continue;
         }
-        if name != DEFAULT && !CODES.contains(&name.as_str()) {
+        if name != DEFAULT && !codes::is_code(&name) {
             return Err(fault(
                 &path,
                 &format!(
                     "`{name}` is not a language code of the format's table: expected \
                      `default` or one of {}",
-                    codes_listed()
+                    codes::listed()
                 ),
             ));
         }
@@ -201,33 +121,4 @@ fn read(package: &Path, constants: &Constants) -> Result<BTreeMap<String, Vec<Fo
         by_code.insert(name, files);
     }
     Ok(by_code)
-}
-
-/// The format's codes, for a message.
-fn codes_listed() -> String {
-    CODES.join(", ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_language_of_the_grader_has_its_code_and_drivers_are_the_tables() {
-        let languages = Languages::load(None).unwrap();
-        // The languages a package's file is told by all have a code of the format's.
-        for name in languages.names() {
-            let (_, language) = languages.named(name).unwrap();
-            if !language.extensions.is_empty() && name != "sh" {
-                assert!(code_of(name).is_some(), "{name}");
-            }
-        }
-        assert_eq!(code_of("python"), Some("python3"));
-        assert_eq!(code_of("cpp98"), Some("cpp"));
-        assert_eq!(code_of("sh"), None);
-        assert_eq!(drivers("python3"), ["__main__.py"]);
-        assert!(drivers("cpp").is_empty());
-        // The table's codes, in its order, each once.
-        assert!(CODES.windows(2).all(|w| w[0] < w[1]), "{CODES:?}");
-    }
 }

@@ -5,8 +5,9 @@
 //! process (`default_validator`), the verdict and score of a scoring problem's groups
 //! (`scoring`, with 2025-09's groups read by `score_groups`), the `constants` replaced in
 //! its programs and configurations (`constants`), the files added to its submissions
-//! (`included`), and the generator `grader fuzz` draws inputs from (`generator`).
+//! (`included`, by the format's language `codes`), and the generator `grader fuzz` draws inputs from (`generator`).
 
+pub(crate) mod codes;
 pub(crate) mod config;
 pub(crate) mod constants;
 pub(crate) mod data;

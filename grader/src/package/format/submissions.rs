@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::exit::Fault;
-use crate::package::format::expectations::Expected;
+use crate::package::format::expectations::{BuildSaid, Expected};
 use crate::paths::files;
 
 /// One submission of a package.
@@ -29,6 +29,8 @@ pub(crate) struct Entry {
     /// Whether its folder is `partially_accepted` (a scoring problem's: `AC` with a score
     /// short of the full one).
     pub(crate) partial: bool,
+    /// Its language and entry point, when `submissions.yaml` says.
+    pub(crate) build: BuildSaid,
 }
 
 impl Entry {
@@ -175,14 +177,17 @@ pub(crate) fn load(package: &Path) -> Result<Listed, Fault> {
                 }
             }
             let name = format!("{kind}/{file}");
+            let yaml = || root.join("submissions.yaml").display().to_string();
+            let mut build = BuildSaid::default();
             // 2023-07's own file says it over the folder and the comment.
             if let Some(rules) = &rules {
-                match rules.of(&name).map_err(|why| {
-                    Fault::input(format!(
-                        "{}: {why}",
-                        root.join("submissions.yaml").display()
-                    ))
-                })? {
+                build = rules
+                    .build_of(&name)
+                    .map_err(|why| Fault::input(format!("{}:{why}", yaml())))?;
+                match rules
+                    .of(&name)
+                    .map_err(|why| Fault::input(format!("{}: {why}", yaml())))?
+                {
                     Expected::Unsaid => {}
                     Expected::Verdicts(verdicts) => {
                         expected = verdicts;
@@ -196,6 +201,7 @@ pub(crate) fn load(package: &Path) -> Result<Listed, Fault> {
                 expected,
                 from,
                 partial: kind == "partially_accepted",
+                build,
             });
         }
     }

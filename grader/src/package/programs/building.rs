@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use sandbox::Limits;
 
 use crate::cli::exit::{Cause, Fault};
+use crate::package::format::codes;
 use crate::package::format::constants::Constants;
 use crate::package::format::included;
 use crate::package::format::submissions::Entry;
@@ -62,7 +63,7 @@ pub(in crate::package) fn build_all(
                         .get(next.fetch_add(1, Ordering::Relaxed))
                         .map(|&index| &entries[index])
                     {
-                        let mut program = built_or_why(build(&entry.path, &setup.options))?;
+                        let mut program = built_or_why(build_entry(entry, &setup.options))?;
                         // The table names the submission: its path need not lead the reason.
                         if let Err(NotBuilt::NotRun(why)) = &mut program {
                             let path = format!("not run: {}: ", entry.path.display());
@@ -165,6 +166,27 @@ pub(in crate::package) fn joined(
 /// The first line of a message, for a table's cell.
 pub(in crate::package) fn first_line(message: &str) -> &str {
     message.lines().next().unwrap_or_default()
+}
+
+/// Builds the submission `entry` as [`build`] does, in the language and with the entry
+/// point its package's `submissions.yaml` gives it, if any (a language the grader does
+/// not run is why it is not built).
+pub(in crate::package) fn build_entry(
+    entry: &Entry,
+    options: &Options<'_>,
+) -> Result<Result<Program, String>, Fault> {
+    let mut options = options.clone();
+    if let Some(code) = &entry.build.language {
+        let name = codes::language_named(code, options.languages).ok_or_else(|| {
+            Fault::input(format!(
+                "{}: language `{code}` (submissions.yaml): not one the grader runs",
+                entry.path.display()
+            ))
+        })?;
+        options.language = Some(name);
+    }
+    options.entry.clone_from(&entry.build.entrypoint);
+    build(&entry.path, &options)
 }
 
 /// Builds `path`: a program, or the compiler's message (`Err` inside), or why it cannot
@@ -275,6 +297,7 @@ fn build_as_is(path: &Path, options: &Options<'_>) -> Result<Result<Program, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::package::format::expectations::BuildSaid;
 
     #[test]
     fn slow_compilers_are_built_first_and_the_rest_as_they_come() {
@@ -293,6 +316,7 @@ mod tests {
             expected: vec!["AC"],
             from: Some("folder"),
             partial: false,
+            build: BuildSaid::default(),
         })
         .collect();
         let order: Vec<&str> = slowest_first(&entries)

@@ -19,7 +19,7 @@ use crate::package::format::constants::Constants;
 use crate::package::format::generator;
 use crate::package::format::included;
 use crate::package::format::submissions;
-use crate::package::programs::building::build;
+use crate::package::programs::building::{build, build_entry};
 use crate::package::programs::in_box::{Call, PackageProgram};
 use crate::package::programs::interaction;
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
@@ -59,7 +59,7 @@ impl Programs {
             .iter()
             .filter(|e| e.accepted())
         {
-            match build(&entry.path, &for_submissions) {
+            match build_entry(entry, &for_submissions) {
                 Ok(Ok(reference)) => {
                     return Ok(Programs {
                         generator: (program, shown),
