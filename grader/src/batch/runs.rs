@@ -563,7 +563,10 @@ impl<'a, P> Reporter<'a, P> {
         self.remaining[run.student] -= 1;
         if self.remaining[run.student] == 0 {
             let skipped = self.skipped[run.student];
-            let how = if self.todo.sleepers.stopped(run.student).is_some() && skipped > 0 {
+            let how = if let Some(why) = self.ran.faults.get(&run.student) {
+                // Its gradebook line is `--`: never "all AC" for a run not made.
+                format!("not graded: {why}")
+            } else if self.todo.sleepers.stopped(run.student).is_some() && skipped > 0 {
                 format!("stopped: it slept through cases in a row, {skipped} runs not made")
             } else if self.failed[run.student] {
                 "failing".to_owned()
@@ -1025,6 +1028,18 @@ mod tests {
         );
         assert_eq!(lines.done.len(), 5);
         assert!(lines.students.contains(&"carol: all AC".to_owned()));
+        // Alice's line says she is not graded, and why: never "all AC" (her gradebook
+        // line is `--`).
+        let alice = lines
+            .students
+            .iter()
+            .find(|l| l.starts_with("alice: "))
+            .unwrap();
+        assert!(
+            alice.starts_with("alice: not graded: the grader could not run case 01: ")
+                && alice.contains("the launcher died"),
+            "{alice}"
+        );
     }
 
     #[test]
