@@ -387,6 +387,40 @@ fn a_2025_09_group_split_over_folders_is_worth_its_max_score_once_in_points() {
     );
 }
 
+/// The form of an earlier draft, which the format's own `scoring` example writes
+/// (`scoring: {score: 30, aggregation: min}`), is read as `max_score` and
+/// `score_aggregation`, and said.
+#[test]
+fn a_drafts_scoring_map_is_read_as_max_score_and_aggregation() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = scoring_2025(dir.path());
+    write(
+        &package,
+        "data/secret/a/test_group.yaml",
+        "scoring:\n  score: 40\n",
+    );
+    write(
+        &package,
+        "data/secret/b/test_group.yaml",
+        "scoring:\n  score: 60\n  aggregation: sum\nrequire_pass: secret/a\n",
+    );
+    let (code, table, stderr) = verify(&package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert_eq!(&row(&table, "accepted/right.py")[1..3], ["AC", "AC (100)"]);
+    assert_eq!(
+        &row(&table, "partially_accepted/half.py")[1..3],
+        ["RTE,TLE,WA", "WA (70)"],
+        "{table}"
+    );
+    assert_eq!(
+        stderr
+            .matches("`scoring: {score, aggregation}` is read as max_score and score_aggregation")
+            .count(),
+        2,
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_2025_09_scoring_problem_scores_by_its_groups_max_score_aggregation_and_requirements() {
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,9 @@
 //! each worth its own `max_score` and scoring by its own aggregation (default
 //! `pass-fail`); `require_pass` makes a group score nothing unless the groups it names
 //! (`sample`, or groups before it) were accepted; `sample` scores nothing. The rules are
-//! those `format::scoring` applies.
+//! those `format::scoring` applies. An earlier draft's `scoring: {score, aggregation}`
+//! (the format's own example writes it) is read as `max_score` and `score_aggregation`,
+//! and said.
 //!
 //! It applies to a scoring problem of a `problem_format_version` (not legacy) whose
 //! configurations give none of the legacy scoring keys (`accept_score`, `range`,
@@ -44,6 +46,16 @@ struct Own {
     max_score: Option<serde_yaml_ng::Value>,
     score_aggregation: Option<String>,
     require_pass: Option<Names>,
+    /// An earlier draft's form of the first two (`scoring: {score: 30, aggregation:
+    /// min}`), which the format's own `scoring` example still writes.
+    scoring: Option<Draft>,
+}
+
+/// A draft's `scoring` map.
+#[derive(Debug, Default, Deserialize)]
+struct Draft {
+    score: Option<serde_yaml_ng::Value>,
+    aggregation: Option<String>,
 }
 
 /// `require_pass`: one group's name, or several.
@@ -218,6 +230,7 @@ fn read_group(
     let at = file
         .clone()
         .unwrap_or_else(|| data.join(name).join("test_group.yaml"));
+    let own = with_draft(own, &at);
     let max = match &own.max_score {
         None => max.ok_or_else(|| {
             Fault::input(format!(
@@ -267,6 +280,25 @@ fn read_group(
         aggregation,
         require,
     })
+}
+
+/// `own` with a draft's `scoring: {score, aggregation}` read as `max_score` and
+/// `score_aggregation` where those are not given, and said once (`at`: its file).
+fn with_draft(mut own: Own, at: &Path) -> Own {
+    let Some(draft) = own.scoring.take() else {
+        return own;
+    };
+    if draft.score.is_some() || draft.aggregation.is_some() {
+        super::config::warn_once(&format!(
+            "grader: warning: {}: `scoring: {{score, aggregation}}` is read as max_score and \
+             score_aggregation, which is how 2025-09 writes them (this is an earlier draft's \
+             form)",
+            at.display()
+        ));
+    }
+    own.max_score = own.max_score.or(draft.score);
+    own.score_aggregation = own.score_aggregation.or(draft.aggregation);
+    own
 }
 
 /// Checks what the group `name` requires: `sample`, or a group before it that scores by
