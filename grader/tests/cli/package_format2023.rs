@@ -387,6 +387,26 @@ fn a_2025_09_group_split_over_folders_is_worth_its_max_score_once_in_points() {
     );
 }
 
+/// Verifies `scoring_2025`'s package as its groups score it (100, 70, 0), every
+/// submission as its folder says; what it said on stderr.
+fn scored_as_its_groups_say(package: &Path) -> String {
+    let (code, table, stderr) = verify(package);
+    assert_eq!(code, 0, "{table}{stderr}");
+    assert_eq!(&row(&table, "accepted/right.py")[1..3], ["AC", "AC (100)"]);
+    // Its verdict is its cases' (2025-09 has no accepted-with-less), its score between.
+    assert_eq!(
+        &row(&table, "partially_accepted/half.py")[1..3],
+        ["RTE,TLE,WA", "WA (70)"],
+        "{table}"
+    );
+    assert_eq!(
+        &row(&table, "wrong_answer/first.py")[1..3],
+        ["WA", "WA (0)"],
+        "{table}"
+    );
+    stderr
+}
+
 /// The form of an earlier draft, which the format's own `scoring` example writes
 /// (`scoring: {score: 30, aggregation: min}`), is read as `max_score` and
 /// `score_aggregation`, and said.
@@ -404,14 +424,7 @@ fn a_drafts_scoring_map_is_read_as_max_score_and_aggregation() {
         "data/secret/b/test_group.yaml",
         "scoring:\n  score: 60\n  aggregation: sum\nrequire_pass: secret/a\n",
     );
-    let (code, table, stderr) = verify(&package);
-    assert_eq!(code, 0, "{table}{stderr}");
-    assert_eq!(&row(&table, "accepted/right.py")[1..3], ["AC", "AC (100)"]);
-    assert_eq!(
-        &row(&table, "partially_accepted/half.py")[1..3],
-        ["RTE,TLE,WA", "WA (70)"],
-        "{table}"
-    );
+    let stderr = scored_as_its_groups_say(&package);
     assert_eq!(
         stderr
             .matches("`scoring: {score, aggregation}` is read as max_score and score_aggregation")
@@ -425,20 +438,7 @@ fn a_drafts_scoring_map_is_read_as_max_score_and_aggregation() {
 fn a_2025_09_scoring_problem_scores_by_its_groups_max_score_aggregation_and_requirements() {
     let dir = tempfile::tempdir().unwrap();
     let package = scoring_2025(dir.path());
-    let (code, table, stderr) = verify(&package);
-    assert_eq!(code, 0, "{table}{stderr}");
-    assert_eq!(&row(&table, "accepted/right.py")[1..3], ["AC", "AC (100)"]);
-    // Its verdict is its cases' (2025-09 has no accepted-with-less), its score between.
-    assert_eq!(
-        &row(&table, "partially_accepted/half.py")[1..3],
-        ["RTE,TLE,WA", "WA (70)"],
-        "{table}"
-    );
-    assert_eq!(
-        &row(&table, "wrong_answer/first.py")[1..3],
-        ["WA", "WA (0)"],
-        "{table}"
-    );
+    let stderr = scored_as_its_groups_say(&package);
     assert!(stderr.is_empty(), "{stderr}");
 
     // A group that does not say what it is worth, while secret's is bounded: exit 2.

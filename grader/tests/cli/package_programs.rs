@@ -399,34 +399,21 @@ fn submissions_yaml_chooses_a_folders_language_and_main_file() {
         table.contains("entrypoint `Solve` (submissions.yaml) names no file of it"),
         "{table}"
     );
+    // A submissions.yaml refused: exit 2, one line saying `error`.
+    let refused = |yaml: &str, error: &str| {
+        write(&package, "submissions/submissions.yaml", yaml);
+        let (code, _, stderr) = verify(&package, &[]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(one_error_line(error).eval(&stderr), "{stderr}");
+    };
     // `python` is the grader's name, not the format's code.
-    write(
-        &package,
-        "submissions/submissions.yaml",
+    refused(
         "accepted/mixed:\n  language: python\n",
-    );
-    let (code, _, stderr) = verify(&package, &[]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        one_error_line(
-            "submissions.yaml:2:3: `accepted/mixed`: `language`: `python` is not a language code of the format's table"
-        )
-        .eval(&stderr),
-        "{stderr}"
+        "submissions.yaml:2:3: `accepted/mixed`: `language`: `python` is not a language code of the format's table",
     );
     // Two entries that give one submission two languages.
-    write(
-        &package,
-        "submissions/submissions.yaml",
+    refused(
         "accepted:\n  language: c\naccepted/mixed:\n  language: python3\n",
-    );
-    let (code, _, stderr) = verify(&package, &[]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        one_error_line(
-            "submissions.yaml:4:3: `language` `python3` for accepted/mixed, which 2:3 gives `c`"
-        )
-        .eval(&stderr),
-        "{stderr}"
+        "submissions.yaml:4:3: `language` `python3` for accepted/mixed, which 2:3 gives `c`",
     );
 }
