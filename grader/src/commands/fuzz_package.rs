@@ -50,7 +50,7 @@ pub(super) fn run(args: &FuzzArgs, path: &Path) -> Result<Status, Fault> {
         limits.sandbox,
     )
     .replacing(package.config.constants.pairs());
-    let programs = Programs::build(path, &options)?;
+    let programs = Programs::build(path, &options, graded.added())?;
     let seed = args.seed.unwrap_or_else(clock_seed);
     let first = (graded.id.clone(), seed, false);
     let Started {

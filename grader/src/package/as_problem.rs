@@ -15,6 +15,7 @@ use crate::package::checks::data_check;
 use crate::package::checks::verify;
 use crate::package::format::config::{self, Config};
 use crate::package::format::data::{self, TestCase};
+use crate::package::format::included;
 use crate::package::format::scoring;
 use crate::package::programs::building::Setup;
 use crate::package::programs::output_judge::PackageJudge;
@@ -71,7 +72,7 @@ pub(crate) fn load(package: &Path, setup: &Setup<'_>) -> Result<PackageProblem, 
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| config.name.clone());
-    let added = Arc::clone(&setup.for_submissions(package)?.options.added);
+    let added = included::added(package, &config.constants, setup.options.languages)?;
     Ok(PackageProblem {
         id,
         config,
@@ -114,7 +115,11 @@ impl PackageProblem {
     pub(crate) fn time_limit(&self, package: &Path, setup: &Setup<'_>) -> Result<Duration, Fault> {
         match self.config.limits.time {
             Some(fixed) => Ok(fixed),
-            None => verify::limit_from_accepted(package, &self.tests, &self.judge, setup),
+            None => verify::limit_from_accepted(
+                package,
+                (&self.config, &self.tests, &self.judge),
+                &setup.with_added(Arc::clone(&self.added)),
+            ),
         }
     }
 

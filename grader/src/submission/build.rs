@@ -6,7 +6,7 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use super::added;
+use super::added::{self, Addition};
 use super::compile;
 use super::folder::{self, FolderFile, Shape};
 use super::languages::not_installed;
@@ -59,21 +59,18 @@ fn build(submission: &Submission, options: &Options<'_>) -> Result<Built, Fault>
             }
             let chosen = options.language_of(path)?;
             match chosen {
-                Some((name, language)) if options.added.of(name).is_some() => {
-                    working = WorkingFolder::Own;
-                    match from_file_with_added(path, (name, language), options, &mut staging)? {
-                        Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
-                        Err((_, message)) => {
-                            return Ok(Built::CompileError {
-                                language: name.to_owned(),
-                                message,
-                            });
-                        }
-                    }
-                }
                 Some((name, language)) => {
-                    entry_names_the_file(path, options)?;
-                    match from_source(path, (name, language), options, &mut staging)? {
+                    let built = if let Some(addition) = options.added.of(name) {
+                        working = WorkingFolder::Own;
+                        let file = (path.as_path(), executable(&metadata));
+                        let language = (name, language, addition);
+                        from_file_with_added(file, language, options, &mut staging)?
+                            .map_err(|(_, message)| message)
+                    } else {
+                        entry_names_the_file(path, options)?;
+                        from_source(path, (name, language), options, &mut staging)?
+                    };
+                    match built {
                         Ok((argv, cached)) => (argv, name.to_owned(), cached, Some(language)),
                         Err(message) => {
                             return Ok(Built::CompileError {
@@ -170,12 +167,12 @@ fn from_source(
     Ok(compiled_and_staged(&source, (name, language), options, staging)?.map_err(|(_, m)| m))
 }
 
-/// The command line of the source `path` in language `name` built with the files
-/// `options.added` gives that language (`added.rs`), and whether its compiled program
-/// came from the cache; `Err` inside with the language and the `CE` message.
+/// The command line of the source `path` (executable or not) in language `name` built
+/// with the files `addition` gives that language (`added.rs`), and whether its compiled
+/// program came from the cache; `Err` inside with the language and the `CE` message.
 fn from_file_with_added(
-    path: &Path,
-    (name, language): (&str, &Language),
+    (path, executable): (&Path, bool),
+    (name, language, addition): (&str, &Language, &Addition),
     options: &Options<'_>,
     staging: &mut Staging,
 ) -> Result<Staged, Fault> {
@@ -183,39 +180,26 @@ fn from_file_with_added(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let metadata = fs::metadata(path).map_err(|e| Fault::input(files::cannot(path, "read", &e)))?;
     let file = FolderFile {
         bytes: files::read_capped(path)?,
         name: own.clone(),
-        executable: executable(&metadata),
+        executable,
     };
     let folder = path.parent().unwrap_or(Path::new("."));
-    with_added(
-        folder,
-        (vec![file], own),
-        (name, language),
-        options,
-        staging,
-    )
+    let program = (folder, vec![file], own);
+    with_added(program, (name, language, addition), options, staging)
 }
 
 /// Builds the program of `own` files (named in `folder`; its main file `main`) in
-/// language `name`, with the files `options.added` gives that language: one program of
-/// them all, its main file the added driver when there is one, its sources every file
-/// of its language, and every file staged for its runs (they start beside them).
+/// language `name`, with the files `addition` gives that language: one program of them
+/// all, its main file the added driver when there is one, its sources every file of its
+/// language, and every file staged for its runs (they start beside them).
 fn with_added(
-    folder: &Path,
-    (own, main): (Vec<FolderFile>, String),
-    (name, language): (&str, &Language),
+    (folder, own, main): (&Path, Vec<FolderFile>, String),
+    (name, language, addition): (&str, &Language, &Addition),
     options: &Options<'_>,
     staging: &mut Staging,
 ) -> Result<Staged, Fault> {
-    let Some(addition) = options.added.of(name) else {
-        return Err(Fault::internal(format!(
-            "{}: built with added files, but none are given for {name}",
-            folder.display()
-        )));
-    };
     let files = added::merged(own, addition);
     // The entry point a package gives, else the language's driver, else its own.
     let main = match &options.entry {
@@ -225,11 +209,7 @@ fn with_added(
     let sources: Vec<String> = files
         .iter()
         .filter(|f| {
-            let extension = f.name.rsplit_once('.').map_or("", |(_, x)| x);
-            options
-                .languages
-                .for_extension(extension)
-                .is_some_and(|(of, _)| of == name)
+            folder::language_of(&f.name, options.languages).is_some_and(|(of, _)| of == name)
         })
         .map(|f| f.name.clone())
         .collect();
@@ -309,38 +289,49 @@ fn from_folder<'a>(
     staging: &mut Staging,
 ) -> Result<Result<FromFolder<'a>, (String, String)>, Fault> {
     let mut read = folder::read_as(dir, options.languages, options.language)?;
-    let added = match &read.shape {
+    let addition = match &read.shape {
         Shape::Sources {
             language: (name, _),
             ..
-        } => options.added.of(name).is_some(),
-        Shape::Scripts { .. } => false,
+        } => options.added.of(name),
+        Shape::Scripts { .. } => None,
     };
     // A package's entry point chooses the main file (among the added files too, below).
-    if let (Some(entry), false, Shape::Sources { main, .. }) =
-        (&options.entry, added, &mut read.shape)
+    if let (Some(entry), None, Shape::Sources { main, .. }) =
+        (&options.entry, addition, &mut read.shape)
     {
         *main = entry_in(dir, &read.files, entry)?;
     }
-    Ok(match read.shape {
-        Shape::Sources {
-            language: (name, language),
-            main,
-            ..
-        } if added => with_added(dir, (read.files, main), (name, language), options, staging)?
-            .map(|(argv, cached)| ((argv, name.to_owned(), cached, Some(language)), true)),
-        Shape::Sources {
-            language: (name, language),
-            main,
-            sources,
-        } => {
+    Ok(match (read.shape, addition) {
+        (
+            Shape::Sources {
+                language: (name, language),
+                main,
+                ..
+            },
+            Some(addition),
+        ) => with_added(
+            (dir, read.files, main),
+            (name, language, addition),
+            options,
+            staging,
+        )?
+        .map(|(argv, cached)| ((argv, name.to_owned(), cached, Some(language)), true)),
+        (
+            Shape::Sources {
+                language: (name, language),
+                main,
+                sources,
+            },
+            None,
+        ) => {
             let program = (dir, read.files.as_slice(), main.as_str(), sources);
             from_files(program, (name, language), false, options, staging)?
                 .map(|(argv, cached)| ((argv, name.to_owned(), cached, Some(language)), false))
         }
-        Shape::Scripts { build: true } => built_by_script(dir, &read.files, options, staging)?
+        (Shape::Scripts { build: true }, _) => built_by_script(dir, &read.files, options, staging)?
             .map(|(argv, cached)| ((argv, "build+run".to_owned(), cached, None), false)),
-        Shape::Scripts { build: false } => Ok((
+        (Shape::Scripts { build: false }, _) => Ok((
             (
                 run_script(&read.files, staging),
                 "run".to_owned(),

@@ -89,6 +89,17 @@ pub(crate) fn read_as<'a>(
     Ok(Folder { files, shape })
 }
 
+/// The language of a program's file named `name` (`lib/util.py`), as the table tells it
+/// by the extension of the file's own name.
+pub(crate) fn language_of<'a>(
+    name: &str,
+    languages: &'a Languages,
+) -> Option<(&'a str, &'a Language)> {
+    let own = name.rsplit('/').next().unwrap_or_default();
+    let extension = own.rsplit_once('.').map_or("", |(_, x)| x);
+    languages.for_extension(extension)
+}
+
 /// The file of `names` that the entry point `entry` names (a package's
 /// `submissions.yaml` `entrypoint`): the file itself (`main.py`, `src/main.py`), its name
 /// without its extension, as a class is (`Main` for `Main.java`), or Kotlin's class of
@@ -177,9 +188,7 @@ fn shape<'a>(
     }
     let mut by_language: BTreeMap<&str, (&Language, Vec<&FolderFile>)> = BTreeMap::new();
     for file in files {
-        let own = file.name.rsplit('/').next().unwrap_or_default();
-        let extension = own.rsplit_once('.').map_or("", |(_, x)| x);
-        if let Some((name, language)) = languages.for_extension(extension) {
+        if let Some((name, language)) = language_of(&file.name, languages) {
             by_language
                 .entry(name)
                 .or_insert_with(|| (language, Vec::new()))

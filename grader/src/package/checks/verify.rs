@@ -297,21 +297,21 @@ fn hit_ceiling(rows: &[(usize, Row)]) -> Vec<usize> {
 }
 
 /// The time limit of a package that fixes none, for the commands that judge one
-/// submission on it (`test`, `batch`, `fuzz`): set from its accepted submissions, run on
-/// `cases` and judged by `output_judge`, as [`verify`] sets it.
+/// submission on it (`test`, `batch`, `fuzz`): set from its accepted submissions, built
+/// and run as `setup` says (the package's setup for its submissions, with its included
+/// files), on `cases` judged by `judge`, as [`verify`] sets it; `config` its
+/// `problem.yaml`.
 pub(crate) fn limit_from_accepted(
     package: &Path,
-    cases: &[data::TestCase],
-    judge: &PackageJudge,
+    (config, cases, judge): (&config::Config, &[data::TestCase], &PackageJudge),
     setup: &Setup<'_>,
 ) -> Result<Duration, Fault> {
-    let config = config::load(package)?;
     let entries: Vec<Entry> = submissions::load(package)?
         .entries
         .into_iter()
         .filter(Entry::accepted)
         .collect();
-    let built = build_all(&entries, &setup.for_submissions(package)?)?;
+    let built = build_all(&entries, setup)?;
     some_accepted_runs(package, &entries, &built, "; or give --time-limit")?;
     let work = Work {
         cases,
@@ -321,7 +321,7 @@ pub(crate) fn limit_from_accepted(
     };
     let all: Vec<usize> = (0..entries.len()).collect();
     let rows = work.run_all(&all, &built, CEILING, 1.0)?;
-    match set_limit(&rows, &config) {
+    match set_limit(&rows, config) {
         (_, LimitFrom::Ceiling) => Err(Fault::input(format!(
             "{}: no accepted submission passes within the {} s the grader times them under, \
              so the time limit cannot be set from them; give --time-limit",

@@ -6,8 +6,8 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use sandbox::Limits;
 
@@ -17,6 +17,7 @@ use crate::package::format::constants::Constants;
 use crate::package::format::included;
 use crate::package::format::submissions::Entry;
 use crate::paths::{files, temp};
+use crate::submission::added::Added;
 use crate::submission::folder::{self, FolderFile};
 use crate::submission::{self, Built, Options, Program, Submission};
 use sandbox::Locked as _;
@@ -38,11 +39,17 @@ impl<'a> Setup<'a> {
     pub(in crate::package) fn for_submissions(&self, package: &Path) -> Result<Setup<'a>, Fault> {
         let constants = Constants::of(&self.options.replaced);
         let added = included::added(package, &constants, self.options.languages)?;
-        Ok(Setup {
+        Ok(self.with_added(added))
+    }
+
+    /// This setup with `added` added to every submission it builds (a package's
+    /// included files, read once by the caller).
+    pub(in crate::package) fn with_added(&self, added: Arc<Added>) -> Setup<'a> {
+        Setup {
             options: self.options.clone().adding(added),
             limits: self.limits,
             jobs: self.jobs,
-        })
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! is the package's fault (exit 2 naming it and the seed), never the candidate's mark.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use fuzz::differ::Drawn;
 use fuzz::{Candidate as _, Failure, Observed, Trial};
@@ -15,9 +16,7 @@ use sandbox::{Input, Limits, Outcome};
 
 use crate::cli::exit::Fault;
 use crate::fuzzing::under_test::ProgramCandidate;
-use crate::package::format::constants::Constants;
 use crate::package::format::generator;
-use crate::package::format::included;
 use crate::package::format::submissions;
 use crate::package::programs::building::{build, build_entry};
 use crate::package::programs::in_box::{Call, PackageProgram};
@@ -25,6 +24,7 @@ use crate::package::programs::interaction;
 use crate::package::programs::output_judge::{CaseFiles, Origin, PackageJudge};
 use crate::package::programs::output_validator::Validator;
 use crate::run::runner::Runner;
+use crate::submission::added::Added;
 use crate::submission::{Options, Program};
 
 /// How much of a failing output a finding keeps (as the fuzz crate keeps).
@@ -40,8 +40,13 @@ pub(crate) struct Programs {
 }
 
 impl Programs {
-    /// Builds the generator and the reference of the package at `package`.
-    pub(crate) fn build(package: &Path, options: &Options<'_>) -> Result<Programs, Fault> {
+    /// Builds the generator and the reference of the package at `package`, the reference
+    /// as a submission is, with the files `added` (its included files).
+    pub(crate) fn build(
+        package: &Path,
+        options: &Options<'_>,
+        added: Arc<Added>,
+    ) -> Result<Programs, Fault> {
         let source = generator::source(package)?;
         let shown = shown(package, &source);
         let program = build(&source, options)?.map_err(|message| {
@@ -50,9 +55,6 @@ impl Programs {
             ))
         })?;
         let mut why = String::new();
-        // The reference is built as a submission: with the files include/ adds.
-        let constants = Constants::of(&options.replaced);
-        let added = included::added(package, &constants, options.languages)?;
         let for_submissions = options.clone().adding(added);
         for entry in submissions::load(package)?
             .entries
