@@ -16,6 +16,7 @@ use std::sync::Arc;
 use super::codes;
 use super::constants::Constants;
 use crate::cli::exit::Fault;
+use crate::paths::files;
 use crate::submission::added::{Added, Addition};
 use crate::submission::folder::{self, FolderFile};
 use crate::submission::languages::Languages;
@@ -63,26 +64,16 @@ pub(crate) fn added(
 fn read(package: &Path, constants: &Constants) -> Result<BTreeMap<String, Vec<FolderFile>>, Fault> {
     let include = package.join("include");
     let mut by_code = BTreeMap::new();
-    let Ok(metadata) = include.symlink_metadata() else {
+    // Absent, nothing is added; a file or a broken link there is said, as for any folder
+    // a package may have.
+    if !files::folder_if_any(&include)? {
         return Ok(by_code);
-    };
-    let fault = |path: &Path, why: &str| Fault::input(format!("{}: {why}", path.display()));
-    if !std::fs::metadata(&include).is_ok_and(|m| m.is_dir()) {
-        let what = if metadata.is_symlink() {
-            "a link to no folder"
-        } else {
-            "not a folder"
-        };
-        return Err(fault(
-            &include,
-            &format!("{what}: include/ holds one folder of files per language"),
-        ));
     }
+    let fault = |path: &Path, why: &str| Fault::input(format!("{}: {why}", path.display()));
     let entries = std::fs::read_dir(&include)
-        .map_err(|e| Fault::input(crate::paths::files::cannot(&include, "list", &e)))?;
+        .map_err(|e| Fault::input(files::cannot(&include, "list", &e)))?;
     for entry in entries {
-        let entry =
-            entry.map_err(|e| Fault::input(crate::paths::files::cannot(&include, "list", &e)))?;
+        let entry = entry.map_err(|e| Fault::input(files::cannot(&include, "list", &e)))?;
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
         if name.starts_with('.') {
@@ -98,27 +89,22 @@ fn read(package: &Path, constants: &Constants) -> Result<BTreeMap<String, Vec<Fo
                 ),
             ));
         }
-        if !std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
-            return Err(fault(
-                &path,
-                "not a folder: include/ holds one folder of files per language",
-            ));
-        }
-        let files = folder::files(&path)?;
-        if files.is_empty() {
+        files::folder_if_any(&path)?;
+        let read = folder::files(&path)?;
+        if read.is_empty() {
             return Err(fault(
                 &path,
                 "an empty folder: the format's included files are in non-empty folders",
             ));
         }
-        let files = files
+        let read = read
             .into_iter()
             .map(|file| match constants.apply(&file.bytes) {
                 Some(bytes) => FolderFile { bytes, ..file },
                 None => file,
             })
             .collect();
-        by_code.insert(name, files);
+        by_code.insert(name, read);
     }
     Ok(by_code)
 }
